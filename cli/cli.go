@@ -1,0 +1,90 @@
+// Package cli is the agentjail command: run, status, try, reload, policy
+// test and version. cmd/agentjail only calls Main.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X .../cli.Version=...".
+var Version = "dev"
+
+// Exit codes of the agentjail command. (agentjail-hook has its own two:
+// 0 and 2, see package hook.)
+const (
+	ExitOK          = 0 // success; for status: running and healthy
+	ExitError       = 1 // the command failed; the message says why and what to do
+	ExitUsage       = 2 // bad flags or arguments
+	ExitNotRunning  = 3 // the daemon could not be reached
+	ExitDegraded    = 4 // status: running, but with policy, config or evaluation errors, or fail-opens
+	ExitTestsFailed = 5 // policy test: at least one test failed or errored
+)
+
+// exitError carries an exit code through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func exitWith(code int, format string, args ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, args...)}
+}
+
+// Main runs the command with args (without the program name) and returns
+// the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "agentjail:", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors are about flags and arguments.
+	fmt.Fprintln(stderr, "agentjail:", err)
+	fmt.Fprintln(stderr, "Run 'agentjail --help' for usage.")
+	return ExitUsage
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentjail",
+		Short: "A local policy guard for AI coding agents",
+		Long: `agentjail checks every tool call a coding agent makes (shell commands,
+file reads and writes) against Rego policies before it runs, and answers
+allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
+(agentjail run) over a private Unix socket.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(
+		newRunCmd(),
+		newStatusCmd(),
+		newTryCmd(),
+		newReloadCmd(),
+		newPolicyCmd(),
+		newVersionCmd(),
+	)
+	return root
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjail/agentjail/hook"
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+func newStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show whether the daemon runs, its policies, counters and problems",
+		Long: `Show whether the daemon runs (pid, uptime, version), its socket, the policy
+files in force with any load errors, decisions served by verdict, and the
+calls the hook could not check (fail-opens).
+
+Exit code: 0 running and healthy, 3 not running, 4 running but degraded
+(policy, config or evaluation errors, or fail-opens since it started).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return status(cmd.Context(), cmd.OutOrStdout(), asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	return cmd
+}
+
+// statusReport is what `status --json` prints.
+type statusReport struct {
+	Running   bool          `json:"running"`
+	Socket    string        `json:"socket"`
+	Daemon    *wire.Status  `json:"daemon,omitempty"`
+	FailOpens failOpenStats `json:"fail_opens"`
+	Healthy   bool          `json:"healthy"`
+}
+
+type failOpenStats struct {
+	Total      int              `json:"total"`
+	SinceStart int              `json:"since_start"`
+	Last       *hook.FailRecord `json:"last,omitempty"`
+}
+
+func status(ctx context.Context, out io.Writer, asJSON bool) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	rep := statusReport{Socket: paths.Socket()}
+	st, err := (&wire.Client{}).Status(ctx)
+	if err == nil {
+		rep.Running, rep.Daemon = true, st
+	}
+	var since time.Time
+	if st != nil {
+		since, _ = time.Parse(time.RFC3339, st.StartedAt)
+	}
+	rep.FailOpens = readFailOpens(paths.FailLog(), since)
+	rep.Healthy = rep.Running && len(st.LoadErrors) == 0 && st.ConfigError == "" && st.EvalErrors == 0 && rep.FailOpens.SinceStart == 0
+
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	} else {
+		printStatus(out, rep, err)
+	}
+	switch {
+	case !rep.Running:
+		return &exitError{code: ExitNotRunning}
+	case !rep.Healthy:
+		return &exitError{code: ExitDegraded}
+	}
+	return nil
+}
+
+func printStatus(out io.Writer, rep statusReport, dialErr error) {
+	if !rep.Running {
+		fmt.Fprintf(out, "agentjail: not running (%v)\n", dialErr)
+		fmt.Fprintln(out, "  start it with `agentjail run` (or `make run` in a checkout)")
+	} else {
+		st := rep.Daemon
+		started, _ := time.Parse(time.RFC3339, st.StartedAt)
+		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), st.Version, st.Mode)
+		fmt.Fprintf(out, "socket:    %s\n", st.Socket)
+		fmt.Fprintf(out, "policies:  revision %s, %d files, loaded %s\n", st.Revision, len(st.Sources), st.LoadedAt)
+		for _, s := range st.Sources {
+			fmt.Fprintf(out, "  %s (%s)\n", s.Name, s.RegoVersion)
+		}
+		fmt.Fprintf(out, "decisions: %d allow, %d ask, %d deny\n", st.Decisions[wire.Allow], st.Decisions[wire.Ask], st.Decisions[wire.Deny])
+		if st.EvalErrors > 0 {
+			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, st.LastEvalErr)
+		}
+		printProblems(out, st)
+	}
+	fo := rep.FailOpens
+	switch {
+	case fo.Total == 0:
+		fmt.Fprintln(out, "fail-opens: none recorded")
+	default:
+		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, fo.Last.Time, fo.Last.Error)
+	}
+	if rep.Running && !rep.Healthy {
+		fmt.Fprintln(out, "health: degraded")
+	} else if rep.Running {
+		fmt.Fprintln(out, "health: ok")
+	}
+}
+
+// printProblems lists load and config errors, if any.
+func printProblems(out io.Writer, st *wire.Status) {
+	if len(st.LoadErrors) > 0 {
+		fmt.Fprintln(out, "policy errors (the last good policies stay in force):")
+		for _, e := range st.LoadErrors {
+			fmt.Fprintf(out, "  %s\n", e)
+		}
+	}
+	if st.ConfigError != "" {
+		fmt.Fprintf(out, "config error (the last good config stays in force):\n  %s\n", st.ConfigError)
+	}
+}
+
+// readFailOpens counts the hook's fail-open records, in total and since
+// a time. A missing file means none; unreadable lines are skipped.
+func readFailOpens(path string, since time.Time) failOpenStats {
+	var stats failOpenStats
+	for _, p := range []string{path + ".1", path} {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var r hook.FailRecord
+			if json.Unmarshal(sc.Bytes(), &r) != nil || r.Mode != "open" {
+				continue
+			}
+			stats.Total++
+			if t, err := time.Parse(time.RFC3339, r.Time); err == nil && !since.IsZero() && !t.Before(since) {
+				stats.SinceStart++
+			}
+			rec := r
+			stats.Last = &rec
+		}
+		f.Close()
+	}
+	return stats
+}
+
+// daemonError turns a client error into an *exitError with the right
+// code and advice.
+func daemonError(err error) error {
+	var derr *wire.DialError
+	if errors.As(err, &derr) {
+		return exitWith(ExitNotRunning, "the daemon is not running (%v): start it with `agentjail run`", derr.Err)
+	}
+	return exitWith(ExitError, "%v", err)
+}
+

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/hook"
+	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/policies"
+)
+
+func newTryCmd() *cobra.Command {
+	var (
+		tool, cwd, eventFile string
+		offline              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "try [--tool Bash] [--cwd DIR] COMMAND... | try --event FILE|-",
+		Short: "Show what agentjail would decide for a tool call",
+		Long: `Show what agentjail decides for one tool call: the verdict, the reasons and
+rule ids, the derived policy input, and the exact output the hook would
+give the agent. It asks the running daemon, or evaluates in-process with
+--offline.
+
+  agentjail try 'cat ~/.ssh/id_rsa'
+  agentjail try --tool Read ~/.aws/credentials
+  agentjail try --event event.json`,
+		Example: "  agentjail try rm -rf ~\n  echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' | agentjail try --event -",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			event, err := tryEvent(cmd.InOrStdin(), eventFile, tool, cwd, args)
+			if err != nil {
+				return err
+			}
+			wd, _ := os.Getwd()
+			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: "claude-code", Explain: true}
+			dec, err := tryDecide(cmd.Context(), req, offline)
+			if err != nil {
+				return err
+			}
+			printDecision(cmd.OutOrStdout(), dec)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&tool, "tool", "Bash", "the tool the agent calls: Bash takes the command, other tools a path")
+	cmd.Flags().StringVar(&cwd, "cwd", "", "the agent's working directory (default: the current one)")
+	cmd.Flags().StringVar(&eventFile, "event", "", "read a whole hook event as JSON from FILE, or - for stdin")
+	cmd.Flags().BoolVar(&offline, "offline", false, "evaluate in this process instead of asking the daemon")
+	return cmd
+}
+
+// tryEvent builds the hook event to evaluate, as the agent would send it.
+func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]byte, error) {
+	if eventFile != "" {
+		if len(args) > 0 {
+			return nil, exitWith(ExitUsage, "give either --event or a command, not both")
+		}
+		var b []byte
+		var err error
+		if eventFile == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(eventFile)
+		}
+		if err != nil {
+			return nil, exitWith(ExitError, "reading the event: %v", err)
+		}
+		return b, nil
+	}
+	if len(args) == 0 {
+		return nil, exitWith(ExitUsage, "give a command to try, e.g. agentjail try 'cat ~/.ssh/id_rsa', or --event FILE")
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(cwd); err == nil {
+		cwd = abs
+	}
+	toolInput := map[string]any{}
+	switch tool {
+	case "Bash":
+		toolInput["command"] = strings.Join(args, " ")
+	case "NotebookEdit":
+		toolInput["notebook_path"] = strings.Join(args, " ")
+	case "Grep", "Glob", "LS":
+		toolInput["pattern"] = "*"
+		toolInput["path"] = strings.Join(args, " ")
+	default:
+		toolInput["file_path"] = strings.Join(args, " ")
+	}
+	return json.Marshal(map[string]any{
+		"session_id":      "agentjail-try",
+		"cwd":             cwd,
+		"hook_event_name": "PreToolUse",
+		"tool_name":       tool,
+		"tool_input":      toolInput,
+	})
+}
+
+func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Decision, error) {
+	if offline {
+		dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: paths.Home(), UserHome: paths.UserHome()})
+		if err != nil {
+			return nil, exitWith(ExitError, "%v", err)
+		}
+		d, err := dec.Decide(ctx, req)
+		if err != nil {
+			return nil, exitWith(ExitError, "%v", err)
+		}
+		return d, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	d, err := (&wire.Client{}).Decide(ctx, req)
+	if err != nil {
+		e := daemonError(err).(*exitError)
+		if e.code == ExitNotRunning {
+			e.err = fmt.Errorf("%v, or add --offline to evaluate without it", e.err)
+		}
+		return nil, e
+	}
+	return d, nil
+}
+
+func printDecision(out io.Writer, d *wire.Decision) {
+	verdict := string(d.Verdict)
+	if d.Verdict == wire.Allow {
+		if d.Explicit {
+			verdict += " (a policy allow rule fired)"
+		} else {
+			verdict += " (no rule fired)"
+		}
+	}
+	fmt.Fprintf(out, "verdict:  %s\n", verdict)
+	if d.Reason != "" {
+		fmt.Fprintf(out, "reason:   %s\n", d.Reason)
+	}
+	if len(d.Rules) > 0 {
+		fmt.Fprintln(out, "rules:")
+		for _, r := range d.Rules {
+			id := r.ID
+			if id == "" {
+				id = "(no id)"
+			}
+			fmt.Fprintf(out, "  %-5s %s: %s\n", r.Kind, id, r.Msg)
+		}
+	}
+	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", d.Revision, d.EvalMicros)
+	if derived := derivedPart(d.Input); derived != "" {
+		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, derived)
+	}
+	stdout, stderr, code := hook.Render(d)
+	fmt.Fprintln(out, "hook output:")
+	if len(stdout) == 0 {
+		fmt.Fprintln(out, "  stdout: (nothing)")
+	} else {
+		fmt.Fprintf(out, "  stdout: %s", stdout)
+	}
+	if stderr != "" {
+		fmt.Fprintf(out, "  stderr: %s", stderr)
+	}
+	fmt.Fprintf(out, "  exit:   %d\n", code)
+}
+
+// derivedPart pretty-prints input.agentjail from the explained input.
+func derivedPart(in json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(in, &m) != nil || m[input.Key] == nil {
+		return ""
+	}
+	var buf bytes.Buffer
+	json.Indent(&buf, m[input.Key], "  ", "  ")
+	return "  " + buf.String()
+}

@@ -1,0 +1,232 @@
+// Package daemon is the long-running half of agentjail: it owns the Unix
+// socket (private to its user, peer uid checked), keeps the compiled
+// policies warm, answers decide/status/reload requests, and reloads when
+// policy files or config.yaml change or on SIGHUP.
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Options configures New.
+type Options struct {
+	Socket   string       // the Unix socket to listen on
+	Home     string       // $AGENTJAIL_HOME, made private (0700)
+	UserHome string       // the user's home directory
+	Pack     fs.FS        // the embedded default policy pack
+	Version  string       // reported by status
+	Mode     string       // how it runs, reported by status; "" means "headless"
+	Logger   *slog.Logger // nil means slog.Default()
+}
+
+// Daemon serves decisions on a socket.
+type Daemon struct {
+	opts    Options
+	log     *slog.Logger
+	decider *Decider
+	ln      *listener
+	started time.Time
+	reload  chan struct{}
+	conns   sync.WaitGroup
+}
+
+// New loads policies and takes the socket. It fails if another daemon
+// owns the socket or the default pack does not compile.
+func New(ctx context.Context, opts Options) (*Daemon, error) {
+	if opts.Mode == "" {
+		opts.Mode = "headless"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	ln, err := listen(opts.Socket, opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(opts.Home, "policies"), 0o700); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("creating the policies folder: %w", err)
+	}
+	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	d := &Daemon{opts: opts, log: log, decider: dec, ln: ln, started: time.Now(), reload: make(chan struct{}, 1)}
+	d.logLoad()
+	return d, nil
+}
+
+// Decider is the daemon's policy evaluator.
+func (d *Daemon) Decider() *Decider { return d.decider }
+
+// Reload asks the daemon to reload soon (as SIGHUP does).
+func (d *Daemon) Reload() {
+	select {
+	case d.reload <- struct{}{}:
+	default:
+	}
+}
+
+// Run serves until ctx ends, then stops accepting, lets requests in
+// flight finish (briefly), and removes the socket.
+func (d *Daemon) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var bg sync.WaitGroup
+	bg.Go(func() { d.watch(ctx) })
+	bg.Go(func() {
+		<-ctx.Done()
+		d.ln.Listener.Close()
+	})
+	d.log.Info("agentjail is serving", "socket", d.opts.Socket, "pid", os.Getpid(), "mode", d.opts.Mode)
+
+	var err error
+	for {
+		conn, aerr := d.ln.Accept()
+		if aerr != nil {
+			if ctx.Err() == nil {
+				err = fmt.Errorf("accepting on %s: %w", d.opts.Socket, aerr)
+			}
+			break
+		}
+		d.conns.Go(func() { d.handle(ctx, conn) })
+	}
+	cancel()
+	d.waitConns(2 * time.Second)
+	d.ln.Close()
+	bg.Wait()
+	d.log.Info("agentjail stopped", "socket", d.opts.Socket)
+	return err
+}
+
+func (d *Daemon) waitConns(max time.Duration) {
+	done := make(chan struct{})
+	go func() { d.conns.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(max):
+		d.log.Warn("stopping with requests still in flight")
+	}
+}
+
+// handle serves the requests on one connection until it closes, idles
+// past the read timeout, or sends something unreadable.
+func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
+	defer conn.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			d.log.Error("request handler panicked", "panic", r)
+			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeInternal, Message: fmt.Sprint("the daemon failed: ", r)}})
+		}
+	}()
+	if err := checkPeer(conn); err != nil {
+		d.log.Warn("refused a connection", "err", err)
+		return
+	}
+	for ctx.Err() == nil {
+		conn.SetReadDeadline(time.Now().Add(d.decider.Config().ReadTimeout))
+		body, err := wire.ReadFrame(conn)
+		if err != nil {
+			var werr *wire.Error
+			var nerr net.Error
+			switch {
+			case errors.Is(err, io.EOF):
+			case errors.As(err, &werr):
+				writeResponse(conn, &wire.Response{Error: werr})
+			case errors.As(err, &nerr) && nerr.Timeout():
+				writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
+			default:
+				writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "reading the request: " + err.Error()}})
+			}
+			return
+		}
+		resp := d.serve(ctx, body)
+		if err := writeResponse(conn, resp); err != nil || resp.Error != nil {
+			return
+		}
+	}
+}
+
+func writeResponse(conn net.Conn, resp *wire.Response) error {
+	conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+	return wire.WriteFrame(conn, resp)
+}
+
+// serve answers one request body.
+func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
+	var req wire.Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}
+	}
+	switch req.Op {
+	case wire.OpDecide:
+		dec, err := d.decider.Decide(ctx, &req)
+		if err != nil {
+			return &wire.Response{Error: err.(*wire.Error)}
+		}
+		if dec.Verdict == wire.Deny {
+			d.log.Info("denied", "rules", ruleIDs(dec), "eval_us", dec.EvalMicros)
+		}
+		return &wire.Response{Decision: dec}
+	case wire.OpStatus:
+		return &wire.Response{Status: d.Status()}
+	case wire.OpReload:
+		d.decider.Load(ctx)
+		d.logLoad()
+		return &wire.Response{Status: d.Status()}
+	}
+	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}
+}
+
+func ruleIDs(dec *wire.Decision) []string {
+	var ids []string
+	for _, r := range dec.Rules {
+		if r.Kind == dec.Verdict {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}
+
+// Status reports the daemon's health.
+func (d *Daemon) Status() *wire.Status {
+	st := &wire.Status{
+		PID:       os.Getpid(),
+		Version:   d.opts.Version,
+		StartedAt: d.started.UTC().Format(time.RFC3339),
+		Socket:    d.opts.Socket,
+		Home:      d.opts.Home,
+		Mode:      d.opts.Mode,
+	}
+	d.decider.fillStatus(st)
+	return st
+}
+
+func (d *Daemon) logLoad() {
+	st := d.Status()
+	for _, e := range st.LoadErrors {
+		d.log.Error("policy not loaded; the last good policy set stays in force", "error", e.String())
+	}
+	if st.ConfigError != "" {
+		d.log.Error("config not loaded; the last good config stays in force", "error", st.ConfigError)
+	}
+	d.log.Info("policies in force", "revision", st.Revision, "files", len(st.Sources))
+}
+
+// configDir is the folder whose config.yaml is watched.
+func (d *Daemon) configDir() string { return filepath.Dir(d.decider.ConfigPath()) }

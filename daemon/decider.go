@@ -1,0 +1,217 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/engine"
+	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Decider turns hook events into decisions with the policy set in force.
+// The daemon serves it over the socket; `agentjail try --offline` uses it
+// directly. Decide is safe for concurrent use, also during a Load.
+type Decider struct {
+	pack       fs.FS
+	home       string // $AGENTJAIL_HOME
+	userHome   string
+	configPath string
+
+	current atomic.Pointer[policySet]
+
+	loadMu      sync.Mutex // serialises Load
+	mu          sync.Mutex // guards the fields below
+	loadErrs    []wire.LoadErr
+	configErr   string
+	lastEvalErr string
+
+	allows, asks, denies, evalErrs atomic.Int64
+}
+
+// policySet is what one successful load produced.
+type policySet struct {
+	engine   *engine.Engine
+	config   config.Config
+	dirs     []string // the user policy folders it read
+	loadedAt time.Time
+}
+
+// DeciderOptions configures NewDecider.
+type DeciderOptions struct {
+	Pack     fs.FS  // the embedded default pack
+	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
+	UserHome string // the user's home directory, for ~ in paths
+}
+
+// NewDecider loads policies and config once. It fails only if even the
+// default pack cannot be compiled; problems in the user's files are kept
+// for Status and the files left out.
+func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
+	d := &Decider{
+		pack:       opts.Pack,
+		home:       opts.Home,
+		userHome:   opts.UserHome,
+		configPath: filepath.Join(opts.Home, "config.yaml"),
+	}
+	d.Load(ctx)
+	if d.current.Load() == nil {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return nil, fmt.Errorf("the default policy pack does not compile: %v", d.loadErrs)
+	}
+	return d, nil
+}
+
+// Load reads config.yaml and every policy source and swaps in the new
+// set if it compiles. A broken config keeps the last good config; broken
+// policies keep the last good policy set. At first load, when there is no
+// last good set, the user's broken files are left out so the default pack
+// and every good file still guard. It reports whether a new set is in force.
+func (d *Decider) Load(ctx context.Context) bool {
+	d.loadMu.Lock()
+	defer d.loadMu.Unlock()
+	prev := d.current.Load()
+
+	cfg, cfgErr := config.Load(d.configPath)
+	if cfgErr != nil && prev != nil {
+		cfg = prev.config
+	}
+	dirs := append([]string{filepath.Join(d.home, "policies")}, cfg.PolicyDirs...)
+
+	pack, err := PackSources(d.pack, false)
+	if err != nil {
+		d.setLoadResult([]wire.LoadErr{{File: "default pack", Message: err.Error()}}, cfgErr)
+		return false
+	}
+	user, errs := DirSources(dirs, false)
+	eng, compileErrs := engine.Compile(ctx, append(pack, user...))
+	errs = append(errs, compileErrs...)
+	if eng == nil && prev == nil {
+		eng = d.compileWithout(ctx, pack, user, compileErrs)
+	}
+	d.setLoadResult(errs, cfgErr)
+	if eng == nil {
+		return false
+	}
+	d.current.Store(&policySet{engine: eng, config: cfg, dirs: dirs, loadedAt: time.Now()})
+	return true
+}
+
+// compileWithout retries without the user files named in errs, then with
+// the default pack alone.
+func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source, errs []wire.LoadErr) *engine.Engine {
+	bad := map[string]bool{}
+	for _, e := range errs {
+		bad[e.File] = true
+	}
+	var good []engine.Source
+	for _, s := range user {
+		if !bad[s.Name] {
+			good = append(good, s)
+		}
+	}
+	if eng, errs := engine.Compile(ctx, append(pack, good...)); len(errs) == 0 {
+		return eng
+	}
+	eng, _ := engine.Compile(ctx, pack)
+	return eng
+}
+
+func (d *Decider) setLoadResult(errs []wire.LoadErr, cfgErr error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.loadErrs = errs
+	d.configErr = ""
+	if cfgErr != nil {
+		d.configErr = cfgErr.Error()
+	}
+}
+
+// Config is the configuration in force.
+func (d *Decider) Config() config.Config { return d.current.Load().config }
+
+// PolicyDirs are the user policy folders the set in force was read from.
+func (d *Decider) PolicyDirs() []string { return d.current.Load().dirs }
+
+// ConfigPath is the config.yaml the decider reads.
+func (d *Decider) ConfigPath() string { return d.configPath }
+
+// Decide evaluates one request. The error is a *wire.Error for a request
+// that cannot be evaluated (not a JSON object); an evaluation failure is
+// not an error here but a deny naming it.
+func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision, error) {
+	start := time.Now()
+	set := d.current.Load()
+	in, _, err := input.Build(req.Event, input.Env{
+		Home:          d.userHome,
+		AgentjailHome: d.home,
+		ClientCwd:     req.Cwd,
+		Agent:         req.Agent,
+	})
+	if err != nil {
+		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
+	}
+	ctx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
+	defer cancel()
+	dec, err := set.engine.Eval(ctx, in)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+			dec.Reason = fmt.Sprintf("agentjail blocked this call because the policies took longer than eval_timeout (%v) to decide; simplify the slow rule or raise eval_timeout", set.config.EvalTimeout)
+			dec.Rules[0].Msg = dec.Reason
+		}
+		d.evalErrs.Add(1)
+		d.mu.Lock()
+		d.lastEvalErr = err.Error()
+		d.mu.Unlock()
+	}
+	dec.EvalMicros = time.Since(start).Microseconds()
+	if req.Explain {
+		dec.Input, _ = json.Marshal(in)
+	}
+	switch dec.Verdict {
+	case wire.Deny:
+		d.denies.Add(1)
+	case wire.Ask:
+		d.asks.Add(1)
+	default:
+		d.allows.Add(1)
+	}
+	return dec, nil
+}
+
+// fillStatus writes the decider's part of a status report.
+func (d *Decider) fillStatus(st *wire.Status) {
+	set := d.current.Load()
+	st.Revision = set.engine.Revision()
+	st.LoadedAt = set.loadedAt.UTC().Format(time.RFC3339)
+	st.Sources = set.engine.Sources()
+	st.Decisions = map[wire.Verdict]int64{
+		wire.Allow: d.allows.Load(),
+		wire.Ask:   d.asks.Load(),
+		wire.Deny:  d.denies.Load(),
+	}
+	st.EvalErrors = d.evalErrs.Load()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st.LoadErrors = append([]wire.LoadErr(nil), d.loadErrs...)
+	st.ConfigError = d.configErr
+	st.LastEvalErr = d.lastEvalErr
+}
+
+// watchedFile reports whether a change to name should trigger a reload.
+func (d *Decider) watchedFile(name string) bool {
+	if name == d.configPath {
+		return true
+	}
+	return strings.HasSuffix(name, ".rego")
+}

@@ -1,0 +1,25 @@
+package daemon
+
+import (
+	"fmt"
+	"net"
+	"os"
+)
+
+// checkPeer refuses connections from any other user. The socket's 0600
+// mode already should; this holds even when AGENTJAIL_SOCKET puts the
+// socket somewhere whose permissions we do not control.
+func checkPeer(conn net.Conn) error {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return fmt.Errorf("not a Unix socket connection")
+	}
+	uid, err := peerUID(uc)
+	if err != nil {
+		return fmt.Errorf("reading the peer's credentials: %w", err)
+	}
+	if uid != os.Getuid() {
+		return fmt.Errorf("peer uid %d is not ours (%d)", uid, os.Getuid())
+	}
+	return nil
+}

@@ -1,0 +1,265 @@
+// Package hook is agentjail-hook: it reads one agent hook event on stdin,
+// asks the daemon for a verdict over the Unix socket, and answers the agent
+// on stdout, stderr and the exit code. It links only the standard library
+// and internal/wire, never crashes, never exits 1 and never waits past its
+// deadline, because an agent treats a crash, exit 1 or a timeout as
+// "let the tool run".
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Exit codes the agent understands. These are the only two the hook uses.
+const (
+	ExitOK    = 0 // allow, ask, or a fail-open: read stdout for the verdict
+	ExitBlock = 2 // deny: the agent must not run the tool
+)
+
+// DefaultTimeout bounds the whole hook run: reading stdin, reaching the
+// daemon and getting its answer.
+const DefaultTimeout = 2 * time.Second
+
+// Options configures one run. Main fills it from the command line.
+type Options struct {
+	Timeout    time.Duration // zero means DefaultTimeout
+	FailClosed bool          // deny instead of allow when the call cannot be checked
+	Agent      string        // which agent sent the event; "" means claude-code
+	Client     *wire.Client  // nil means the default socket
+	FailLog    string        // "" means wire.FailLogPath(); "-" disables recording
+}
+
+// Main runs the hook with command-line args (without the program name)
+// and returns the exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	opts, err := parseFlags(args)
+	if err != nil {
+		// A bad flag in the agent's settings must not disable the guard
+		// silently, nor make the hook exit 1 (which the agent ignores).
+		// Go on with defaults and say what to fix.
+		fmt.Fprintf(stderr, "agentjail: %v (check the hook command in your agent's settings)\n", err)
+	}
+	return Run(ctx, opts, stdin, stdout, stderr)
+}
+
+func parseFlags(args []string) (Options, error) {
+	var opts Options
+	flags := flag.NewFlagSet("agentjail-hook", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	flags.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "give up on the daemon after this long")
+	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
+	flags.StringVar(&opts.Agent, "agent", "claude-code", "the agent whose event format stdin carries")
+	if err := flags.Parse(args); err != nil {
+		// Keep the safer choice if it was asked for anywhere.
+		for _, a := range args {
+			if a == "--fail-closed" || a == "-fail-closed" || strings.HasPrefix(a, "--fail-closed=t") {
+				opts.FailClosed = true
+			}
+		}
+		if opts.Timeout <= 0 {
+			opts.Timeout = DefaultTimeout
+		}
+		return opts, err
+	}
+	if opts.Timeout <= 0 {
+		return opts, fmt.Errorf("--timeout must be positive, got %v", opts.Timeout)
+	}
+	return opts, nil
+}
+
+// Run is Main after flag parsing.
+func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Agent == "" {
+		opts.Agent = "claude-code"
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+
+	event, err := readEvent(ctx, stdin)
+	if err != nil {
+		return failure(opts, stdout, stderr, err.Error(), "the agent must send one JSON object on stdin")
+	}
+	if len(event) > wire.MaxFrame {
+		return tooLarge(opts, stdout, stderr, len(event))
+	}
+	if !isJSONObject(event) {
+		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
+	}
+
+	cwd, _ := os.Getwd()
+	client := opts.Client
+	if client == nil {
+		client = &wire.Client{}
+	}
+	dec, err := client.Decide(ctx, &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent})
+	if err != nil {
+		var werr *wire.Error
+		if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
+			return tooLarge(opts, stdout, stderr, len(event))
+		}
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer from the agentjail daemon within %v", opts.Timeout)
+		}
+		return failure(opts, stdout, stderr, err.Error(), "start it with `agentjail run`, or see `agentjail status`")
+	}
+	out, errText, code := Render(dec)
+	stdout.Write(out)
+	io.WriteString(stderr, errText)
+	return code
+}
+
+// readEvent reads stdin to EOF, at most one byte past the frame limit so
+// an oversized event is recognised without being buffered whole, and gives
+// up when ctx ends (an agent that never closes stdin must not hang us).
+func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(stdin, wire.MaxFrame+1))
+		ch <- result{b, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, fmt.Errorf("reading stdin: %v", r.err)
+		}
+		return r.b, nil
+	case <-ctx.Done():
+		return nil, errors.New("stdin was not closed in time")
+	}
+}
+
+func isJSONObject(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+}
+
+// Output is the PreToolUse answer Claude Code reads from stdout.
+type Output struct {
+	HookSpecificOutput SpecificOutput `json:"hookSpecificOutput"`
+}
+
+// SpecificOutput is the body of Output.
+type SpecificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+}
+
+// Render turns a decision into what the hook prints and its exit code:
+//
+//	deny                 stdout JSON "deny", reason on stderr, exit 2
+//	ask                  stdout JSON "ask", exit 0
+//	allow, by a rule     stdout JSON "allow", exit 0
+//	allow, no rule fired nothing, exit 0 (the agent's own permission flow goes on)
+func Render(d *wire.Decision) (stdout []byte, stderr string, exit int) {
+	switch d.Verdict {
+	case wire.Deny:
+		return encode(wire.Deny, d.Reason), d.Reason + "\n", ExitBlock
+	case wire.Ask:
+		return encode(wire.Ask, d.Reason), "", ExitOK
+	case wire.Allow:
+		if d.Explicit {
+			return encode(wire.Allow, d.Reason), "", ExitOK
+		}
+		return nil, "", ExitOK
+	}
+	// A verdict this hook does not know: never let it pass as allow.
+	reason := fmt.Sprintf("agentjail: the daemon answered an unknown verdict %q; upgrade agentjail-hook to match the daemon", d.Verdict)
+	return encode(wire.Deny, reason), reason + "\n", ExitBlock
+}
+
+func encode(v wire.Verdict, reason string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the reason is read by people and models, keep it literal
+	enc.Encode(Output{SpecificOutput{
+		HookEventName:            "PreToolUse",
+		PermissionDecision:       string(v),
+		PermissionDecisionReason: reason,
+	}})
+	return buf.Bytes()
+}
+
+// failure handles a call that could not be checked, per the fail mode.
+func failure(opts Options, stdout, stderr io.Writer, what, fix string) int {
+	if opts.FailClosed {
+		reason := fmt.Sprintf("agentjail could not check this call (%s) and the hook runs with --fail-closed, so it is blocked; %s", what, fix)
+		recordFailure(opts, "closed", what)
+		stdout.Write(encode(wire.Deny, reason))
+		fmt.Fprintln(stderr, reason)
+		return ExitBlock
+	}
+	recordFailure(opts, "open", what)
+	fmt.Fprintf(stderr, "agentjail: %s; this call was allowed unchecked; %s\n", what, fix)
+	return ExitOK
+}
+
+// tooLarge handles an event over the frame limit. Failing open here would
+// let anyone slip a command past the guard by padding it, so the user is
+// asked instead (denied with --fail-closed).
+func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
+	reason := fmt.Sprintf("agentjail cannot check this call: its event is over the %s limit; approve it only if you expected a tool call this large", wire.Size(wire.MaxFrame))
+	if n <= wire.MaxFrame {
+		reason = fmt.Sprintf("agentjail cannot check this call: the daemon refused its %s event as too large; approve it only if you expected a tool call this large", wire.Size(n))
+	}
+	if opts.FailClosed {
+		recordFailure(opts, "closed", "event too large")
+		stdout.Write(encode(wire.Deny, reason))
+		fmt.Fprintln(stderr, reason)
+		return ExitBlock
+	}
+	recordFailure(opts, "ask", "event too large")
+	stdout.Write(encode(wire.Ask, reason))
+	return ExitOK
+}
+
+// FailRecord is one line of the hook failure log.
+type FailRecord struct {
+	Time  string `json:"time"`
+	Mode  string `json:"mode"` // "open", "closed" or "ask": what the hook answered
+	Error string `json:"error"`
+}
+
+// recordFailure appends one line to the failure log. It is best effort:
+// the warning on stderr has already told the user.
+func recordFailure(opts Options, mode, what string) {
+	path := opts.FailLog
+	if path == "-" {
+		return
+	}
+	if path == "" {
+		path = wire.FailLogPath()
+	}
+	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Error: what})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The daemon never ran here yet; create its private home.
+		os.MkdirAll(filepath.Dir(path), 0o700)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	}
+	if err != nil {
+		return
+	}
+	f.Write(append(line, '\n'))
+	f.Close()
+}

@@ -1,0 +1,273 @@
+// Package engine owns OPA: it parses policy files (Rego v0 or v1, detected
+// per file), compiles them into one prepared query, evaluates hook inputs
+// to verdicts, and runs *_test.rego files. No other package imports OPA.
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Source is one policy file's text and the name it is reported under.
+type Source struct {
+	Name string // "default/ssh.rego" for embedded files, else the file path
+	Text []byte
+}
+
+// Package is the Rego package every policy adds its rules to.
+const Package = "agentjail"
+
+// The query collects the three message sets. A comprehension over an
+// undefined rule is empty rather than undefined, so a policy set that
+// never defines ask (say) still evaluates.
+const query = `deny := {m | m := data.agentjail.deny[_]}; ask := {m | m := data.agentjail.ask[_]}; allow := {m | m := data.agentjail.allow[_]}`
+
+// unsafeBuiltins keeps evaluation local and deterministic: a policy on
+// the hook's path must not wait on the network.
+var unsafeBuiltins = map[string]struct{}{
+	"http.send":          {},
+	"net.lookup_ip_addr": {},
+}
+
+// Engine is a compiled policy set. It is immutable and safe for
+// concurrent use; a reload builds a new Engine.
+type Engine struct {
+	query    rego.PreparedEvalQuery
+	sources  []wire.Source
+	revision string
+}
+
+// Compile parses and compiles sources into an Engine. On any error it
+// returns nil and every problem found, each with file, line and column
+// where OPA gives them.
+func Compile(ctx context.Context, sources []Source) (*Engine, []wire.LoadErr) {
+	modules, infos, errs := parseAll(sources)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	compiler := newCompiler()
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil, astErrors(compiler.Errors)
+	}
+	pq, err := rego.New(
+		rego.Query(query),
+		rego.Compiler(compiler),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, []wire.LoadErr{{Message: err.Error()}}
+	}
+	return &Engine{query: pq, sources: infos, revision: revisionOf(sources)}, nil
+}
+
+func newCompiler() *ast.Compiler {
+	return ast.NewCompiler().
+		WithUnsafeBuiltins(unsafeBuiltins).
+		WithDefaultRegoVersion(ast.RegoV1)
+}
+
+// parseAll parses each source in the Rego version it is written in.
+func parseAll(sources []Source) (map[string]*ast.Module, []wire.Source, []wire.LoadErr) {
+	modules := make(map[string]*ast.Module, len(sources))
+	infos := make([]wire.Source, 0, len(sources))
+	var errs []wire.LoadErr
+	for _, src := range sources {
+		mod, version, err := Parse(src.Name, src.Text)
+		if err != nil {
+			errs = append(errs, astErrorsOf(src.Name, err)...)
+			continue
+		}
+		modules[src.Name] = mod
+		infos = append(infos, wire.Source{Name: src.Name, RegoVersion: version})
+	}
+	return modules, infos, errs
+}
+
+// Parse parses one file as Rego v1 and, failing that, as v0, and reports
+// which it was. When neither parses, the error of the attempt that got
+// further into the file is returned: it is the one about the real mistake.
+func Parse(name string, text []byte) (*ast.Module, string, error) {
+	v1, err1 := ast.ParseModuleWithOpts(name, string(text), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err1 == nil {
+		return v1, "v1", nil
+	}
+	v0, err0 := ast.ParseModuleWithOpts(name, string(text), ast.ParserOptions{RegoVersion: ast.RegoV0})
+	if err0 == nil {
+		return v0, "v0", nil
+	}
+	if furthest(err0) > furthest(err1) {
+		return nil, "", err0
+	}
+	return nil, "", err1
+}
+
+// furthest is the last row any of err's messages point at.
+func furthest(err error) int {
+	row := 0
+	var errs ast.Errors
+	if errors.As(err, &errs) {
+		for _, e := range errs {
+			if e.Location != nil && e.Location.Row > row {
+				row = e.Location.Row
+			}
+		}
+	}
+	return row
+}
+
+func astErrorsOf(file string, err error) []wire.LoadErr {
+	var errs ast.Errors
+	if errors.As(err, &errs) {
+		out := astErrors(errs)
+		for i := range out {
+			if out[i].File == "" {
+				out[i].File = file
+			}
+		}
+		return out
+	}
+	return []wire.LoadErr{{File: file, Message: err.Error()}}
+}
+
+func astErrors(errs ast.Errors) []wire.LoadErr {
+	out := make([]wire.LoadErr, 0, len(errs))
+	for _, e := range errs {
+		le := wire.LoadErr{Message: e.Message}
+		if e.Location != nil {
+			le.File, le.Line, le.Col = e.Location.File, e.Location.Row, e.Location.Col
+		}
+		out = append(out, le)
+	}
+	return out
+}
+
+func revisionOf(sources []Source) string {
+	sorted := append([]Source(nil), sources...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	h := sha256.New()
+	for _, s := range sorted {
+		fmt.Fprintf(h, "%s\x00%d\x00", s.Name, len(s.Text))
+		h.Write(s.Text)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// Sources lists the files in force, each with its Rego version.
+func (e *Engine) Sources() []wire.Source { return e.sources }
+
+// Revision is a short hash of every source's name and text.
+func (e *Engine) Revision() string { return e.revision }
+
+// EvalError is a failure at evaluation time: a rule that conflicts, a
+// built-in that errors, a deadline. It must never be read as allow.
+type EvalError struct{ Err error }
+
+func (e *EvalError) Error() string { return "policy evaluation failed: " + e.Err.Error() }
+func (e *EvalError) Unwrap() error { return e.Err }
+
+// Eval evaluates input (a JSON-shaped value: maps, slices, strings,
+// numbers, bools, nil) and returns the verdict. On an *EvalError it still
+// returns a deny decision naming the error, so a caller that ignores the
+// error fails safe.
+func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
+	var builtinErrs []topdown.Error
+	rs, err := e.query.Eval(ctx, rego.EvalInput(input), rego.EvalBuiltinErrorList(&builtinErrs))
+	if err == nil && len(builtinErrs) > 0 {
+		// Outside strict mode a failing built-in just makes its rule
+		// undefined, which for a deny rule means allow. Refuse that.
+		err = &builtinErrs[0]
+	}
+	if err != nil {
+		return e.failed(err), &EvalError{Err: err}
+	}
+	if len(rs) != 1 {
+		err := fmt.Errorf("the verdict query returned %d results, want 1", len(rs))
+		return e.failed(err), &EvalError{Err: err}
+	}
+	b := rs[0].Bindings
+	d := &wire.Decision{Revision: e.revision}
+	d.Rules = append(d.Rules, messages(wire.Deny, b["deny"])...)
+	d.Rules = append(d.Rules, messages(wire.Ask, b["ask"])...)
+	d.Rules = append(d.Rules, messages(wire.Allow, b["allow"])...)
+	decide(d)
+	return d, nil
+}
+
+func (e *Engine) failed(err error) *wire.Decision {
+	msg := "agentjail blocked this call because a policy failed to evaluate: " + err.Error() + "; fix the policy (see `agentjail status`)"
+	return &wire.Decision{
+		Verdict:  wire.Deny,
+		Reason:   msg,
+		Rules:    []wire.Rule{{Kind: wire.Deny, ID: "agentjail.eval_error", Msg: msg}},
+		Revision: e.revision,
+	}
+}
+
+// decide applies the verdict order: any deny, else any ask, else any
+// allow (explicit), else allow with nothing fired.
+func decide(d *wire.Decision) {
+	var winner wire.Verdict
+	for _, kind := range []wire.Verdict{wire.Deny, wire.Ask, wire.Allow} {
+		var msgs []string
+		for _, r := range d.Rules {
+			if r.Kind == kind {
+				msgs = append(msgs, r.Msg)
+			}
+		}
+		if len(msgs) > 0 {
+			winner = kind
+			d.Reason = strings.Join(msgs, "; ")
+			break
+		}
+	}
+	switch winner {
+	case "":
+		d.Verdict = wire.Allow
+	case wire.Allow:
+		d.Verdict, d.Explicit = wire.Allow, true
+	default:
+		d.Verdict = winner
+	}
+}
+
+// messages converts one message set. A message is a string, or an object
+// with "msg" and an optional stable "id"; anything else is shown as JSON
+// rather than dropped, so a rule that fired is never silently lost.
+func messages(kind wire.Verdict, v any) []wire.Rule {
+	set, _ := v.([]any)
+	out := make([]wire.Rule, 0, len(set))
+	for _, m := range set {
+		r := wire.Rule{Kind: kind}
+		switch m := m.(type) {
+		case string:
+			r.Msg = m
+		case map[string]any:
+			r.ID, _ = m["id"].(string)
+			r.Msg, _ = m["msg"].(string)
+			if r.Msg == "" {
+				r.Msg = ast.MustInterfaceToValue(m).String()
+			}
+		default:
+			r.Msg = fmt.Sprint(m)
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Msg != out[j].Msg {
+			return out[i].Msg < out[j].Msg
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}

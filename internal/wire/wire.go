@@ -1,0 +1,144 @@
+// Package wire is the protocol between agentjail-hook and the agentjail
+// daemon: request and response types, their framing on the Unix socket,
+// where the socket lives, and a small client. It imports only the standard
+// library because the hook links it and must stay tiny and fast to start.
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// MaxFrame is the largest request or response body either side accepts.
+// An event larger than this is not evaluated: the client refuses it with
+// CodeTooLarge before dialing and the daemon refuses it from the header.
+const MaxFrame = 1 << 20
+
+// Ops a request can name.
+const (
+	OpDecide = "decide" // evaluate one hook event
+	OpStatus = "status" // report health, policy sources and counters
+	OpReload = "reload" // reload policies and config from disk now
+)
+
+// Request is one call from a client to the daemon.
+type Request struct {
+	Op string `json:"op"`
+	// Event is the agent's hook event exactly as read from its stdin.
+	Event json.RawMessage `json:"event,omitempty"`
+	// Cwd is the client's working directory, used when the event has no
+	// absolute cwd of its own.
+	Cwd string `json:"cwd,omitempty"`
+	// Agent names the agent that sent the event, e.g. "claude-code".
+	Agent string `json:"agent,omitempty"`
+	// Explain asks the daemon to return the policy input it built.
+	Explain bool `json:"explain,omitempty"`
+}
+
+// Response answers one Request. Exactly one of Error, Decision or Status
+// is set (Reload answers with Status).
+type Response struct {
+	Error    *Error    `json:"error,omitempty"`
+	Decision *Decision `json:"decision,omitempty"`
+	Status   *Status   `json:"status,omitempty"`
+}
+
+// Verdict is what agentjail says about a tool call.
+type Verdict string
+
+const (
+	Allow Verdict = "allow"
+	Ask   Verdict = "ask"
+	Deny  Verdict = "deny"
+)
+
+// Decision is the daemon's answer to one event.
+type Decision struct {
+	Verdict Verdict `json:"verdict"`
+	// Explicit is true when an allow came from a policy allow rule rather
+	// than from no rule firing. Only an explicit allow is passed on to the
+	// agent, because it skips the agent's own permission checks.
+	Explicit bool `json:"explicit,omitempty"`
+	// Reason is the text shown to the agent: every message of the winning
+	// kind, in a stable order, joined by "; ".
+	Reason string `json:"reason,omitempty"`
+	// Rules lists every message that fired, of every kind.
+	Rules []Rule `json:"rules,omitempty"`
+	// EvalMicros is the time spent building the input and evaluating it.
+	EvalMicros int64 `json:"eval_us"`
+	// Revision identifies the policy set that decided.
+	Revision string `json:"revision,omitempty"`
+	// Input is the policy input, returned only when Request.Explain is set.
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// Rule is one message a policy added to deny, ask or allow.
+type Rule struct {
+	Kind Verdict `json:"kind"`
+	ID   string  `json:"id,omitempty"`
+	Msg  string  `json:"msg"`
+}
+
+// Error codes a daemon can answer with.
+const (
+	CodeBadRequest = "bad_request" // not a frame, not JSON, or not a JSON object
+	CodeTooLarge   = "too_large"   // the frame is over MaxFrame
+	CodeTimeout    = "timeout"     // the request did not arrive in time
+	CodeUnknownOp  = "unknown_op"  // Request.Op is not one this daemon knows
+	CodeInternal   = "internal"    // the daemon failed; the message says how
+)
+
+// Error is a typed failure. The client also returns it for failures it
+// detects itself (CodeTooLarge) so callers can branch on Code.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Status describes a running daemon.
+type Status struct {
+	PID        int       `json:"pid"`
+	Version    string    `json:"version"`
+	StartedAt  string    `json:"started_at"` // RFC 3339
+	Socket     string    `json:"socket"`
+	Home       string    `json:"home"`
+	Mode       string    `json:"mode"` // how it runs, e.g. "headless"
+	Revision   string    `json:"revision"`
+	LoadedAt   string    `json:"loaded_at"` // RFC 3339, last successful load
+	Sources    []Source  `json:"sources"`
+	LoadErrors []LoadErr `json:"load_errors,omitempty"` // from the last load attempt
+	// ConfigError is set when config.yaml could not be used; the last good
+	// configuration stays in force.
+	ConfigError string            `json:"config_error,omitempty"`
+	Decisions   map[Verdict]int64 `json:"decisions"`
+	EvalErrors  int64             `json:"eval_errors"`
+	LastEvalErr string            `json:"last_eval_error,omitempty"`
+}
+
+// Source is one policy file in force.
+type Source struct {
+	Name        string `json:"name"`         // "default/ssh.rego" or a path
+	RegoVersion string `json:"rego_version"` // "v0" or "v1"
+}
+
+// LoadErr is one problem found while loading policies.
+type LoadErr struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e LoadErr) String() string {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
+	case e.File != "":
+		return fmt.Sprintf("%s: %s", e.File, e.Message)
+	}
+	return e.Message
+}
