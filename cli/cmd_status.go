@@ -165,4 +165,3 @@ func daemonError(err error) error {
 	}
 	return exitWith(ExitError, "%v", err)
 }
-

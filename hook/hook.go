@@ -75,7 +75,9 @@ func parseFlags(args []string) (Options, error) {
 		return opts, err
 	}
 	if opts.Timeout <= 0 {
-		return opts, fmt.Errorf("--timeout must be positive, got %v", opts.Timeout)
+		err := fmt.Errorf("--timeout must be positive, got %v; using %v", opts.Timeout, DefaultTimeout)
+		opts.Timeout = DefaultTimeout
+		return opts, err
 	}
 	return opts, nil
 }

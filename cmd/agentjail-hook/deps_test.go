@@ -1,0 +1,38 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The hook starts on every tool call an agent makes; it must stay the
+// standard library plus internal/wire (and its own package).
+func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	allowed := map[string]bool{
+		"github.com/agentjail/agentjail/cmd/agentjail-hook": true,
+		"github.com/agentjail/agentjail/hook":               true,
+		"github.com/agentjail/agentjail/internal/wire":      true,
+	}
+	forbidden := []string{"open-policy-agent", "spf13/viper", "fyne.io/systray", "gen2brain/beeep"}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list printed only %q", out)
+	}
+	for _, dep := range deps {
+		for _, f := range forbidden {
+			if strings.Contains(dep, f) {
+				t.Errorf("agentjail-hook links %s", dep)
+			}
+		}
+		first := strings.SplitN(dep, "/", 2)[0]
+		isStdlib := !strings.Contains(first, ".")
+		if !isStdlib && !allowed[dep] {
+			t.Errorf("agentjail-hook links %s; only the standard library and internal/wire are allowed", dep)
+		}
+	}
+}

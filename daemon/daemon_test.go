@@ -1,0 +1,272 @@
+package daemon_test
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/policies"
+)
+
+func decide(t *testing.T, sock, cmd string) *wire.Decision {
+	t.Helper()
+	ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/p", "tool_input": map[string]any{"command": cmd}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d, err := (&wire.Client{Socket: sock}).Decide(ctx, &wire.Request{Event: ev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func status(t *testing.T, sock string) *wire.Status {
+	t.Helper()
+	st, err := (&wire.Client{Socket: sock}).Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// eventually polls cond for up to 5 s; file watching is asynchronous.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestSocketAndHomeArePrivate(t *testing.T) {
+	dir, _ := os.MkdirTemp("", "aj")
+	defer os.RemoveAll(dir)
+	home := filepath.Join(dir, "home")
+	os.MkdirAll(home, 0o755) // a too-open home must be tightened
+	d := daemontest.StartAt(t, home, filepath.Join(home, "agentjail.sock"))
+	for path, want := range map[string]os.FileMode{home: 0o700, d.Socket: 0o600, filepath.Join(home, "policies"): 0o700} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s has mode %v, want %v", path, fi.Mode().Perm(), want)
+		}
+	}
+}
+
+func TestSocketLifecycle(t *testing.T) {
+	dir, _ := os.MkdirTemp("", "aj")
+	defer os.RemoveAll(dir)
+	home := filepath.Join(dir, "home")
+	sock := filepath.Join(home, "agentjail.sock")
+	os.MkdirAll(home, 0o700)
+
+	// A crashed run leaves a socket file nobody listens on.
+	stale, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.(*net.UnixListener).SetUnlinkOnClose(false)
+	stale.Close()
+
+	d := daemontest.StartAt(t, home, sock)
+	if v := decide(t, sock, "ls").Verdict; v != wire.Allow {
+		t.Fatalf("after replacing a stale socket: %s", v)
+	}
+
+	_, err = daemon.New(context.Background(), daemon.Options{Socket: sock, Home: home, Pack: policies.FS})
+	if !errors.Is(err, daemon.ErrAlreadyRunning) || !strings.Contains(err.Error(), sock) {
+		t.Errorf("second daemon: %v, want ErrAlreadyRunning naming the socket", err)
+	}
+	if v := decide(t, sock, "ls").Verdict; v != wire.Allow {
+		t.Errorf("the first daemon stopped serving after the second was refused")
+	}
+
+	d.Stop(t)
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket still there after shutdown: %v", err)
+	}
+}
+
+func TestRefusesToReplaceANonSocket(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "agentjail.sock")
+	os.WriteFile(sock, []byte("user data"), 0o600)
+	_, err := daemon.New(context.Background(), daemon.Options{Socket: sock, Home: filepath.Join(dir, "home"), Pack: policies.FS})
+	if err == nil || !strings.Contains(err.Error(), "not a socket") {
+		t.Fatalf("err %v", err)
+	}
+	if b, _ := os.ReadFile(sock); string(b) != "user data" {
+		t.Errorf("the file was changed: %q", b)
+	}
+}
+
+// rawExchange writes raw bytes on a fresh connection and reads one framed
+// response.
+func rawExchange(t *testing.T, sock string, raw []byte) *wire.Response {
+	t.Helper()
+	conn, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if len(raw) > 0 {
+		conn.Write(raw)
+	}
+	body, err := wire.ReadFrame(conn)
+	if err != nil {
+		t.Fatalf("reading the answer: %v", err)
+	}
+	var resp wire.Response
+	if err := json.Unmarshal(body, &resp); err != nil {
+		t.Fatal(err)
+	}
+	return &resp
+}
+
+func frame(body string) []byte {
+	b := make([]byte, 4, 4+len(body))
+	binary.BigEndian.PutUint32(b, uint32(len(body)))
+	return append(b, body...)
+}
+
+func TestBadRequestsGetTypedErrors(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	os.WriteFile(filepath.Join(d.Home, "config.yaml"), []byte("read_timeout: 300ms\n"), 0o600)
+	d.Reload()
+	eventually(t, "read_timeout to apply", func() bool { return d.Decider().Config().ReadTimeout == 300*time.Millisecond })
+
+	oversized := make([]byte, 4)
+	binary.BigEndian.PutUint32(oversized, wire.MaxFrame+1)
+	tests := []struct {
+		name string
+		raw  []byte
+		code string
+	}{
+		{"oversized", oversized, wire.CodeTooLarge},
+		{"not JSON", frame("rm -rf ~"), wire.CodeBadRequest},
+		{"event not an object", frame(`{"op":"decide","event":[1,2]}`), wire.CodeBadRequest},
+		{"event missing", frame(`{"op":"decide"}`), wire.CodeBadRequest},
+		{"unknown op", frame(`{"op":"shutdown"}`), wire.CodeUnknownOp},
+		{"nothing sent", nil, wire.CodeTimeout},
+		{"half a frame", frame(`{"op":"status"}`)[:8], wire.CodeTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := rawExchange(t, d.Socket, tt.raw)
+			if resp.Error == nil || resp.Error.Code != tt.code {
+				t.Errorf("got %+v, want error code %s", resp, tt.code)
+			}
+		})
+	}
+	if v := decide(t, d.Socket, "rm -rf ~").Verdict; v != wire.Deny {
+		t.Errorf("after bad requests the daemon answers %s", v)
+	}
+}
+
+const ruleA = `package agentjail
+deny[msg] {
+  input.tool_input.command == "make deploy"
+  msg := "rule A"
+}
+`
+
+const ruleB = `package agentjail
+ask contains {"id": "user.b", "msg": "rule B"} if input.tool_input.command == "make deploy"
+`
+
+func TestHotReloadAndLastGoodPolicy(t *testing.T) {
+	d := daemontest.Start(t, map[string]string{"deploy.rego": ruleA})
+	if got := decide(t, d.Socket, "make deploy"); got.Reason != "rule A" {
+		t.Fatalf("initial: %+v", got)
+	}
+	file := filepath.Join(d.Home, "policies", "deploy.rego")
+
+	os.WriteFile(file, []byte(ruleB), 0o600)
+	eventually(t, "the edit to be served", func() bool { return decide(t, d.Socket, "make deploy").Verdict == wire.Ask })
+
+	broken := "package agentjail\n\ndeny contains msg if {\n  msg := \n}\n"
+	os.WriteFile(file, []byte(broken), 0o600)
+	eventually(t, "the load error in status", func() bool { return len(status(t, d.Socket).LoadErrors) > 0 })
+	st := status(t, d.Socket)
+	if e := st.LoadErrors[0]; e.File != file || e.Line != 5 {
+		t.Errorf("load error %s, want %s line 5", e, file)
+	}
+	if got := decide(t, d.Socket, "make deploy"); got.Verdict != wire.Ask || got.Reason != "rule B" {
+		t.Errorf("the last good policy must keep serving, got %+v", got)
+	}
+
+	os.WriteFile(file, []byte(ruleA), 0o600)
+	eventually(t, "the fix to clear the error", func() bool { return len(status(t, d.Socket).LoadErrors) == 0 })
+	if got := decide(t, d.Socket, "make deploy"); got.Reason != "rule A" {
+		t.Errorf("after the fix: %+v", got)
+	}
+}
+
+func TestBrokenFileAtStartIsLeftOut(t *testing.T) {
+	d := daemontest.Start(t, map[string]string{
+		"good.rego":         ruleA,
+		"broken.rego":       "package agentjail\ndeny[msg] { msg := }\n",
+		"ignored_test.rego": "package agentjail\nthis is not rego",
+	})
+	if got := decide(t, d.Socket, "make deploy"); got.Reason != "rule A" {
+		t.Errorf("the good user file must be in force: %+v", got)
+	}
+	if got := decide(t, d.Socket, "rm -rf ~"); got.Verdict != wire.Deny {
+		t.Errorf("the default pack must be in force: %+v", got)
+	}
+	st := status(t, d.Socket)
+	if len(st.LoadErrors) == 0 || !strings.HasSuffix(st.LoadErrors[0].File, "broken.rego") {
+		t.Errorf("load errors %v, want broken.rego", st.LoadErrors)
+	}
+	for _, s := range st.Sources {
+		if strings.HasSuffix(s.Name, "_test.rego") || strings.HasSuffix(s.Name, "broken.rego") {
+			t.Errorf("%s must not be loaded", s.Name)
+		}
+	}
+}
+
+func TestBrokenConfigKeepsLastGood(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	cfg := filepath.Join(d.Home, "config.yaml")
+	os.WriteFile(cfg, []byte("eval_timeout: 750ms\n"), 0o600)
+	eventually(t, "config to apply", func() bool { return d.Decider().Config().EvalTimeout == 750*time.Millisecond })
+	os.WriteFile(cfg, []byte("eval_timeout: [\n"), 0o600)
+	eventually(t, "config error in status", func() bool { return status(t, d.Socket).ConfigError != "" })
+	if got := d.Decider().Config().EvalTimeout; got != 750*time.Millisecond {
+		t.Errorf("eval_timeout %v, want the last good 750ms", got)
+	}
+}
+
+func TestEvalErrorsAreDeniedAndCounted(t *testing.T) {
+	d := daemontest.Start(t, map[string]string{"conflict.rego": `package agentjail
+mode := "a" if input.tool_name == "Bash"
+mode := "b" if input.tool_input.command
+deny contains "never" if mode == "x"
+`})
+	got := decide(t, d.Socket, "ls")
+	if got.Verdict != wire.Deny || !strings.Contains(got.Reason, "failed to evaluate") {
+		t.Errorf("got %+v", got)
+	}
+	st := status(t, d.Socket)
+	if st.EvalErrors != 1 || !strings.Contains(st.LastEvalErr, "conflict") {
+		t.Errorf("status eval errors %d %q", st.EvalErrors, st.LastEvalErr)
+	}
+	if st.Decisions[wire.Deny] != 1 {
+		t.Errorf("decisions %v", st.Decisions)
+	}
+}

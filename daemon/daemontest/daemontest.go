@@ -1,0 +1,94 @@
+// Package daemontest starts a real daemon in-process on a temporary home
+// and socket, for tests of the packages that talk to it.
+package daemontest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/policies"
+)
+
+// Daemon is a running test daemon.
+type Daemon struct {
+	*daemon.Daemon
+	Home   string
+	Socket string
+	stop   context.CancelFunc
+	done   chan error
+	once   sync.Once
+}
+
+// Start runs a daemon with the embedded pack on a fresh home, with the
+// given user policy files (name -> Rego) written first. It stops at the
+// end of the test.
+func Start(t testing.TB, userPolicies map[string]string) *Daemon {
+	t.Helper()
+	// Unix socket paths are limited to ~104 bytes: keep the home short.
+	dir, err := os.MkdirTemp("", "aj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	home := filepath.Join(dir, "home")
+	WritePolicies(t, home, userPolicies)
+	return StartAt(t, home, filepath.Join(home, "agentjail.sock"))
+}
+
+// StartAt runs a daemon on an existing home and socket.
+func StartAt(t testing.TB, home, socket string) *Daemon {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := daemon.New(ctx, daemon.Options{
+		Socket:   socket,
+		Home:     home,
+		UserHome: "/home/tester",
+		Pack:     policies.FS,
+		Version:  "test",
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	td := &Daemon{Daemon: d, Home: home, Socket: socket, stop: cancel, done: make(chan error, 1)}
+	go func() { td.done <- d.Run(ctx) }()
+	t.Cleanup(func() { td.Stop(t) })
+	return td
+}
+
+// Stop stops the daemon and waits for it; calling it twice is fine.
+func (d *Daemon) Stop(t testing.TB) {
+	d.once.Do(func() {
+		d.stop()
+		select {
+		case err := <-d.done:
+			if err != nil {
+				t.Errorf("daemon stopped with %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("daemon did not stop within 10s")
+		}
+	})
+}
+
+// WritePolicies writes user policy files into home/policies.
+func WritePolicies(t testing.TB, home string, files map[string]string) {
+	t.Helper()
+	dir := filepath.Join(home, "policies")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
