@@ -15,6 +15,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -41,6 +42,7 @@ type Daemon struct {
 	started time.Time
 	reload  chan struct{}
 	conns   sync.WaitGroup
+	workers *workers
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -66,7 +68,15 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, err
 	}
-	d := &Daemon{opts: opts, log: log, decider: dec, ln: ln, started: time.Now(), reload: make(chan struct{}, 1)}
+	d := &Daemon{
+		opts:    opts,
+		log:     log,
+		decider: dec,
+		ln:      ln,
+		started: time.Now(),
+		reload:  make(chan struct{}, 1),
+		workers: newWorkers(2 * runtime.GOMAXPROCS(0)),
+	}
 	d.logLoad()
 	return d, nil
 }
@@ -107,25 +117,32 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.conns.Go(func() { d.handle(ctx, conn) })
 	}
 	cancel()
-	d.waitConns(2 * time.Second)
+	if d.waitConns(2 * time.Second) {
+		d.workers.stop()
+	}
 	d.ln.Close()
 	bg.Wait()
 	d.log.Info("agentjail stopped", "socket", d.opts.Socket)
 	return err
 }
 
-func (d *Daemon) waitConns(max time.Duration) {
+// waitConns waits up to max for connections to finish and reports
+// whether they all did.
+func (d *Daemon) waitConns(max time.Duration) bool {
 	done := make(chan struct{})
 	go func() { d.conns.Wait(); close(done) }()
 	select {
 	case <-done:
+		return true
 	case <-time.After(max):
 		d.log.Warn("stopping with requests still in flight")
+		return false
 	}
 }
 
-// handle serves the requests on one connection until it closes, idles
-// past the read timeout, or sends something unreadable.
+// handle serves the one request a connection carries. One request per
+// connection keeps the protocol trivial for the hook, which makes a single
+// call per process, and saves the daemon a read that would only see EOF.
 func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
 	defer func() {
@@ -138,28 +155,23 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		d.log.Warn("refused a connection", "err", err)
 		return
 	}
-	for ctx.Err() == nil {
-		conn.SetReadDeadline(time.Now().Add(d.decider.Config().ReadTimeout))
-		body, err := wire.ReadFrame(conn)
-		if err != nil {
-			var werr *wire.Error
-			var nerr net.Error
-			switch {
-			case errors.Is(err, io.EOF):
-			case errors.As(err, &werr):
-				writeResponse(conn, &wire.Response{Error: werr})
-			case errors.As(err, &nerr) && nerr.Timeout():
-				writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
-			default:
-				writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "reading the request: " + err.Error()}})
-			}
-			return
+	conn.SetReadDeadline(time.Now().Add(d.decider.Config().ReadTimeout))
+	body, err := wire.ReadFrame(conn)
+	if err != nil {
+		var werr *wire.Error
+		var nerr net.Error
+		switch {
+		case errors.Is(err, io.EOF):
+		case errors.As(err, &werr):
+			writeResponse(conn, &wire.Response{Error: werr})
+		case errors.As(err, &nerr) && nerr.Timeout():
+			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
+		default:
+			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "reading the request: " + err.Error()}})
 		}
-		resp := d.serve(ctx, body)
-		if err := writeResponse(conn, resp); err != nil || resp.Error != nil {
-			return
-		}
+		return
 	}
+	writeResponse(conn, d.serve(ctx, body))
 }
 
 func writeResponse(conn net.Conn, resp *wire.Response) error {
@@ -175,7 +187,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
 	}
 	switch req.Op {
 	case wire.OpDecide:
-		dec, err := d.decider.Decide(ctx, &req)
+		var dec *wire.Decision
+		var err error
+		d.workers.do(func() { dec, err = d.decider.Decide(ctx, &req) })
 		if err != nil {
 			return &wire.Response{Error: err.(*wire.Error)}
 		}

@@ -12,6 +12,7 @@ deny contains {"id": "fs.rm_recursive_root_or_home", "msg": msg} if {
 # Targets of rm commands that delete recursively.
 rm_recursive_targets contains trim(w, `"'`) if {
 	input.tool_name == "Bash"
+	regex.match(`(^|[^A-Za-z0-9_.-])rm\b`, input.tool_input.command) # cheap guard before splitting
 	some part in regex.split(`[;&|\n()]+`, input.tool_input.command)
 	words := [w | some w in split(trim_space(part), " "); w != ""]
 	some i, program in words

@@ -11,8 +11,7 @@ deny contains {"id": "secrets.read_credentials", "msg": msg} if {
 
 deny contains {"id": "secrets.shell_reads_credentials", "msg": msg} if {
 	input.tool_name == "Bash"
-	some pattern in credential_patterns
-	regex.match(pattern, input.tool_input.command)
+	regex.match(credential_pattern, input.tool_input.command)
 	msg := "Blocked: this command names private keys or cloud credentials (~/.ssh/id_*, ~/.aws/credentials, gcloud or Azure tokens). Ask the user for the specific non-secret value you need."
 }
 
@@ -32,9 +31,7 @@ credential_file(rel) if regex.match(`^\.config/gcloud/(application_default_crede
 
 credential_file(rel) if regex.match(`^\.azure/(accessTokens\.json|msal_token_cache\.(json|bin)|service_principal_entries\.json)$`, rel)
 
-credential_patterns := [
-	`\.ssh/id_[A-Za-z0-9_-]+($|[^A-Za-z0-9_.-]|\.[^p]|\.p[^u]|\.pu[^b])`,
-	`\.aws/credentials`,
-	`\.config/gcloud/(application_default_credentials|credentials\.db|access_tokens\.db|legacy_credentials)`,
-	`\.azure/(accessTokens|msal_token_cache|service_principal_entries)`,
-]
+# One literal alternation, so a command costs one regex match (a rule
+# that builds it with concat would rebuild it on every call): a private
+# key (id_* not followed by .pub), AWS, gcloud or Azure credential files.
+credential_pattern := `\.ssh/id_[A-Za-z0-9_-]+($|[^A-Za-z0-9_.-]|\.[^p]|\.p[^u]|\.pu[^b])|\.aws/credentials|\.config/gcloud/(application_default_credentials|credentials\.db|access_tokens\.db|legacy_credentials)|\.azure/(accessTokens|msal_token_cache|service_principal_entries)`

@@ -221,7 +221,9 @@ func decide(d *wire.Decision) {
 	for _, kind := range []wire.Verdict{wire.Deny, wire.Ask, wire.Allow} {
 		var msgs []string
 		for _, r := range d.Rules {
-			if r.Kind == kind {
+			// Rules is sorted by message, so a message two rules share
+			// (a user pasting a pack rule) is adjacent and shown once.
+			if r.Kind == kind && (len(msgs) == 0 || msgs[len(msgs)-1] != r.Msg) {
 				msgs = append(msgs, r.Msg)
 			}
 		}

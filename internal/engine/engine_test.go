@@ -78,7 +78,8 @@ func TestVerdicts(t *testing.T) {
 		{Name: "seed.rego", Text: []byte(seedV0)},
 		{Name: "user.rego", Text: []byte(askV1)},
 		{Name: "second_deny.rego", Text: []byte(`package agentjail
-deny contains {"id": "a.first", "msg": "A first reason"} if contains(input.tool_input.command, "id_rsa")`)},
+deny contains {"id": "a.first", "msg": "A first reason"} if contains(input.tool_input.command, "id_rsa")
+deny contains {"id": "z.same_text", "msg": "Blocked: command targets sensitive path ~/.ssh/"} if contains(input.tool_input.command, "rm ")`)},
 	})
 	if len(errs) > 0 {
 		t.Fatalf("compile: %v", errs)
@@ -98,7 +99,7 @@ deny contains {"id": "a.first", "msg": "A first reason"} if contains(input.tool_
 		reason   string
 		ids      []string
 	}{
-		{"deny from v0", bash("rm -rf ~/.ssh/"), wire.Deny, false, "Blocked: command targets sensitive path ~/.ssh/", []string{""}},
+		{"deny from v0, same text shown once", bash("rm -rf ~/.ssh/"), wire.Deny, false, "Blocked: command targets sensitive path ~/.ssh/", []string{"", "z.same_text"}},
 		{"two denies joined in order", bash("cat ~/.ssh/id_rsa"), wire.Deny, false, "A first reason; Blocked: command targets sensitive path ~/.ssh/", []string{"a.first", ""}},
 		{"ask", bash("npm publish --access public"), wire.Ask, false, "Publishing a package cannot be undone", []string{""}},
 		{"explicit allow", bash("ls ./src"), wire.Allow, true, "ls is harmless", []string{"user.allow_ls"}},

@@ -21,7 +21,8 @@ const (
 	OpReload = "reload" // reload policies and config from disk now
 )
 
-// Request is one call from a client to the daemon.
+// Request is one call from a client to the daemon. A connection carries
+// exactly one request and its response.
 type Request struct {
 	Op string `json:"op"`
 	// Event is the agent's hook event exactly as read from its stdin.

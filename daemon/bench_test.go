@@ -1,0 +1,76 @@
+package daemon_test
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/policies"
+)
+
+// typicalEvents is a mix of what an agent sends most: harmless shell
+// commands, reads and edits inside the project, and the odd denial.
+var typicalEvents = func() [][]byte {
+	events := []map[string]any{
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la ./src"}},
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./... 2>&1 | tail -20"}},
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "git status && git diff --stat"}},
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "grep -rn \"rm -rf\" docs/ | head"}},
+		{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat ~/.ssh/id_rsa"}},
+		{"tool_name": "Read", "tool_input": map[string]any{"file_path": "/work/project/main.go"}},
+		{"tool_name": "Edit", "tool_input": map[string]any{"file_path": "main.go", "old_string": "a", "new_string": "b", "replace_all": false}},
+		{"tool_name": "Read", "tool_input": map[string]any{"file_path": "~/.aws/credentials"}},
+	}
+	var out [][]byte
+	for _, ev := range events {
+		ev["session_id"], ev["cwd"], ev["hook_event_name"], ev["permission_mode"] = "bench", "/work/project", "PreToolUse", "default"
+		b, _ := json.Marshal(ev)
+		out = append(out, b)
+	}
+	return out
+}()
+
+// BenchmarkDecide measures the daemon's work for one decision with the
+// default pack: building the input and evaluating it. It reports the
+// median and p99 per decision besides the mean.
+func BenchmarkDecide(b *testing.B) {
+	ctx := context.Background()
+	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs := make([]*wire.Request, len(typicalEvents))
+	for i, ev := range typicalEvents {
+		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
+	}
+	// Warm up: first evaluations fill OPA's caches.
+	for _, r := range reqs {
+		dec.Decide(ctx, r)
+	}
+	durations := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if _, err := dec.Decide(ctx, reqs[i%len(reqs)]); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durations, "µs")
+}
+
+func reportPercentiles(b *testing.B, d []time.Duration, unit string) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	if len(d) == 0 {
+		return
+	}
+	scale := float64(time.Microsecond)
+	b.ReportMetric(float64(d[len(d)/2])/scale, "median-"+unit)
+	b.ReportMetric(float64(d[len(d)*99/100])/scale, "p99-"+unit)
+}

@@ -1,0 +1,134 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// BenchmarkHookProcess spawns agentjail-hook against a running daemon, as
+// an agent does for every tool call, interleaved with the floor program
+// (a Go binary that only reads stdin and prints JSON). Run it with
+// -benchtime=300x: each iteration is one hook run and one floor run.
+func BenchmarkHookProcess(b *testing.B) {
+	e := newEnv(b)
+	e.start()
+	event := bashEvent("git status && git diff --stat")
+	hook := filepath.Join(bin, "agentjail-hook")
+	floor := filepath.Join(bin, "floor")
+	spawn := func(path string) time.Duration {
+		cmd := exec.Command(path)
+		cmd.Env = e.environ()
+		cmd.Stdin = strings.NewReader(event)
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s: %v", path, err)
+		}
+		return time.Since(start)
+	}
+	spawn(hook) // warm the page cache
+	spawn(floor)
+	var hookTimes, floorTimes []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		hookTimes = append(hookTimes, spawn(hook))
+		floorTimes = append(floorTimes, spawn(floor))
+	}
+	b.StopTimer()
+	hm, hp := percentiles(hookTimes)
+	fm, fp := percentiles(floorTimes)
+	b.ReportMetric(hm, "hook-median-µs")
+	b.ReportMetric(hp, "hook-p99-µs")
+	b.ReportMetric(fm, "floor-median-µs")
+	b.ReportMetric(fp, "floor-p99-µs")
+	b.ReportMetric(hm/fm, "median-ratio")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkThroughput sends decisions through the socket from c clients
+// at once, each dialing per request as the hook does, and reports
+// decisions per second.
+func BenchmarkThroughput(b *testing.B) {
+	for _, c := range []int{1, 8, 64} {
+		b.Run("c="+strconv.Itoa(c), func(b *testing.B) {
+			e := newEnv(b)
+			e.start()
+			client := &wire.Client{Socket: e.socket}
+			event := []byte(bashEvent("go test ./... 2>&1 | tail -20"))
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for w := 0; w < c; w++ {
+				wg.Go(func() {
+					for next.Add(1) <= int64(b.N) {
+						if _, err := client.Decide(context.Background(), &wire.Request{Event: event}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+		})
+	}
+}
+
+// BenchmarkDaemonRSS reports the daemon's resident memory after 10,000
+// decisions (Linux: VmRSS from /proc).
+func BenchmarkDaemonRSS(b *testing.B) {
+	e := newEnv(b)
+	e.start()
+	client := &wire.Client{Socket: e.socket}
+	events := [][]byte{
+		[]byte(bashEvent("ls -la ./src")),
+		[]byte(bashEvent("cat ~/.ssh/id_rsa")),
+		[]byte(bashEvent("npm run build && npm test")),
+	}
+	for i := 0; i < 10000; i++ {
+		if _, err := client.Decide(context.Background(), &wire.Request{Event: events[i%len(events)]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rss, err := vmRSS(e.daemon.Process.Pid)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.ReportMetric(rss/1024, "RSS-MB")
+	b.ReportMetric(0, "ns/op")
+}
+
+func vmRSS(pid int) (float64, error) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb, err
+		}
+	}
+	return 0, sc.Err()
+}
+
+// percentiles returns the median and p99 in microseconds.
+func percentiles(d []time.Duration) (median, p99 float64) {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	us := func(x time.Duration) float64 { return float64(x) / float64(time.Microsecond) }
+	return us(d[len(d)/2]), us(d[len(d)*99/100])
+}

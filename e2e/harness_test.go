@@ -1,0 +1,194 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bin is where TestMain built agentjail, agentjail-hook and the floor.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ajbin")
+	if err != nil {
+		panic(err)
+	}
+	bin = dir
+	// Built as `make build` builds them: static, no cgo.
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", dir+"/", "../cmd/agentjail", "../cmd/agentjail-hook", "../bench/floor")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the binaries:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one throwaway installation: a HOME and an AGENTJAIL_HOME.
+type env struct {
+	t       testing.TB
+	home    string // $HOME
+	ajHome  string // $AGENTJAIL_HOME
+	socket  string
+	daemon  *exec.Cmd
+	logs    *syncBuffer
+	stopped chan struct{}
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	// Short paths: a Unix socket path must fit in ~104 bytes.
+	root, err := os.MkdirTemp("", "aje")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	e := &env{t: t, home: filepath.Join(root, "h"), ajHome: filepath.Join(root, "h", ".agentjail")}
+	e.socket = filepath.Join(e.ajHome, "agentjail.sock")
+	os.MkdirAll(e.home, 0o755)
+	return e
+}
+
+func (e *env) environ() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AGENTJAIL_") && !strings.HasPrefix(kv, "HOME=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1")
+}
+
+// writePolicy writes a file into the user's policies folder.
+func (e *env) writePolicy(name, text string) {
+	e.t.Helper()
+	dir := filepath.Join(e.ajHome, "policies")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// start runs `agentjail run --headless` and waits until it answers.
+func (e *env) start() {
+	e.t.Helper()
+	e.logs = &syncBuffer{}
+	e.daemon = exec.Command(filepath.Join(bin, "agentjail"), "run", "--headless")
+	e.daemon.Env = e.environ()
+	e.daemon.Stdout, e.daemon.Stderr = e.logs, e.logs
+	if err := e.daemon.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.stopped = make(chan struct{})
+	go func() { e.daemon.Wait(); close(e.stopped) }()
+	e.t.Cleanup(e.stop)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if c, err := net.Dial("unix", e.socket); err == nil {
+			c.Close()
+			return
+		}
+		select {
+		case <-e.stopped:
+			e.t.Fatalf("the daemon exited at start:\n%s", e.logs)
+		default:
+		}
+	}
+	e.t.Fatalf("the daemon did not listen within 10s:\n%s", e.logs)
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (e *env) stop() {
+	if e.daemon == nil || e.daemon.Process == nil {
+		return
+	}
+	select {
+	case <-e.stopped:
+		return
+	default:
+	}
+	e.daemon.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-e.stopped:
+		if code := e.daemon.ProcessState.ExitCode(); code != 0 {
+			e.t.Errorf("the daemon exited %d on SIGTERM:\n%s", code, e.logs)
+		}
+	case <-time.After(10 * time.Second):
+		e.daemon.Process.Kill()
+		e.t.Errorf("the daemon ignored SIGTERM for 10s")
+	}
+}
+
+// result is what one process printed and returned.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs one of the built binaries with stdin, bounded to 20 s.
+func (e *env) run(stdin string, name string, args ...string) result {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, name), args...)
+	cmd.Env = e.environ()
+	cmd.Dir = e.home
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		e.t.Fatalf("%s %v: %v", name, args, err)
+	}
+	if ctx.Err() != nil {
+		e.t.Fatalf("%s %v did not finish in 20s", name, args)
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+func (e *env) hook(event string, args ...string) result {
+	e.t.Helper()
+	return e.run(event, "agentjail-hook", args...)
+}
+
+func (e *env) cli(args ...string) result {
+	e.t.Helper()
+	return e.run("", "agentjail", args...)
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's output goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var _ io.Writer = (*syncBuffer)(nil)
