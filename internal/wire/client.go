@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"time"
 )
@@ -13,7 +14,23 @@ type Client struct {
 	// Socket overrides SocketPath().
 	Socket string
 	// Dial is the test seam; nil means a Unix-socket dial.
-	Dial func(ctx context.Context, socket string) (net.Conn, error)
+	Dial func(ctx context.Context, socket string) (Conn, error)
+}
+
+// Conn is the part of a connection the client uses; a net.Conn is one.
+type Conn interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
+}
+
+// dial connects to the daemon's socket. With a deadline (the hook always
+// has one) it uses a blocking socket bounded by that deadline.
+func dial(ctx context.Context, socket string) (Conn, error) {
+	if dl, ok := ctx.Deadline(); ok {
+		return dialBlocking(socket, dl)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", socket)
 }
 
 // DialError says the daemon could not be reached at all, as opposed to
@@ -45,14 +62,11 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
 	}
 	sock := c.socket()
-	dial := c.Dial
-	if dial == nil {
-		dial = func(ctx context.Context, socket string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
-		}
+	dialFn := c.Dial
+	if dialFn == nil {
+		dialFn = dial
 	}
-	conn, err := dial(ctx, sock)
+	conn, err := dialFn(ctx, sock)
 	if err != nil {
 		return nil, &DialError{Socket: sock, Err: err}
 	}
@@ -60,7 +74,7 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
-	// Unblock reads and writes if ctx is cancelled without a deadline.
+	// Unblock a netpoller connection if ctx is cancelled without a deadline.
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 

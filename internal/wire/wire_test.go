@@ -59,7 +59,7 @@ func TestReadFrameRefusesBadFrames(t *testing.T) {
 
 func TestClientRefusesOversizedEventWithoutDialing(t *testing.T) {
 	dialed := false
-	c := &Client{Dial: func(context.Context, string) (net.Conn, error) { dialed = true; return nil, errors.New("no") }}
+	c := &Client{Dial: func(context.Context, string) (Conn, error) { dialed = true; return nil, errors.New("no") }}
 	_, err := c.Decide(context.Background(), &Request{Event: bytes.Repeat([]byte("x"), MaxFrame+1)})
 	var werr *Error
 	if !errors.As(err, &werr) || werr.Code != CodeTooLarge || dialed {
@@ -83,7 +83,7 @@ func TestClientTurnsErrorResponsesIntoErrors(t *testing.T) {
 		WriteFrame(server, &Response{Error: &Error{Code: CodeUnknownOp, Message: "nope"}})
 		server.Close()
 	}()
-	c := &Client{Dial: func(context.Context, string) (net.Conn, error) { return client, nil }}
+	c := &Client{Dial: func(context.Context, string) (Conn, error) { return client, nil }}
 	_, err := c.Do(context.Background(), &Request{Op: "x"})
 	var werr *Error
 	if !errors.As(err, &werr) || werr.Code != CodeUnknownOp {
