@@ -43,6 +43,7 @@ type Daemon struct {
 	reload  chan struct{}
 	conns   sync.WaitGroup
 	workers *workers
+	watcher *watcher
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -77,6 +78,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		reload:  make(chan struct{}, 1),
 		workers: newWorkers(2 * runtime.GOMAXPROCS(0)),
 	}
+	d.watcher = d.newWatcher()
 	d.logLoad()
 	return d, nil
 }

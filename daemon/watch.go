@@ -11,20 +11,33 @@ import (
 // reloads, so an editor's write-rename-chmod burst causes one reload.
 const settle = 150 * time.Millisecond
 
-// watch reloads on changes to policy files or config.yaml and on Reload.
-// Without a working file watcher it still serves Reload (SIGHUP).
-func (d *Daemon) watch(ctx context.Context) {
-	w, err := fsnotify.NewWatcher()
+// watcher reloads on changes to policy files or config.yaml. It is set
+// up in New, so a change made right after New returns is not missed.
+type watcher struct {
+	fs      *fsnotify.Watcher // nil when the system gives us none
+	watched map[string]bool
+}
+
+func (d *Daemon) newWatcher() *watcher {
+	w := &watcher{watched: map[string]bool{}}
+	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		d.log.Warn("cannot watch policy files; reload with SIGHUP or `agentjail reload`", "err", err)
+		return w
 	}
+	w.fs = fw
+	d.syncWatches(w)
+	return w
+}
+
+// watch reloads on file changes and on Reload until ctx ends.
+func (d *Daemon) watch(ctx context.Context) {
+	w := d.watcher
 	var events chan fsnotify.Event
 	var errs chan error
-	watched := map[string]bool{}
-	if w != nil {
-		defer w.Close()
-		events, errs = w.Events, w.Errors
-		d.syncWatches(w, watched)
+	if w.fs != nil {
+		defer w.fs.Close()
+		events, errs = w.fs.Events, w.fs.Errors
 	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -39,40 +52,41 @@ func (d *Daemon) watch(ctx context.Context) {
 		case err := <-errs:
 			d.log.Warn("file watcher", "err", err)
 		case <-timer.C:
-			d.reloadNow(ctx, w, watched)
+			d.reloadNow(ctx)
 		case <-d.reload:
-			d.reloadNow(ctx, w, watched)
+			d.reloadNow(ctx)
 		}
 	}
 }
 
-func (d *Daemon) reloadNow(ctx context.Context, w *fsnotify.Watcher, watched map[string]bool) {
+func (d *Daemon) reloadNow(ctx context.Context) {
 	d.decider.Load(ctx)
 	d.logLoad()
-	if w != nil {
-		d.syncWatches(w, watched)
-	}
+	d.syncWatches(d.watcher)
 }
 
 // syncWatches watches config.yaml's folder and every policy folder in
 // force, adding new ones and dropping ones no longer configured.
-func (d *Daemon) syncWatches(w *fsnotify.Watcher, watched map[string]bool) {
+func (d *Daemon) syncWatches(w *watcher) {
+	if w.fs == nil {
+		return
+	}
 	want := map[string]bool{d.configDir(): true}
 	for _, dir := range d.decider.PolicyDirs() {
 		want[dir] = true
 	}
-	for dir := range watched {
+	for dir := range w.watched {
 		if !want[dir] {
-			w.Remove(dir)
-			delete(watched, dir)
+			w.fs.Remove(dir)
+			delete(w.watched, dir)
 		}
 	}
 	for dir := range want {
-		if watched[dir] {
+		if w.watched[dir] {
 			continue
 		}
-		if err := w.Add(dir); err == nil {
-			watched[dir] = true
+		if err := w.fs.Add(dir); err == nil {
+			w.watched[dir] = true
 		}
 	}
 }

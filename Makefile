@@ -1,0 +1,34 @@
+# agentjail — run `make help` for the targets.
+
+GO      ?= go
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X github.com/agentjail/agentjail/cli.Version=$(VERSION)
+# Static, cgo-free binaries: the hook starts faster and they run anywhere.
+BUILD   := CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)"
+
+.DEFAULT_GOAL := help
+.PHONY: help build run test bench vet clean
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## build bin/agentjail and bin/agentjail-hook
+	$(BUILD) -o bin/ ./cmd/agentjail ./cmd/agentjail-hook
+
+run: build ## build, then run the daemon in the foreground (Ctrl-C stops it)
+	bin/agentjail run --headless
+
+vet: ## go vet for linux, and for darwin without cgo
+	$(GO) vet ./...
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
+
+test: vet ## run every test (unit, policy, integration through the real binaries)
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+bench: ## print the benchmark figures (see BENCHMARKS.md)
+	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
+	$(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e
+	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' ./e2e
+
+clean: ## remove build output
+	rm -rf bin
