@@ -33,7 +33,8 @@ and on SIGHUP, and stops cleanly on SIGTERM or SIGINT.`,
 }
 
 func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
-	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
+	level := new(slog.LevelVar)
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
@@ -45,6 +46,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 		Version:  Version,
 		Mode:     runMode(),
 		Logger:   log,
+		LogLevel: level,
 	})
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {
@@ -69,9 +71,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 			}
 		}
 	}()
-	if err := d.Run(ctx); err != nil {
-		return exitWith(ExitError, "%v", err)
-	}
+	d.Run(ctx)
 	return nil
 }
 

@@ -31,6 +31,9 @@ type Options struct {
 	Version  string       // reported by status
 	Mode     string       // how it runs, reported by status; "" means "headless"
 	Logger   *slog.Logger // nil means slog.Default()
+	// LogLevel, when set, is the level of Logger's handler; the daemon sets
+	// it from config.yaml's log_level on every load.
+	LogLevel *slog.LevelVar
 }
 
 // Daemon serves decisions on a socket.
@@ -95,8 +98,10 @@ func (d *Daemon) Reload() {
 }
 
 // Run serves until ctx ends, then stops accepting, lets requests in
-// flight finish (briefly), and removes the socket.
-func (d *Daemon) Run(ctx context.Context) error {
+// flight finish (briefly), and removes the socket. Failures to accept a
+// connection are logged and retried, never fatal: a guard that stops
+// serving fails every later call open.
+func (d *Daemon) Run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var bg sync.WaitGroup
@@ -107,15 +112,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 	})
 	d.log.Info("agentjail is serving", "socket", d.opts.Socket, "pid", os.Getpid(), "mode", d.opts.Mode)
 
-	var err error
+	backoff := time.Duration(0)
 	for {
-		conn, aerr := d.ln.Accept()
-		if aerr != nil {
-			if ctx.Err() == nil {
-				err = fmt.Errorf("accepting on %s: %w", d.opts.Socket, aerr)
+		conn, err := d.ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
 			}
-			break
+			// Out of file descriptors, say: the guard must outlive it.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			d.log.Warn("accept failed; retrying", "err", err, "in", backoff)
+			time.Sleep(backoff)
+			continue
 		}
+		backoff = 0
 		d.conns.Go(func() { d.handle(ctx, conn) })
 	}
 	cancel()
@@ -125,7 +135,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 	d.ln.Close()
 	bg.Wait()
 	d.log.Info("agentjail stopped", "socket", d.opts.Socket)
-	return err
 }
 
 // waitConns waits up to max for connections to finish and reports
@@ -234,6 +243,12 @@ func (d *Daemon) Status() *wire.Status {
 }
 
 func (d *Daemon) logLoad() {
+	if d.opts.LogLevel != nil {
+		var level slog.Level
+		if level.UnmarshalText([]byte(d.decider.Config().LogLevel)) == nil {
+			d.opts.LogLevel.Set(level)
+		}
+	}
 	st := d.Status()
 	for _, e := range st.LoadErrors {
 		d.log.Error("policy not loaded; the last good policy set stays in force", "error", e.String())

@@ -22,7 +22,7 @@ type Daemon struct {
 	Home   string
 	Socket string
 	stop   context.CancelFunc
-	done   chan error
+	done   chan struct{}
 	once   sync.Once
 }
 
@@ -58,8 +58,8 @@ func StartAt(t testing.TB, home, socket string) *Daemon {
 		cancel()
 		t.Fatal(err)
 	}
-	td := &Daemon{Daemon: d, Home: home, Socket: socket, stop: cancel, done: make(chan error, 1)}
-	go func() { td.done <- d.Run(ctx) }()
+	td := &Daemon{Daemon: d, Home: home, Socket: socket, stop: cancel, done: make(chan struct{})}
+	go func() { d.Run(ctx); close(td.done) }()
 	t.Cleanup(func() { td.Stop(t) })
 	return td
 }
@@ -69,10 +69,7 @@ func (d *Daemon) Stop(t testing.TB) {
 	d.once.Do(func() {
 		d.stop()
 		select {
-		case err := <-d.done:
-			if err != nil {
-				t.Errorf("daemon stopped with %v", err)
-			}
+		case <-d.done:
 		case <-time.After(10 * time.Second):
 			t.Errorf("daemon did not stop within 10s")
 		}
