@@ -204,7 +204,7 @@ func TestDecisionPath(t *testing.T) {
 	})
 }
 
-func TestSecondDaemonRefused(t *testing.T) {
+func TestSecondDaemonRefusedAndSIGINT(t *testing.T) {
 	e := newEnv(t)
 	e.start()
 	r := e.cli("run", "--headless")
@@ -213,6 +213,50 @@ func TestSecondDaemonRefused(t *testing.T) {
 	}
 	if e.cli("status").code != 0 {
 		t.Errorf("the first daemon is no longer healthy")
+	}
+	e.stopWith(syscall.SIGINT)
+	if _, err := os.Lstat(e.socket); !os.IsNotExist(err) {
+		t.Errorf("socket left after SIGINT: %v", err)
+	}
+}
+
+func TestCLIWithoutDaemon(t *testing.T) {
+	e := newEnv(t)
+	e.writePolicy("team.rego", userV1)
+
+	r := e.cli("try", "npm", "publish")
+	if r.code != 3 || !strings.Contains(r.stderr, "--offline") {
+		t.Errorf("try with no daemon: %+v", r)
+	}
+	r = e.cli("try", "--offline", "npm", "publish")
+	if r.code != 0 || !strings.Contains(r.stdout, "verdict:  ask") || !strings.Contains(r.stdout, `"permissionDecision":"ask"`) {
+		t.Errorf("try --offline: %+v", r)
+	}
+	r = e.run(`{"tool_name":"Read","cwd":"/w","tool_input":{"file_path":"~/.aws/credentials"}}`, "agentjail", "try", "--offline", "--event", "-")
+	if r.code != 0 || !strings.Contains(r.stdout, "secrets.read_credentials") || !strings.Contains(r.stdout, `"file_path": "`+e.home+`/.aws/credentials"`) {
+		t.Errorf("try --event -: %+v", r)
+	}
+	r = e.cli("try", "--event", "-", "extra")
+	if r.code != 2 {
+		t.Errorf("--event with a command: exit %d, want 2", r.code)
+	}
+	if r := e.cli("reload"); r.code != 3 {
+		t.Errorf("reload with no daemon: %+v", r)
+	}
+	if r := e.cli("version"); r.code != 0 || !strings.HasPrefix(r.stdout, "agentjail ") {
+		t.Errorf("version: %+v", r)
+	}
+}
+
+func TestReloadCommand(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	if r := e.cli("reload"); r.code != 0 || !strings.Contains(r.stdout, "reloaded: revision") {
+		t.Errorf("reload: %+v", r)
+	}
+	e.writePolicy("bad.rego", "package agentjail\ndeny[x] { x := }\n")
+	if r := e.cli("reload"); r.code != 4 || !strings.Contains(r.stdout, "bad.rego:2:16: unexpected } token") {
+		t.Errorf("reload with a broken file: %+v", r)
 	}
 }
 

@@ -114,7 +114,10 @@ func (e *env) start() {
 }
 
 // stop sends SIGTERM and waits for a clean exit.
-func (e *env) stop() {
+func (e *env) stop() { e.stopWith(syscall.SIGTERM) }
+
+// stopWith sends sig and waits for a clean exit.
+func (e *env) stopWith(sig os.Signal) {
 	if e.daemon == nil || e.daemon.Process == nil {
 		return
 	}
@@ -123,15 +126,15 @@ func (e *env) stop() {
 		return
 	default:
 	}
-	e.daemon.Process.Signal(syscall.SIGTERM)
+	e.daemon.Process.Signal(sig)
 	select {
 	case <-e.stopped:
 		if code := e.daemon.ProcessState.ExitCode(); code != 0 {
-			e.t.Errorf("the daemon exited %d on SIGTERM:\n%s", code, e.logs)
+			e.t.Errorf("the daemon exited %d on %v:\n%s", code, sig, e.logs)
 		}
 	case <-time.After(10 * time.Second):
 		e.daemon.Process.Kill()
-		e.t.Errorf("the daemon ignored SIGTERM for 10s")
+		e.t.Errorf("the daemon ignored %v for 10s", sig)
 	}
 }
 
