@@ -14,9 +14,17 @@ func checkPeer(conn net.Conn) error {
 	if !ok {
 		return fmt.Errorf("not a Unix socket connection")
 	}
-	uid, err := peerUID(uc)
+	raw, err := uc.SyscallConn()
 	if err != nil {
-		return fmt.Errorf("reading the peer's credentials: %w", err)
+		return err
+	}
+	uid := -1
+	var credErr error
+	if err := raw.Control(func(fd uintptr) { uid, credErr = peerUID(int(fd)) }); err != nil {
+		return err
+	}
+	if credErr != nil {
+		return fmt.Errorf("reading the peer's credentials: %w", credErr)
 	}
 	if uid != os.Getuid() {
 		return fmt.Errorf("peer uid %d is not ours (%d)", uid, os.Getuid())
