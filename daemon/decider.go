@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -37,6 +38,12 @@ type Decider struct {
 
 	allows, asks, denies, evalErrs atomic.Int64
 }
+
+// tempDir and daemonPID are facts about this process the policies use.
+var (
+	tempDir   = filepath.Clean(os.TempDir())
+	daemonPID = os.Getpid()
+)
 
 // policySet is what one successful load produced.
 type policySet struct {
@@ -83,8 +90,14 @@ func (d *Decider) Load(ctx context.Context) bool {
 	prev := d.current.Load()
 
 	cfg, cfgErr := config.Load(d.configPath)
-	if cfgErr != nil && prev != nil {
-		cfg = prev.config
+	if cfgErr == nil {
+		cfgErr = checkDisabledRules(d.configPath, cfg.DisabledRules)
+	}
+	if cfgErr != nil {
+		cfg = config.Default()
+		if prev != nil {
+			cfg = prev.config
+		}
 	}
 	dirs := append([]string{filepath.Join(d.home, "policies")}, cfg.PolicyDirs...)
 
@@ -94,10 +107,11 @@ func (d *Decider) Load(ctx context.Context) bool {
 		return false
 	}
 	user, errs := DirSources(dirs, false)
-	eng, compileErrs := engine.Compile(ctx, append(pack, user...))
+	data := policyData(cfg)
+	eng, compileErrs := engine.Compile(ctx, append(pack, user...), data)
 	errs = append(errs, compileErrs...)
 	if eng == nil && prev == nil {
-		eng = d.compileWithout(ctx, pack, user, compileErrs)
+		eng = d.compileWithout(ctx, pack, user, compileErrs, data)
 	}
 	d.setLoadResult(errs, cfgErr)
 	if eng == nil {
@@ -109,7 +123,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 
 // compileWithout retries without the user files named in errs, then with
 // the default pack alone.
-func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source, errs []wire.LoadErr) *engine.Engine {
+func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source, errs []wire.LoadErr, data map[string]any) *engine.Engine {
 	bad := map[string]bool{}
 	for _, e := range errs {
 		bad[e.File] = true
@@ -120,11 +134,38 @@ func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source
 			good = append(good, s)
 		}
 	}
-	if eng, errs := engine.Compile(ctx, append(pack, good...)); len(errs) == 0 {
+	if eng, errs := engine.Compile(ctx, append(pack, good...), data); len(errs) == 0 {
 		return eng
 	}
-	eng, _ := engine.Compile(ctx, pack)
+	eng, _ := engine.Compile(ctx, pack, data)
 	return eng
+}
+
+// policyData is what the policies read under data.config.
+func policyData(cfg config.Config) map[string]any {
+	return map[string]any{"config": map[string]any{
+		"disabled_rules":  anyList(cfg.DisabledRules),
+		"protected_paths": anyList(cfg.ProtectedPaths),
+		"allowed_paths":   anyList(cfg.AllowedPaths),
+	}}
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// checkDisabledRules refuses a config that tries to disable a locked rule.
+func checkDisabledRules(path string, ids []string) error {
+	for _, id := range ids {
+		if strings.HasPrefix(id, engine.LockedPrefix) {
+			return fmt.Errorf("%s: disabled_rules: %s is locked: the %s* rules keep an agent from switching agentjail off, so config cannot disable them", path, id, engine.LockedPrefix)
+		}
+	}
+	return nil
 }
 
 func (d *Decider) setLoadResult(errs []wire.LoadErr, cfgErr error) {
@@ -157,6 +198,8 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		AgentjailHome: d.home,
 		ClientCwd:     req.Cwd,
 		Agent:         req.Agent,
+		Temp:          tempDir,
+		DaemonPID:     daemonPID,
 	})
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}

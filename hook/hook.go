@@ -115,7 +115,8 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
 			return tooLarge(opts, stdout, stderr, len(event))
 		}
-		if ctx.Err() != nil {
+		var timeout interface{ Timeout() bool }
+		if ctx.Err() != nil || (errors.As(err, &timeout) && timeout.Timeout()) {
 			err = fmt.Errorf("no answer from the agentjail daemon within %v", opts.Timeout)
 		}
 		return failure(opts, stdout, stderr, err.Error(), "start it with `agentjail run`, or see `agentjail status`")

@@ -1,37 +1,88 @@
 package agentjail
 
-# Private keys and cloud credentials, through any tool that names a path
-# (Read, Write, Edit, Grep, Glob ...) and through shell commands.
+# Secrets: private keys, cloud and registry credentials, tokens, keychains,
+# browser profiles, shell history, process environments. Denied through
+# Bash and through every tool that names a path; a project's .env or key
+# file is asked about.
 
-deny contains {"id": "secrets.read_credentials", "msg": msg} if {
-	rel := home_relative(input.agentjail.file_path)
-	credential_file(rel)
-	msg := sprintf("Blocked: %s holds private keys or cloud credentials and must not be read by an agent. Ask the user for the specific non-secret value you need.", [input.agentjail.file_path])
+# secret(p): a file or folder whose contents are credentials.
+secret(p) if regex.match(secret_home_pattern, home_rel(p))
+
+secret(p) if regex.match(secret_abs_pattern, p)
+
+secret(p) if {
+	some q in protected_paths
+	under(p, q)
 }
 
-deny contains {"id": "secrets.shell_reads_credentials", "msg": msg} if {
-	input.tool_name == "Bash"
-	regex.match(credential_pattern, input.tool_input.command)
-	msg := "Blocked: this command names private keys or cloud credentials (~/.ssh/id_*, ~/.aws/credentials, gcloud or Azure tokens). Ask the user for the specific non-secret value you need."
+# Relative to the home directory. One literal pattern keeps it to one
+# match per path.
+secret_home_pattern := `^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?)$`
+
+secret_abs_pattern := `^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`
+
+# Public halves and host lists are not secret.
+not_secret(p) if endswith(p, ".pub")
+
+not_secret(p) if base_name(p) in {"known_hosts", "known_hosts.old", "authorized_keys", "config.pub"}
+
+# key_file(p): a project file that usually holds a secret.
+key_file(p) if regex.match(`^\.env(\.[A-Za-z0-9_.-]+)?$|^\.envrc$|\.(pem|key|p12|pfx|jks|keystore|ppk)$|^id_(rsa|dsa|ecdsa|ed25519)$|^credentials\.json$|^secrets?\.(ya?ml|json|toml)$`, base_name(p))
+
+# Example and template env files hold no secrets.
+harmless_key_file(p) if regex.match(`^\.env\.(example|sample|template|dist|defaults|schema)$`, base_name(p))
+
+# Programs that only look at names or metadata, or use a key without
+# revealing it, may name a secret path.
+metadata_only := {
+	"ls", "stat", "test", "[", "cd", "pushd", "mkdir", "echo", "printf", "which", "type", "basename",
+	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
 }
 
-# home_relative is a path inside the home directory, without the home prefix.
-home_relative(path) := substring(path, count(input.agentjail.home) + 1, -1) if {
-	startswith(path, concat("", [input.agentjail.home, "/"]))
+# secret_access(p): the call reads, copies or changes secret p.
+secret_access contains p if {
+	some p in tool_paths
+	secret(p)
+	not not_secret(p)
 }
 
-credential_file(rel) if {
-	regex.match(`^\.ssh/id_[^/]*$`, rel)
-	not endswith(rel, ".pub")
+secret_access contains p if {
+	some cmd in commands
+	not cmd.name in metadata_only
+	some p in cmd.paths
+	secret(p)
+	not not_secret(p)
 }
 
-credential_file(".aws/credentials")
+secret_access contains r.path if {
+	some cmd in commands
+	some r in cmd.redirects
+	r.path != ""
+	secret(r.path)
+	not not_secret(r.path)
+}
 
-credential_file(rel) if regex.match(`^\.config/gcloud/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?)$`, rel)
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	some p in secret_access
+	msg := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [pretty(p)])
+}
 
-credential_file(rel) if regex.match(`^\.azure/(accessTokens\.json|msal_token_cache\.(json|bin)|service_principal_entries\.json)$`, rel)
+key_file_access contains p if {
+	some p in tool_paths
+	key_file(p)
+	not harmless_key_file(p)
+}
 
-# One literal alternation, so a command costs one regex match (a rule
-# that builds it with concat would rebuild it on every call): a private
-# key (id_* not followed by .pub), AWS, gcloud or Azure credential files.
-credential_pattern := `\.ssh/id_[A-Za-z0-9_-]+($|[^A-Za-z0-9_.-]|\.[^p]|\.p[^u]|\.pu[^b])|\.aws/credentials|\.config/gcloud/(application_default_credentials|credentials\.db|access_tokens\.db|legacy_credentials)|\.azure/(accessTokens|msal_token_cache|service_principal_entries)`
+key_file_access contains p if {
+	some cmd in commands
+	not cmd.name in metadata_only
+	some p in cmd.paths
+	key_file(p)
+	not harmless_key_file(p)
+}
+
+ask contains {"id": "secrets.key_file", "msg": msg} if {
+	some p in key_file_access
+	not p in secret_access
+	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [pretty(p)])
+}

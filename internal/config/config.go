@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -33,6 +34,15 @@ type Config struct {
 	PolicyDirs []string `mapstructure:"policy_dirs"`
 	// LogLevel is the daemon's log level: debug, info, warn or error.
 	LogLevel string `mapstructure:"log_level"`
+	// DisabledRules are rule ids the policies skip (the locked
+	// self-protection rules excepted).
+	DisabledRules []string `mapstructure:"disabled_rules"`
+	// ProtectedPaths are treated like credentials: no agent may read,
+	// copy or change anything under them.
+	ProtectedPaths []string `mapstructure:"protected_paths"`
+	// AllowedPaths are outside the project yet fine to delete or change,
+	// such as a build output folder that lives elsewhere.
+	AllowedPaths []string `mapstructure:"allowed_paths"`
 }
 
 // Default is the configuration used when config.yaml is absent.
@@ -60,6 +70,9 @@ func Load(path string) (Config, error) {
 	v.SetDefault("eval_timeout", def.EvalTimeout)
 	v.SetDefault("policy_dirs", def.PolicyDirs)
 	v.SetDefault("log_level", def.LogLevel)
+	v.SetDefault("disabled_rules", []string{})
+	v.SetDefault("protected_paths", []string{})
+	v.SetDefault("allowed_paths", []string{})
 	if err := v.ReadInConfig(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return def, nil
@@ -77,8 +90,10 @@ func Load(path string) (Config, error) {
 	if err := c.validate(); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
 	}
-	for i, d := range c.PolicyDirs {
-		c.PolicyDirs[i] = expandHome(d)
+	for _, list := range [][]string{c.PolicyDirs, c.ProtectedPaths, c.AllowedPaths} {
+		for i, p := range list {
+			list[i] = filepath.Clean(expandHome(p))
+		}
 	}
 	return c, nil
 }
@@ -98,6 +113,13 @@ func (c Config) validate() error {
 	case "debug", "info", "warn", "error":
 	default:
 		return fmt.Errorf("log_level must be debug, info, warn or error, not %q", c.LogLevel)
+	}
+	for name, list := range map[string][]string{"protected_paths": c.ProtectedPaths, "allowed_paths": c.AllowedPaths} {
+		for _, p := range list {
+			if p = expandHome(p); !filepath.IsAbs(p) {
+				return fmt.Errorf("%s: %q must be an absolute path (or start with ~/)", name, p)
+			}
+		}
 	}
 	return nil
 }

@@ -9,11 +9,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/agentjail/agentjail/internal/wire"
@@ -28,10 +30,39 @@ type Source struct {
 // Package is the Rego package every policy adds its rules to.
 const Package = "agentjail"
 
-// The query collects the three message sets. A comprehension over an
-// undefined rule is empty rather than undefined, so a policy set that
-// never defines ask (say) still evaluates.
-const query = `deny := {m | m := data.agentjail.deny[_]}; ask := {m | m := data.agentjail.ask[_]}; allow := {m | m := data.agentjail.allow[_]}`
+// verdictModule collects the three message sets, leaving out rules
+// config.yaml disables; locked rules cannot be disabled. A set over an
+// undefined rule is empty, so a policy set that never defines ask (say)
+// still evaluates.
+const verdictModule = `package agentjail_verdict
+
+deny contains m if {
+	some m in data.agentjail.deny
+	not disabled(m)
+}
+
+ask contains m if {
+	some m in data.agentjail.ask
+	not disabled(m)
+}
+
+allow contains m if {
+	some m in data.agentjail.allow
+	not disabled(m)
+}
+
+disabled(m) if {
+	is_object(m)
+	not startswith(m.id, "` + LockedPrefix + `")
+	m.id in data.config.disabled_rules
+}
+`
+
+const query = `deny := data.agentjail_verdict.deny; ask := data.agentjail_verdict.ask; allow := data.agentjail_verdict.allow`
+
+// LockedPrefix starts the id of every rule config.yaml cannot disable:
+// the self-protection rules that keep an agent from switching agentjail off.
+const LockedPrefix = "self."
 
 // unsafeBuiltins keeps evaluation local and deterministic: a policy on
 // the hook's path must not wait on the network.
@@ -51,19 +82,31 @@ type Engine struct {
 // Compile parses and compiles sources into an Engine. On any error it
 // returns nil and every problem found, each with file, line and column
 // where OPA gives them.
-func Compile(ctx context.Context, sources []Source) (*Engine, []wire.LoadErr) {
+//
+// data is what policies read under data (the daemon puts config.yaml's
+// tuning at data.config).
+func Compile(ctx context.Context, sources []Source, data map[string]any) (*Engine, []wire.LoadErr) {
 	modules, infos, errs := parseAll(sources)
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	verdict, err := ast.ParseModuleWithOpts("agentjail/verdict.rego", verdictModule, ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		return nil, []wire.LoadErr{{File: "agentjail/verdict.rego", Message: err.Error()}}
+	}
+	modules["agentjail/verdict.rego"] = verdict
 	compiler := newCompiler()
 	compiler.Compile(modules)
 	if compiler.Failed() {
 		return nil, astErrors(compiler.Errors)
 	}
+	if data == nil {
+		data = map[string]any{}
+	}
 	pq, err := rego.New(
 		rego.Query(query),
 		rego.Compiler(compiler),
+		rego.Store(inmem.NewFromObject(data)),
 	).PrepareForEval(ctx)
 	if err != nil {
 		return nil, []wire.LoadErr{{Message: err.Error()}}
@@ -95,8 +138,9 @@ func parseAll(sources []Source) (map[string]*ast.Module, []wire.Source, []wire.L
 }
 
 // Parse parses one file as Rego v1 and, failing that, as v0, and reports
-// which it was. When neither parses, the error of the attempt that got
-// further into the file is returned: it is the one about the real mistake.
+// which it was. When neither parses, the v1 error is returned for a file
+// that uses v1 keywords, else the error of the attempt that got further
+// into the file: it is the one about the real mistake.
 func Parse(name string, text []byte) (*ast.Module, string, error) {
 	v1, err1 := ast.ParseModuleWithOpts(name, string(text), ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err1 == nil {
@@ -106,11 +150,15 @@ func Parse(name string, text []byte) (*ast.Module, string, error) {
 	if err0 == nil {
 		return v0, "v0", nil
 	}
-	if furthest(err0) > furthest(err1) {
+	if !looksV1.Match(text) && furthest(err0) > furthest(err1) {
 		return nil, "", err0
 	}
 	return nil, "", err1
 }
+
+// looksV1 spots Rego v1 keywords, so a broken v1 file is reported with
+// the v1 parser's error rather than the v0 one's.
+var looksV1 = regexp.MustCompile(`\bif\b|\bcontains\s+[^(\s]|import\s+rego\.v1`)
 
 // furthest is the last row any of err's messages point at.
 func furthest(err error) int {

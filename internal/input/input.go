@@ -10,6 +10,8 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/shell"
 )
 
 // Key is the top-level input field that holds derived facts. Whatever the
@@ -22,20 +24,30 @@ type Env struct {
 	AgentjailHome string // $AGENTJAIL_HOME
 	ClientCwd     string // the hook's working directory, used when the event has no absolute cwd
 	Agent         string // "claude-code" when empty
+	Temp          string // the temp directory, for $TMPDIR
+	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
 }
 
 // Derived is the documented shape of input.agentjail.
 type Derived struct {
-	Agent         string `json:"agent"`
-	Home          string `json:"home"`
-	AgentjailHome string `json:"agentjail_home"`
+	Agent         string
+	Home          string
+	AgentjailHome string
+	Temp          string
+	DaemonPID     int
 	// Cwd is the event's cwd made absolute (against the hook's cwd) and
 	// cleaned; the hook's cwd when the event has none.
-	Cwd string `json:"cwd"`
-	// FilePath is the tool's path argument (file_path, notebook_path or
-	// path) with ~ and $HOME expanded, made absolute against Cwd, and
+	Cwd string
+	// FilePath is the tool's main path argument (file_path, notebook_path
+	// or path) with ~ and $HOME expanded, made absolute against Cwd, and
 	// cleaned. Empty when the tool names no path.
-	FilePath string `json:"file_path,omitempty"`
+	FilePath string
+	// Paths are every path the tool's input names, normalized the same
+	// way: FilePath, a Glob pattern joined to its folder, and any other
+	// field that holds a path (an MCP tool's "source", say).
+	Paths []string
+	// Shell is the parsed Bash command, for the Bash tool.
+	Shell *shell.Result
 }
 
 // ErrNotObject is returned for an event that is not a JSON object.
@@ -57,40 +69,121 @@ func Build(event []byte, env Env) (map[string]any, *Derived, error) {
 	return in, d, nil
 }
 
+// pathKeys are the tool_input fields that name a path, the main one first.
+var pathKeys = []string{"file_path", "notebook_path", "path", "filePath", "file", "filename", "source", "destination", "target", "directory", "dir"}
+
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
-	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome}
+	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID}
 	if d.Agent == "" {
 		d.Agent = "claude-code"
+	}
+	if d.Temp == "" {
+		d.Temp = "/tmp"
 	}
 	cwd, _ := event["cwd"].(string)
 	d.Cwd = Abs(cwd, env.ClientCwd, env.Home)
 	if d.Cwd == "" {
 		d.Cwd = filepath.Clean(env.ClientCwd)
 	}
-	if ti, ok := event["tool_input"].(map[string]any); ok {
-		for _, k := range []string{"file_path", "notebook_path", "path"} {
-			if p, ok := ti[k].(string); ok && p != "" {
-				d.FilePath = Abs(p, d.Cwd, env.Home)
-				break
+	ti, _ := event["tool_input"].(map[string]any)
+	for _, k := range pathKeys {
+		if p, ok := ti[k].(string); ok && p != "" {
+			abs := Abs(p, d.Cwd, env.Home)
+			if d.FilePath == "" {
+				d.FilePath = abs
 			}
+			d.Paths = append(d.Paths, abs)
+		}
+	}
+	if paths, ok := ti["paths"].([]any); ok { // MCP read_multiple_files
+		for _, p := range paths {
+			if s, ok := p.(string); ok && s != "" {
+				d.Paths = append(d.Paths, Abs(s, d.Cwd, env.Home))
+			}
+		}
+	}
+	if pattern, ok := ti["pattern"].(string); ok && event["tool_name"] == "Glob" {
+		dir := d.FilePath
+		if dir == "" {
+			dir = d.Cwd
+		}
+		d.Paths = append(d.Paths, Abs(pattern, dir, env.Home))
+	}
+	if event["tool_name"] == "Bash" {
+		if cmd, ok := ti["command"].(string); ok {
+			r := shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp})
+			d.Shell = &r
 		}
 	}
 	return d
 }
 
-// Map is d as a JSON-shaped value for the policy input.
+// Map is d as a JSON-shaped value for the policy input. It is built by
+// hand rather than through encoding/json: this runs on every decision.
 func (d *Derived) Map() map[string]any {
 	m := map[string]any{
 		"agent":          d.Agent,
 		"home":           d.Home,
 		"agentjail_home": d.AgentjailHome,
+		"temp":           d.Temp,
+		"daemon_pid":     d.DaemonPID,
 		"cwd":            d.Cwd,
+		"paths":          strings2any(d.Paths),
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
 	}
+	if d.Shell != nil {
+		cmds := make([]any, len(d.Shell.Commands))
+		for i, c := range d.Shell.Commands {
+			cmds[i] = commandMap(c)
+		}
+		m["commands"] = cmds
+		if d.Shell.Error != "" {
+			m["parse_error"] = d.Shell.Error
+		}
+	}
 	return m
+}
+
+func commandMap(c shell.Command) map[string]any {
+	m := map[string]any{
+		"program":   c.Program,
+		"name":      c.Name,
+		"args":      strings2any(c.Args),
+		"flags":     strings2any(c.Flags),
+		"operands":  strings2any(c.Operands),
+		"paths":     strings2any(c.Paths),
+		"dynamic":   c.Dynamic,
+		"glob":      c.Glob,
+		"wrappers":  strings2any(c.Wrappers),
+		"via":       c.Via,
+		"pipe_from": strings2any(c.PipeFrom),
+		"subst":     strings2any(c.Subst),
+		"cwd":       c.Cwd,
+		"remote":    c.Remote,
+		"depth":     c.Depth,
+	}
+	assigns := make(map[string]any, len(c.Assigns))
+	for k, v := range c.Assigns {
+		assigns[k] = v
+	}
+	m["assigns"] = assigns
+	redirects := make([]any, len(c.Redirects))
+	for i, r := range c.Redirects {
+		redirects[i] = map[string]any{"op": r.Op, "target": r.Target, "path": r.Path}
+	}
+	m["redirects"] = redirects
+	return m
+}
+
+func strings2any(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // Abs expands a leading ~, $HOME or ${HOME} to home, makes p absolute

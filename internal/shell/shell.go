@@ -1,0 +1,136 @@
+// Package shell turns a Bash command line into the simple commands that
+// would run, the way a shell sees them: quotes resolved, wrappers such as
+// sudo, env, xargs or `bash -c` unwrapped, paths normalized. Policies read
+// the result instead of matching text, so `r''m -rf ~` is seen as rm and
+// `grep -rn "rm -rf" docs/` is not.
+package shell
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Command is one simple command that would run.
+type Command struct {
+	// Program is the command word as written, quotes resolved ("/bin/rm").
+	Program string `json:"program"`
+	// Name is Program's base name ("rm").
+	Name string `json:"name"`
+	// Args are the words after the program, quotes resolved where static;
+	// a dynamic word is kept as written ("$DIR/x").
+	Args []string `json:"args"`
+	// Flags are the option names in Args before "--": short options one
+	// letter each ("-rf" gives "r" and "f"), long ones without dashes or
+	// value ("--force=yes" gives "force").
+	Flags []string `json:"flags"`
+	// Operands are the Args that are not options.
+	Operands []string `json:"operands"`
+	// Paths are the operands as absolute, cleaned paths: ~, ~user, $HOME,
+	// ${HOME} and $TMPDIR expanded, relative ones joined to Cwd; also the
+	// value of --opt=value, the part after = and a file given as @file.
+	// Dynamic operands are left out (see Dynamic); redirect targets are
+	// in Redirects.
+	Paths []string `json:"paths"`
+	// Assigns are the leading VAR=value words.
+	Assigns map[string]string `json:"assigns,omitempty"`
+	// Redirects are the command's redirections.
+	Redirects []Redirect `json:"redirects,omitempty"`
+	// Dynamic is set when the program or an argument depends on something
+	// not known before running it: $VAR, $(...), globs, arithmetic.
+	Dynamic bool `json:"dynamic"`
+	// Glob is set when an argument is an unquoted glob pattern.
+	Glob bool `json:"glob,omitempty"`
+	// Wrappers are the commands unwrapped to reach this one, outermost
+	// first: ["sudo", "env"].
+	Wrappers []string `json:"wrappers,omitempty"`
+	// Via says how the command is reached when it is not simply written
+	// at top level: "bash -c", "eval", "ssh", "xargs", "find -exec",
+	// "watch", "heredoc", "substitution".
+	Via string `json:"via,omitempty"`
+	// PipeFrom names the commands before this one in its pipeline.
+	PipeFrom []string `json:"pipe_from,omitempty"`
+	// Subst names the commands run in $(...), `...` or <(...) inside this
+	// command's words, whose output it receives.
+	Subst []string `json:"subst,omitempty"`
+	// Cwd is the directory the command runs in, following `cd DIR`
+	// earlier in the same command line.
+	Cwd string `json:"cwd"`
+	// Remote is set for a command that runs on another host (ssh).
+	Remote bool `json:"remote,omitempty"`
+	// Depth counts the nested shells (bash -c, eval, ssh ...) around it.
+	Depth int `json:"depth"`
+}
+
+// Redirect is one redirection of a command.
+type Redirect struct {
+	Op     string `json:"op"`             // ">", ">>", "<", "2>", "&>", "<<<" ...
+	Target string `json:"target"`         // the word, quotes resolved
+	Path   string `json:"path,omitempty"` // the target as an absolute path, for file redirections
+}
+
+// Result is a parsed command line.
+type Result struct {
+	Commands []Command `json:"commands"`
+	// Error is set when the command line could not be parsed or was too
+	// large or deep to parse safely; Commands may then be incomplete.
+	Error string `json:"parse_error,omitempty"`
+}
+
+// Env is what parsing needs to know about the world.
+type Env struct {
+	Cwd  string // the working directory; relative paths join it
+	Home string // the user's home directory, for ~ and $HOME
+	Temp string // the temp directory, for $TMPDIR; "/tmp" when empty
+}
+
+// Bounds keep a hostile command line from costing unbounded time or
+// memory; past them the result carries an Error and policies ask.
+const (
+	MaxLength   = 256 << 10 // bytes of command text parsed
+	MaxNesting  = 200       // bracket and quote nesting, checked before parsing
+	MaxDepth    = 8         // shells within shells (bash -c "eval ...")
+	MaxCommands = 2000      // simple commands collected
+)
+
+// Parse parses a command line as Bash.
+func Parse(command string, env Env) Result {
+	if env.Temp == "" {
+		env.Temp = "/tmp"
+	}
+	w := &walker{env: env}
+	w.script(command, scope{cwd: filepath.Clean(env.Cwd)}, "", 0)
+	return Result{Commands: w.out, Error: w.err}
+}
+
+// tooNested reports whether s nests brackets deeper than MaxNesting. The
+// parser recurses per level, so this is checked before parsing.
+func tooNested(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[':
+			depth++
+			if depth > MaxNesting {
+				return true
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
+}
+
+func lengthError(n int) string {
+	return fmt.Sprintf("the command is too long to check (%d KiB, limit %d KiB)", n>>10, MaxLength>>10)
+}
+
+// base is the last element of a program path.
+func base(program string) string {
+	if i := strings.LastIndexByte(program, '/'); i >= 0 {
+		return program[i+1:]
+	}
+	return program
+}

@@ -1,0 +1,234 @@
+package shell
+
+import (
+	"os/user"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word is one shell word resolved as far as it can be without running
+// anything.
+type word struct {
+	text    string // quotes removed and known variables expanded; dynamic parts kept as written
+	dynamic bool   // depends on $VAR, $(...), arithmetic or an extended glob
+	glob    bool   // has an unquoted *, ? or [
+	quoted  bool   // some part was quoted ("-rf" quoted is still an option to rm, but not a glob)
+}
+
+// fields resolves a word after brace expansion: {a,b} gives two words.
+func (w *walker) fields(wd *syntax.Word, cwd string) []word {
+	if hasBrace(wd) {
+		cp := *wd
+		if syntax.SplitBraces(&cp) {
+			var out []word
+			for _, x := range expand.Braces(&cp) {
+				out = append(out, w.word(x, cwd))
+			}
+			return out
+		}
+	}
+	return []word{w.word(wd, cwd)}
+}
+
+func hasBrace(wd *syntax.Word) bool {
+	for _, p := range wd.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.ContainsRune(l.Value, '{') {
+			return true
+		}
+	}
+	return false
+}
+
+// word resolves one word.
+func (w *walker) word(wd *syntax.Word, cwd string) word {
+	var out word
+	var sb strings.Builder
+	for i, part := range wd.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				v = w.tilde(v, cwd, &out)
+			}
+			if hasGlob(v) {
+				out.glob = true
+			}
+			sb.WriteString(unescape(v))
+		case *syntax.SglQuoted:
+			out.quoted = true
+			if p.Dollar {
+				sb.WriteString(ansiC(p.Value))
+			} else {
+				sb.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			out.quoted = true
+			for _, dp := range p.Parts {
+				if l, ok := dp.(*syntax.Lit); ok {
+					sb.WriteString(unescapeDouble(l.Value))
+					continue
+				}
+				w.dynamicPart(dp, cwd, &sb, &out)
+			}
+		default:
+			w.dynamicPart(part, cwd, &sb, &out)
+		}
+	}
+	out.text = sb.String()
+	return out
+}
+
+// dynamicPart writes a parameter expansion, substitution or the like:
+// the known variables by value, the rest as written, marked dynamic.
+func (w *walker) dynamicPart(part syntax.WordPart, cwd string, sb *strings.Builder, out *word) {
+	if pe, ok := part.(*syntax.ParamExp); ok && simpleParam(pe) {
+		switch pe.Param.Value {
+		case "HOME":
+			sb.WriteString(w.env.Home)
+			return
+		case "TMPDIR", "TMP", "TEMP":
+			sb.WriteString(w.env.Temp)
+			return
+		case "PWD":
+			sb.WriteString(cwd)
+			return
+		}
+	}
+	out.dynamic = true
+	if _, ok := part.(*syntax.ExtGlob); ok {
+		out.glob = true
+	}
+	syntax.NewPrinter().Print(sb, part)
+}
+
+// simpleParam reports whether pe is just $NAME or ${NAME}.
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet &&
+		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 &&
+		pe.Slice == nil && pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}
+
+// tilde expands a leading ~, ~user or ~+ in an unquoted literal.
+func (w *walker) tilde(v, cwd string, out *word) string {
+	name, rest, _ := strings.Cut(v[1:], "/")
+	if rest != "" || strings.HasSuffix(v, "/") {
+		rest = "/" + rest
+	}
+	switch name {
+	case "":
+		if w.env.Home == "" {
+			return v
+		}
+		return w.env.Home + rest
+	case "+":
+		return cwd + rest
+	case "-":
+		out.dynamic = true
+		return v
+	}
+	if u, err := user.Lookup(name); err == nil {
+		return u.HomeDir + rest
+	}
+	return v
+}
+
+// hasGlob reports an unescaped *, ? or [ in an unquoted literal.
+func hasGlob(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// unescape removes the backslashes of an unquoted literal: \x is x and a
+// backslash-newline is nothing.
+func unescape(v string) string {
+	if !strings.ContainsRune(v, '\\') {
+		return v
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String()
+}
+
+// unescapeDouble removes the backslashes that mean something inside
+// double quotes: before $ ` " \ and newline.
+func unescapeDouble(v string) string {
+	if !strings.ContainsRune(v, '\\') {
+		return v
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) && strings.IndexByte("$`\"\\\n", v[i+1]) >= 0 {
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String()
+}
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(v string) string {
+	if !strings.ContainsRune(v, '\\') {
+		return v
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' || i+1 >= len(v) {
+			sb.WriteByte(v[i])
+			continue
+		}
+		i++
+		switch c := v[i]; c {
+		case 'n':
+			sb.WriteByte('\n')
+		case 't':
+			sb.WriteByte('\t')
+		case 'r':
+			sb.WriteByte('\r')
+		case 'e', 'E':
+			sb.WriteByte(0x1b)
+		case 'x':
+			j := i + 1
+			for j < len(v) && j < i+3 && strings.IndexByte("0123456789abcdefABCDEF", v[j]) >= 0 {
+				j++
+			}
+			if n, err := strconv.ParseUint(v[i+1:j], 16, 8); err == nil {
+				sb.WriteByte(byte(n))
+				i = j - 1
+			} else {
+				sb.WriteString(`\x`)
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(v) && j < i+3 && v[j] >= '0' && v[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(v[i:j], 8, 8)
+			sb.WriteByte(byte(n))
+			i = j - 1
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,414 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// options describes a wrapper's command-line options: which short
+// letters and long names take a value. Options end at "--" or at the
+// first word that is not an option.
+type options struct {
+	shortValue string   // short options followed by a value: "ug" for sudo -u USER
+	longValue  []string // long options followed by a value unless written --name=value
+}
+
+// skip returns the index of the first non-option word in args, and the
+// options seen with their values ("u" -> "root").
+func (o options) skip(args []word) (int, map[string]string) {
+	seen := map[string]string{}
+	i := 0
+	for i < len(args) {
+		a := args[i].text
+		if a == "--" {
+			return i + 1, seen
+		}
+		if args[i].dynamic || len(a) < 2 || a[0] != '-' {
+			return i, seen
+		}
+		if strings.HasPrefix(a, "--") {
+			name, value, hasValue := strings.Cut(a[2:], "=")
+			if !hasValue && contains(o.longValue, name) && i+1 < len(args) {
+				value = args[i+1].text
+				i++
+			}
+			seen[name] = value
+			i++
+			continue
+		}
+		// A cluster of short options: -Eu root, -uroot, -n5.
+		for j := 1; j < len(a); j++ {
+			letter := a[j : j+1]
+			if strings.ContainsRune(o.shortValue, rune(a[j])) {
+				if j+1 < len(a) {
+					seen[letter] = a[j+1:]
+				} else if i+1 < len(args) {
+					seen[letter] = args[i+1].text
+					i++
+				}
+				break
+			}
+			seen[letter] = ""
+		}
+		i++
+	}
+	return i, seen
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	sudoOpts    = options{shortValue: "ugCDhprtTU", longValue: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}}
+	doasOpts    = options{shortValue: "Cu"}
+	envOpts     = options{shortValue: "uCS", longValue: []string{"unset", "chdir", "split-string"}}
+	execOpts    = options{shortValue: "a"}
+	niceOpts    = options{shortValue: "n", longValue: []string{"adjustment"}}
+	timeoutOpts = options{shortValue: "sk", longValue: []string{"signal", "kill-after"}}
+	timeOpts    = options{shortValue: "fo", longValue: []string{"format", "output"}}
+	stdbufOpts  = options{shortValue: "ioe", longValue: []string{"input", "output", "error"}}
+	ioniceOpts  = options{shortValue: "cnpPu", longValue: []string{"class", "classdata", "pid", "pgid", "uid"}}
+	watchOpts   = options{shortValue: "nq", longValue: []string{"interval", "equexit"}}
+	flockOpts   = options{shortValue: "wEc", longValue: []string{"timeout", "wait", "conflict-exit-code", "command"}}
+	xargsOpts   = options{shortValue: "ILnPsdEa", longValue: []string{"replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file"}}
+	sshOpts     = options{shortValue: "bcDEeFIiJLlmOopQRSWw"}
+	shellOpts   = options{shortValue: "oO", longValue: []string{"rcfile", "init-file"}}
+)
+
+// shells run a string given with -c, or their standard input.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
+// resolve unwraps wrappers around a simple command and records what
+// runs. The wrappers are listed on the command they run.
+func (w *walker) resolve(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
+	for len(words) > 0 && !words[0].dynamic {
+		rest, wrapper, done := w.unwrap(&cmd, words, s, sc)
+		if done {
+			return
+		}
+		if !wrapper || len(rest) == 0 {
+			break // not a wrapper, or one with nothing to run: `sudo -i`, `command -v x`
+		}
+		cmd.Wrappers = append(cmd.Wrappers, base(words[0].text))
+		words = rest
+	}
+	w.emitOnly(cmd, words, sc)
+}
+
+// unwrap looks at one command word. For a wrapper it returns the words
+// of the command it runs. done means it emitted everything itself: a
+// shell string (bash -c, eval, ssh, watch ...), xargs or find.
+func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (rest []word, wrapper, done bool) {
+	name := base(words[0].text)
+	args := words[1:]
+	runString := func(src, via string, cwd string) {
+		w.emitOnly(*cmd, words, sc)
+		w.script(src, w.sub(sc, cwd), via, sc.depth+1)
+	}
+	switch name {
+	case "sudo":
+		i, seen := sudoOpts.skip(args)
+		if _, edit := seen["e"]; edit {
+			return append([]word{{text: "sudoedit"}}, args[i:]...), true, false
+		}
+		return args[i:], true, false
+	case "doas":
+		i, _ := doasOpts.skip(args)
+		return args[i:], true, false
+	case "env":
+		i, seen := envOpts.skip(args)
+		if dir, ok := firstOf(seen, "C", "chdir"); ok {
+			cmd.Cwd = w.abs(dir, cmd.Cwd)
+		}
+		for ; i < len(args) && strings.Contains(args[i].text, "=") && !strings.HasPrefix(args[i].text, "="); i++ {
+			k, v, _ := strings.Cut(args[i].text, "=")
+			if cmd.Assigns == nil {
+				cmd.Assigns = map[string]string{}
+			}
+			cmd.Assigns[k] = v
+		}
+		if split, ok := firstOf(seen, "S", "split-string"); ok {
+			runString(joinTexts(append([]word{{text: split}}, args[i:]...)), "env -S", cmd.Cwd)
+			return nil, false, true
+		}
+		return args[i:], true, false
+	case "command":
+		i, seen := options{}.skip(args)
+		if _, lookup := firstOf(seen, "v", "V"); lookup {
+			return nil, false, false
+		}
+		return args[i:], true, false
+	case "builtin", "nohup", "setsid":
+		i, _ := options{}.skip(args)
+		return args[i:], true, false
+	case "exec":
+		i, _ := execOpts.skip(args)
+		return args[i:], true, false
+	case "nice":
+		i, _ := niceOpts.skip(args)
+		return args[i:], true, false
+	case "timeout":
+		i, _ := timeoutOpts.skip(args)
+		return after(args, i+1), true, false // past the duration
+	case "time":
+		i, _ := timeOpts.skip(args)
+		return args[i:], true, false
+	case "stdbuf":
+		i, _ := stdbufOpts.skip(args)
+		return args[i:], true, false
+	case "ionice":
+		i, seen := ioniceOpts.skip(args)
+		if _, pid := firstOf(seen, "p", "pid"); pid {
+			return nil, false, false
+		}
+		return args[i:], true, false
+	case "watch":
+		i, seen := watchOpts.skip(args)
+		if _, exec := firstOf(seen, "x", "exec"); exec {
+			return args[i:], true, false
+		}
+		runString(joinTexts(args[i:]), "watch", cmd.Cwd)
+		return nil, false, true
+	case "flock":
+		i, seen := flockOpts.skip(args)
+		if c, ok := firstOf(seen, "c", "command"); ok {
+			runString(c, "flock -c", cmd.Cwd)
+			return nil, false, true
+		}
+		i++ // the lock file or descriptor
+		if i+1 < len(args) && (args[i].text == "-c" || args[i].text == "--command") {
+			runString(args[i+1].text, "flock -c", cmd.Cwd)
+			return nil, false, true
+		}
+		return after(args, i), true, false
+	case "xargs":
+		w.xargs(*cmd, words, s, sc)
+		return nil, false, true
+	case "eval":
+		runString(joinTexts(args), "eval", cmd.Cwd)
+		return nil, false, true
+	case "ssh":
+		i, _ := sshOpts.skip(args)
+		if i+1 >= len(args) {
+			return nil, false, false // an interactive login
+		}
+		w.emitOnly(*cmd, words[:i+2], sc)
+		remote := w.sub(sc, "/")
+		remote.remote = true
+		w.script(joinTexts(args[i+1:]), remote, "ssh", sc.depth+1)
+		return nil, false, true
+	case "find":
+		w.find(*cmd, words, s, sc)
+		return nil, false, true
+	}
+	if shells[name] {
+		w.shell(*cmd, words, s, sc)
+		return nil, false, true
+	}
+	return nil, false, false
+}
+
+func firstOf(seen map[string]string, names ...string) (string, bool) {
+	for _, n := range names {
+		if v, ok := seen[n]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+func after(ws []word, i int) []word {
+	if i >= len(ws) {
+		return nil
+	}
+	return ws[i:]
+}
+
+// xargs emits xargs and the command it runs. Items given in a
+// here-string are known, and xargs appends them to that command.
+func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
+	i, _ := xargsOpts.skip(words[1:])
+	rest := words[1+i:]
+	if len(rest) == 0 {
+		rest = []word{{text: "echo"}}
+	}
+	for _, r := range s.Redirs {
+		if r.Op == syntax.WordHdoc {
+			for _, f := range strings.Fields(w.word(r.Word, cmd.Cwd).text) {
+				rest = append(rest, word{text: f})
+			}
+		}
+	}
+	w.emitOnly(cmd, words[:1+i], sc)
+	sub := *sc
+	sub.via = "xargs"
+	inner := Command{Cwd: cmd.Cwd, Assigns: cmd.Assigns, Wrappers: append(append([]string(nil), cmd.Wrappers...), "xargs")}
+	w.resolve(inner, rest, s, &sub)
+}
+
+// sub is the scope of a string run by a shell inside this command.
+func (w *walker) sub(sc *scope, cwd string) scope {
+	return scope{cwd: cwd, remote: sc.remote}
+}
+
+// shell handles sh, bash, zsh ...: a -c string, a here-document or
+// here-string on stdin, or a script file.
+func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
+	args := words[1:]
+	i, seen := shellOpts.skip(args)
+	w.emitOnly(cmd, words, sc)
+	name := base(words[0].text)
+	if _, ok := seen["c"]; ok && i < len(args) {
+		w.script(args[i].text, w.sub(sc, cmd.Cwd), name+" -c", sc.depth+1)
+		return
+	}
+	if i < len(args) {
+		return // runs a script file we cannot see
+	}
+	for _, r := range s.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if r.Hdoc != nil {
+				w.script(w.word(r.Hdoc, cmd.Cwd).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
+			}
+		case syntax.WordHdoc:
+			w.script(w.word(r.Word, cmd.Cwd).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
+		}
+	}
+}
+
+// find emits find itself and each command it runs with -exec, -execdir,
+// -ok or -okdir; "{}" stands for what find finds under its roots.
+func (w *walker) find(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
+	args := words[1:]
+	var roots []string
+	for _, a := range args {
+		if strings.HasPrefix(a.text, "-") || a.text == "(" || a.text == "!" {
+			break
+		}
+		roots = append(roots, a.text)
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	end := len(args)
+	var execs [][]word
+	for i := 0; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < end && end == len(args) {
+				end = i
+			}
+			j := i + 1
+			for j < len(args) && args[j].text != ";" && args[j].text != "+" {
+				j++
+			}
+			execs = append(execs, args[i+1:j])
+			i = j
+		}
+	}
+	// find's own arguments stop where the commands it runs begin.
+	w.emitOnly(cmd, words[:1+end], sc)
+	for _, ex := range execs {
+		if len(ex) == 0 {
+			continue
+		}
+		var argv []word
+		for _, a := range ex {
+			if strings.Contains(a.text, "{}") {
+				for _, r := range roots {
+					argv = append(argv, word{text: strings.ReplaceAll(a.text, "{}", r), dynamic: a.dynamic})
+				}
+				continue
+			}
+			argv = append(argv, a)
+		}
+		sub := *sc
+		sub.via = "find -exec"
+		w.resolve(Command{Cwd: cmd.Cwd, Assigns: cmd.Assigns, Wrappers: append(append([]string(nil), cmd.Wrappers...), "find")}, argv, s, &sub)
+	}
+}
+
+func joinTexts(ws []word) string {
+	texts := make([]string, len(ws))
+	for i, x := range ws {
+		texts[i] = x.text
+	}
+	return strings.Join(texts, " ")
+}
+
+// emitOnly finishes a command from its words: program, arguments,
+// flags, operands and paths.
+func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
+	prog := words[0]
+	cmd.Program = prog.text
+	cmd.Name = base(prog.text)
+	cmd.Dynamic = prog.dynamic
+	singleDashLong := cmd.Name == "find"
+	afterDashes := false
+	for _, a := range words[1:] {
+		cmd.Args = append(cmd.Args, a.text)
+		cmd.Dynamic = cmd.Dynamic || a.dynamic
+		cmd.Glob = cmd.Glob || a.glob
+		t := a.text
+		switch {
+		case afterDashes || a.dynamic || len(t) < 2 || t[0] != '-' || isNumber(t):
+			cmd.Operands = append(cmd.Operands, t)
+			if !a.dynamic {
+				cmd.Paths = append(cmd.Paths, w.pathsOf(t, cmd.Cwd)...)
+			}
+		case t == "--":
+			afterDashes = true
+		case strings.HasPrefix(t, "--") || singleDashLong:
+			name, value, hasValue := strings.Cut(strings.TrimLeft(t, "-"), "=")
+			cmd.Flags = append(cmd.Flags, name)
+			if hasValue {
+				cmd.Paths = append(cmd.Paths, w.pathsOf(value, cmd.Cwd)...)
+			}
+		default:
+			for _, r := range t[1:] {
+				cmd.Flags = append(cmd.Flags, string(r))
+			}
+		}
+	}
+	w.emit(cmd, sc)
+}
+
+func isNumber(s string) bool {
+	for i, r := range s {
+		if (r < '0' || r > '9') && !(i == 0 && r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// pathsOf normalizes what an operand may name: the word itself, the part
+// after "=" (key=value, --opt=path) and a file given as @path (curl -d
+// @file). A ~ there is expanded even where the shell would not, because
+// the program may.
+func (w *walker) pathsOf(t, cwd string) []string {
+	cands := []string{t}
+	if _, v, ok := strings.Cut(t, "="); ok {
+		cands = append(cands, v)
+	}
+	var out []string
+	for _, c := range cands {
+		c = strings.TrimPrefix(c, "@")
+		if c == "" || c == "-" || strings.Contains(c, "://") {
+			continue // nothing, stdin, or a URL
+		}
+		if c == "~" || strings.HasPrefix(c, "~/") {
+			c = w.env.Home + c[1:]
+		}
+		out = append(out, w.abs(c, cwd))
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package agentjail
+
+# Destructive filesystem commands: recursive deletion of the machine, the
+# home directory or its folders, raw disk writes, world-writable trees.
+
+deny contains {"id": "fs.rm_catastrophic", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "rm"
+	recursive(cmd)
+	some p in cmd.paths
+	catastrophic(p)
+	msg := sprintf("Blocked: `rm -r` of %s would delete the whole system, your home directory or one of its top-level folders. Delete only the specific files or build folders you created, inside the project.", [pretty(p)])
+}
+
+ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "rm"
+	recursive(cmd)
+	some p in cmd.paths
+	outside(p)
+	not catastrophic(p)
+	msg := sprintf("%s is outside the project (%s) and temp folders: deleting it recursively needs the user's approval. If it belongs to this project, add it to allowed_paths in ~/.agentjail/config.yaml.", [pretty(p), pretty(project)])
+}
+
+ask contains {"id": "fs.rm_unknown_target", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "rm"
+	recursive(cmd)
+	some o in cmd.operands
+	unknown_target(o)
+	msg := sprintf("`rm -r %s` deletes a path only known when it runs; the user has to approve it. Spell out the path inside the project instead.", [o])
+}
+
+# unknown_target(o): a dynamic operand ($VAR, $(...)) with no relative
+# static prefix that would keep it inside the project.
+unknown_target(o) if {
+	i := indexof(o, "$")
+	i >= 0
+	prefix := substring(o, 0, i)
+	not relative_prefix(prefix)
+}
+
+unknown_target(o) if {
+	indexof(o, "$") < 0
+	indexof(o, "`") >= 0
+}
+
+relative_prefix(prefix) if {
+	contains(prefix, "/")
+	not startswith(prefix, "/")
+	not startswith(prefix, "~")
+	not startswith(prefix, "..")
+}
+
+deny contains {"id": "fs.find_delete_broad", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "find"
+	has_flag(cmd, {"delete"})
+	not has_flag(cmd, {"name", "iname", "path", "ipath", "regex", "iregex", "newer", "mtime", "mmin", "empty"})
+	some p in cmd.paths
+	catastrophic(p)
+	msg := sprintf("Blocked: `find %s -delete` with no filter deletes everything under %s. Add a -name filter and a folder inside the project.", [pretty(p), pretty(p)])
+}
+
+ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "find"
+	has_flag(cmd, {"delete"})
+	some p in cmd.paths
+	outside(p)
+	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
+}
+
+raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[0-9]|rdisk[0-9]|md[0-9]|dm-[0-9]|mapper/|loop[0-9])`
+
+deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	some cmd in commands
+	cmd.name in {"dd", "shred", "wipefs", "cat", "pv"}
+	some p in cmd.paths
+	regex.match(raw_disk, p)
+	msg := sprintf("Blocked: `%s` on the raw disk %s can destroy or copy the whole disk. Work on files, not devices.", [cmd.name, pretty(p)])
+}
+
+deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	some cmd in commands
+	some r in cmd.redirects
+	contains(r.op, ">")
+	regex.match(raw_disk, r.path)
+	msg := sprintf("Blocked: writing to the raw disk %s destroys its file system. Work on files, not devices.", [pretty(r.path)])
+}
+
+deny contains {"id": "fs.format_disk", "msg": msg} if {
+	some cmd in commands
+	format_command(cmd)
+	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+format_command(cmd) if regex.match(`^(mkfs(\..+)?|mke2fs|mkswap|newfs(_.+)?|fdisk|sfdisk|gdisk|parted|wipefs)$`, cmd.name)
+
+format_command(cmd) if {
+	cmd.name == "diskutil"
+	regex.match(`(?i)^(erase|partition|zero|secureerase|reformat)`, subcommand(cmd))
+}
+
+world_writable_modes := {"777", "0777", "a+rwx", "ugo+rwx", "a=rwx", "o+w", "a+w", "666", "0666"}
+
+deny contains {"id": "fs.chmod_broad", "msg": msg} if {
+	some cmd in commands
+	cmd.name in {"chmod", "chown", "chgrp"}
+	recursive(cmd)
+	some p in cmd.paths
+	catastrophic(p)
+	msg := sprintf("Blocked: `%s -R` on %s changes ownership or permissions of a whole system or home tree. Change only the files in the project that need it.", [cmd.name, pretty(p)])
+}
+
+ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "chmod"
+	recursive(cmd)
+	some mode in cmd.operands
+	mode in world_writable_modes
+	msg := sprintf("`chmod -R %s` makes a whole tree writable by every user; the user has to approve it. Grant only the permissions needed (for example u+x on a script).", [mode])
+}

@@ -1,0 +1,65 @@
+package agentjail
+
+test_rm_home_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["-rf", "/home/dev"], ["/home/dev"])]))
+
+test_rm_root_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["-rf", "/"], ["/"])]))
+
+test_rm_home_folder_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["-r", "/home/dev/Documents"], ["/home/dev/Documents"])]))
+
+test_rm_home_glob_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["-rf", "/home/dev/*"], ["/home/dev/*"])]))
+
+test_rm_system_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["--recursive", "/usr/local/lib"], ["/usr/local/lib"])]))
+
+test_rm_tmp_itself_denied if t_denied("fs.rm_catastrophic", t_bash([t_cmd("rm", ["-rf", "/tmp"], ["/tmp"])]))
+
+test_rm_node_modules_allowed if {
+	ev := t_bash([t_cmd("rm", ["-rf", "./node_modules"], ["/home/dev/project/node_modules"])])
+	count(deny) == 0 with input as ev
+	count(ask) == 0 with input as ev
+}
+
+test_rm_tmp_child_allowed if {
+	ev := t_bash([t_cmd("rm", ["-rf", "/tmp/x"], ["/tmp/x"])])
+	count(deny) == 0 with input as ev
+	count(ask) == 0 with input as ev
+}
+
+test_rm_single_home_file_not_recursive_allowed if {
+	not t_fired("fs.rm_catastrophic", t_bash([t_cmd("rm", ["/home/dev/notes.txt"], ["/home/dev/notes.txt"])]))
+}
+
+test_rm_other_project_asked if t_asked("fs.rm_outside_project", t_bash([t_cmd("rm", ["-rf", "/home/dev/other/build"], ["/home/dev/other/build"])]))
+
+test_rm_allowed_path_not_asked if {
+	ev := t_bash([t_cmd("rm", ["-rf", "/home/dev/dist/x"], ["/home/dev/dist/x"])])
+	not t_asked("fs.rm_outside_project", ev) with data.config.allowed_paths as ["/home/dev/dist"]
+}
+
+test_rm_unknown_target_asked if {
+	cmd := object.union(t_cmd("rm", ["-rf", "$DIR"], []), {"operands": ["$DIR"], "dynamic": true})
+	t_asked("fs.rm_unknown_target", t_bash([cmd]))
+}
+
+test_rm_relative_dynamic_allowed if {
+	cmd := object.union(t_cmd("rm", ["-rf", "build/$NAME"], []), {"operands": ["build/$NAME"], "dynamic": true})
+	not t_asked("fs.rm_unknown_target", t_bash([cmd]))
+}
+
+test_find_home_delete_denied if t_denied("fs.find_delete_broad", t_bash([t_cmd("find", ["/home/dev", "--delete"], ["/home/dev"])]))
+
+test_find_project_delete_allowed if {
+	ev := t_bash([t_cmd("find", [".", "--name", "*.pyc", "--delete"], ["/home/dev/project"])])
+	count(deny) == 0 with input as ev
+}
+
+test_dd_to_disk_denied if t_denied("fs.raw_disk", t_bash([t_cmd("dd", ["if=img.iso", "of=/dev/sda"], ["/home/dev/project/of=/dev/sda", "/dev/sda"])]))
+
+test_dd_to_file_allowed if not t_fired("fs.raw_disk", t_bash([t_cmd("dd", ["if=/dev/zero", "of=blob"], ["/dev/zero", "/home/dev/project/blob"])]))
+
+test_mkfs_denied if t_denied("fs.format_disk", t_bash([t_cmd("mkfs.ext4", ["/dev/sdb1"], ["/dev/sdb1"])]))
+
+test_chmod_777_system_denied if t_denied("fs.chmod_broad", t_bash([t_cmd("chmod", ["-R", "777", "/var/www/html"], ["/home/dev/project/777", "/var/www/html"])]))
+
+test_chmod_777_project_asked if t_asked("fs.chmod_world_writable", t_bash([t_cmd("chmod", ["-R", "777", "build"], ["/home/dev/project/777", "/home/dev/project/build"])]))
+
+test_chmod_plus_x_allowed if not t_fired("fs.chmod_world_writable", t_bash([t_cmd("chmod", ["+x", "run.sh"], ["/home/dev/project/run.sh"])]))

@@ -1,0 +1,81 @@
+package agentjail
+
+# Exfiltration and remote code: the environment sent to the network,
+# downloads or decoded payloads run by a shell or an interpreter.
+
+env_dumpers := {"env", "printenv", "set", "export", "declare", "compgen"}
+
+deny contains {"id": "exfil.env_to_network", "msg": msg} if {
+	some cmd in commands
+	cmd.name in network_tools
+	some src in array.concat(cmd.pipe_from, cmd.subst)
+	src in env_dumpers
+	msg := sprintf("Blocked: `%s | %s` sends your environment variables (tokens, keys) over the network. Send only the specific non-secret values needed.", [src, cmd.name])
+}
+
+deny contains {"id": "exfil.env_to_network", "msg": msg} if {
+	some cmd in commands
+	cmd.name in network_tools
+	some r in cmd.redirects
+	r.op == "<"
+	regex.match(`^/proc/[^/]+/environ$`, r.path)
+	msg := "Blocked: this sends a process environment (tokens, keys) over the network."
+}
+
+# Runs what arrives on its standard input or in a substituted file.
+code_runners := (shells | interpreters) | {"eval", "source", "."}
+
+# reads_stdin(cmd): a shell or interpreter given no script file.
+reads_stdin(cmd) if count(cmd.operands) == 0
+
+reads_stdin(cmd) if cmd.operands[0] in {"-", "/dev/stdin"}
+
+reads_stdin(cmd) if {
+	cmd.name in shells
+	has_flag(cmd, {"s"})
+}
+
+deny contains {"id": "remote.download_to_shell", "msg": msg} if {
+	some cmd in commands
+	cmd.name in code_runners
+	reads_stdin(cmd)
+	some src in cmd.pipe_from
+	src in downloaders
+	msg := sprintf("Blocked: `%s ... | %s` runs code straight from the network that nobody has reviewed. Download it to a file, show it to the user, and run it only if they agree.", [src, cmd.name])
+}
+
+deny contains {"id": "remote.download_to_shell", "msg": msg} if {
+	some cmd in commands
+	cmd.name in code_runners
+	some src in cmd.subst
+	src in downloaders
+	msg := sprintf("Blocked: `%s` runs code fetched by `%s` that nobody has reviewed. Download it to a file, show it to the user, and run it only if they agree.", [cmd.name, src])
+}
+
+decoder(name, cmd) if {
+	name == "base64"
+	has_flag(cmd, {"d", "D", "decode"})
+}
+
+decoder(name, _) if name in {"xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr"}
+
+deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
+	some cmd in commands
+	cmd.name in code_runners
+	reads_stdin(cmd)
+	some i, src in cmd.pipe_from
+	some other in commands
+	other.name == src
+	decoder(src, other)
+	msg := sprintf("Blocked: `%s | %s` runs a hidden (encoded) payload. Decode it to a file and show it to the user first.", [src, cmd.name])
+}
+
+deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
+	some cmd in commands
+	cmd.name in code_runners
+	some src in cmd.subst
+	some other in commands
+	other.name == src
+	decoder(src, other)
+	msg := sprintf("Blocked: `%s` runs a hidden (encoded) payload decoded by `%s`. Decode it to a file and show it to the user first.", [cmd.name, src])
+}

@@ -1,0 +1,136 @@
+package agentjail
+
+# Git history rewrites and publishing: things that cannot be taken back.
+
+protected_branches := {"main", "master"}
+
+# git_subcommand(cmd) is "push" in `git push` and in `git -C dir push`.
+git_subcommand(cmd) := cmd.operands[0] if {
+	cmd.name == "git"
+	not has_flag(cmd, {"C", "c"})
+}
+
+git_subcommand(cmd) := cmd.operands[1] if {
+	cmd.name == "git"
+	has_flag(cmd, {"C", "c"})
+}
+
+git_push(cmd) if git_subcommand(cmd) == "push"
+
+# push_targets are the branches a git push names, without + or refs/heads/.
+push_targets(cmd) := {branch |
+	some i, op in cmd.operands
+	op == "push"
+	some j, ref in cmd.operands
+	j > i + 1 # after the remote
+	dst := regex.replace(ref, `^.*:`, "")
+	branch := trim_prefix(trim_prefix(dst, "+"), "refs/heads/")
+}
+
+forced(cmd) if has_flag(cmd, {"f", "force"})
+
+forced(cmd) if {
+	some ref in cmd.operands
+	startswith(ref, "+")
+}
+
+leased(cmd) if has_flag(cmd, {"force-with-lease", "force-if-includes"})
+
+deny contains {"id": "git.force_push_protected", "msg": msg} if {
+	some cmd in commands
+	git_push(cmd)
+	forced(cmd)
+	some b in push_targets(cmd)
+	b in protected_branches
+	msg := sprintf("Blocked: force-pushing %s rewrites shared history that others build on. Push a new branch and open a pull request instead.", [b])
+}
+
+ask contains {"id": "git.force_push", "msg": msg} if {
+	some cmd in commands
+	git_push(cmd)
+	forced(cmd)
+	not protected_push(cmd)
+	msg := "A force push overwrites the remote branch's history; the user has to approve it. Prefer --force-with-lease on your own feature branch."
+}
+
+ask contains {"id": "git.force_push", "msg": msg} if {
+	some cmd in commands
+	git_push(cmd)
+	leased(cmd)
+	not forced(cmd)
+	some b in push_targets(cmd)
+	b in protected_branches
+	msg := sprintf("--force-with-lease to %s still rewrites its history; the user has to approve it.", [b])
+}
+
+ask contains {"id": "git.force_push", "msg": msg} if {
+	some cmd in commands
+	git_push(cmd)
+	leased(cmd)
+	count(push_targets(cmd)) == 0
+	msg := "A force push to the current branch (which may be main) overwrites remote history; the user has to approve it. Name the branch explicitly."
+}
+
+protected_push(cmd) if {
+	some b in push_targets(cmd)
+	b in protected_branches
+}
+
+ask contains {"id": "git.push_mirror_or_delete", "msg": msg} if {
+	some cmd in commands
+	git_push(cmd)
+	remote_deletion(cmd)
+	msg := "This push deletes branches or mirrors the repository over the remote; the user has to approve it."
+}
+
+remote_deletion(cmd) if has_flag(cmd, {"mirror", "delete", "d", "prune"})
+
+remote_deletion(cmd) if {
+	some ref in cmd.operands
+	startswith(ref, ":")
+}
+
+ask contains {"id": "git.discard_work", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "git"
+	discards_work(cmd)
+	msg := sprintf("`git %s` throws away uncommitted work for good; the user has to approve it. Use `git stash` to set changes aside instead.", [concat(" ", cmd.args)])
+}
+
+discards_work(cmd) if {
+	git_subcommand(cmd) == "clean"
+	has_flag(cmd, {"f", "force"})
+}
+
+discards_work(cmd) if {
+	git_subcommand(cmd) == "reset"
+	has_flag(cmd, {"hard"})
+}
+
+# Publishing: package registries and releases.
+ask contains {"id": "publish.release", "msg": msg} if {
+	some cmd in commands
+	publishes(cmd)
+	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+publishes(cmd) if {
+	cmd.name in {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv"}
+	subcommand(cmd) == "publish"
+}
+
+publishes(cmd) if {
+	cmd.name == "twine"
+	subcommand(cmd) == "upload"
+}
+
+publishes(cmd) if {
+	cmd.name in {"gem", "docker", "podman"}
+	subcommand(cmd) == "push"
+}
+
+publishes(cmd) if {
+	cmd.name == "gh"
+	cmd.operands[0] == "release"
+	cmd.operands[1] in {"create", "upload", "edit", "delete"}
+}

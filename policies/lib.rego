@@ -1,0 +1,174 @@
+package agentjail
+
+# Shared facts and helpers for the default pack. Everything the daemon
+# derives is under input.agentjail; see the README's "Writing a policy".
+
+derived := object.get(input, "agentjail", {})
+
+home := object.get(derived, "home", "")
+
+home_slash := concat("", [home, "/"])
+
+project := object.get(derived, "cwd", "")
+
+agentjail_home := object.get(derived, "agentjail_home", "")
+
+# commands are the simple commands of a Bash call, as the shell sees them.
+commands := object.get(derived, "commands", []) if input.tool_name == "Bash"
+
+# tool_paths are the paths a file tool (Read, Write, Edit, Grep, Glob,
+# an MCP file tool ...) names.
+tool_paths := object.get(derived, "paths", []) if input.tool_name != "Bash"
+
+# config.yaml's tuning, as the daemon puts it in data.config.
+default allowed_paths := []
+
+allowed_paths := data.config.allowed_paths
+
+default protected_paths := []
+
+protected_paths := data.config.protected_paths
+
+# --- paths -------------------------------------------------------------
+
+# under(p, dir): p is dir or inside it.
+under(p, dir) if p == dir
+
+under(p, dir) if startswith(p, concat("", [dir, "/"]))
+
+# home_rel(p) is p relative to the home directory, for paths inside it.
+home_rel(p) := substring(p, count(home_slash), -1) if startswith(p, home_slash)
+
+base_name(p) := parts[count(parts) - 1] if parts := split(p, "/")
+
+# pretty(p) shows a path the way people write it: ~/.ssh/id_rsa.
+pretty(p) := concat("", ["~/", home_rel(p)]) if startswith(p, home_slash)
+
+pretty(p) := "~" if p == home
+
+pretty(p) := p if {
+	p != home
+	not startswith(p, home_slash)
+}
+
+parent_dir(p) := concat("/", array.slice(parts, 0, count(parts) - 1)) if parts := split(p, "/")
+
+temp_roots := {t |
+	some t in {"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", object.get(derived, "temp", "/tmp")}
+	t != ""
+}
+
+# in_temp(p): inside a temp folder (the folder itself is not).
+in_temp(p) if {
+	some t in temp_roots
+	startswith(p, concat("", [t, "/"]))
+}
+
+in_project(p) if {
+	project != "/"
+	under(p, project)
+}
+
+allowed(p) if {
+	some a in allowed_paths
+	under(p, a)
+}
+
+system_roots := {
+	"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin",
+	"/srv", "/sys", "/usr", "/var", "/snap", "/nix", "/System", "/Library", "/Applications",
+	"/private", "/cores", "/Volumes", "/mnt", "/media", "/Users", "/home",
+}
+
+in_system(p) if {
+	some r in system_roots
+	under(p, r)
+	not in_temp(p)
+	not under(p, home)
+}
+
+# catastrophic(p): deleting p loses the machine, the home directory or a
+# whole top-level folder of it.
+catastrophic(p) if p == "/"
+
+catastrophic(p) if under(home, p) # the home directory or one of its parents
+
+catastrophic(p) if {
+	rel := home_rel(p)
+	not contains(rel, "/") # ~/Documents, ~/.ssh, ~/*
+	not allowed(p)
+}
+
+catastrophic(p) if {
+	in_system(p)
+	not allowed(p)
+}
+
+catastrophic(p) if p in temp_roots
+
+# outside(p): neither in the project nor in a temp folder nor allowed.
+outside(p) if {
+	not in_project(p)
+	not in_temp(p)
+	not allowed(p)
+}
+
+# --- commands ----------------------------------------------------------
+
+shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
+
+interpreters := {"python", "python3", "python2", "perl", "ruby", "node", "php", "bun", "deno", "lua", "Rscript"}
+
+downloaders := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET"}
+
+network_tools := downloaders | {"nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp", "rsync", "ssh"}
+
+has_flag(cmd, names) if {
+	some f in cmd.flags
+	f in names
+}
+
+recursive(cmd) if has_flag(cmd, {"r", "R", "recursive"})
+
+# subcommand(cmd) is the first operand: "push" in `git push -f`.
+subcommand(cmd) := cmd.operands[0]
+
+# writes are the paths a call creates, changes or deletes.
+writes contains p if {
+	some cmd in commands
+	some r in cmd.redirects
+	contains(r.op, ">")
+	p := r.path
+	p != ""
+}
+
+writes contains p if {
+	some cmd in commands
+	cmd.name in {"tee", "rm", "unlink", "truncate", "touch", "shred", "chmod", "chown", "chgrp", "chattr", "mv", "dd", "srm"}
+	some p in cmd.paths
+}
+
+writes contains p if {
+	some cmd in commands
+	cmd.name in {"cp", "install", "ln", "rsync", "scp", "ditto"}
+	count(cmd.paths) > 0
+	p := cmd.paths[count(cmd.paths) - 1]
+}
+
+writes contains p if {
+	some cmd in commands
+	cmd.name in {"sed", "gsed", "perl", "ruby"}
+	has_flag(cmd, {"i", "in-place"})
+	some p in cmd.paths
+}
+
+writes contains p if {
+	input.tool_name in {"Write", "Edit", "MultiEdit", "NotebookEdit"}
+	some p in tool_paths
+}
+
+writes contains p if {
+	startswith(input.tool_name, "mcp__")
+	regex.match(`(?i)(write|edit|delete|remove|move|create|rename|put|upload)`, input.tool_name)
+	some p in tool_paths
+}

@@ -1,0 +1,60 @@
+package agentjail
+
+# Helpers for the pack's tests: inputs shaped the way the daemon derives
+# them (the case table in policies/cases exercises the real parser).
+
+t_home := "/home/dev"
+
+t_project := "/home/dev/project"
+
+# t_cmd is one parsed simple command; paths are given already normalized.
+t_cmd(name, args, paths) := {
+	"name": name, "program": name, "args": args, "flags": t_flags(args), "operands": t_operands(args),
+	"paths": paths, "redirects": [], "wrappers": [], "pipe_from": [], "subst": [], "via": "",
+	"cwd": t_project, "dynamic": false, "glob": false, "assigns": {}, "remote": false, "depth": 0,
+}
+
+t_flags(args) := array.concat(
+	[f | some a in args; startswith(a, "--"); f := split(trim_prefix(a, "--"), "=")[0]],
+	[l | some a in args; regex.match(`^-[^-]`, a); some l in split(substring(a, 1, -1), "")],
+)
+
+t_operands(args) := [a | some a in args; not startswith(a, "-")]
+
+t_bash(cmds) := {
+	"tool_name": "Bash",
+	"tool_input": {"command": "(see agentjail.commands)"},
+	"agentjail": {
+		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
+		"daemon_pid": 4242, "paths": [], "commands": cmds,
+	},
+}
+
+t_tool(tool, tool_input, paths) := {
+	"tool_name": tool,
+	"tool_input": tool_input,
+	"agentjail": {
+		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
+		"daemon_pid": 4242, "paths": paths, "file_path": paths[0],
+	},
+}
+
+t_denied(id, ev) if {
+	some m in deny with input as ev
+	m.id == id
+}
+
+t_asked(id, ev) if {
+	some m in ask with input as ev
+	m.id == id
+}
+
+t_fired(id, ev) if t_denied(id, ev)
+
+t_fired(id, ev) if t_asked(id, ev)
+
+# A sanity check of the helpers themselves.
+test_helpers_flags if {
+	t_flags(["-rf", "--force=yes", "x"]) == ["force", "r", "f"]
+	t_operands(["-rf", "x"]) == ["x"]
+}

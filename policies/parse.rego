@@ -1,0 +1,10 @@
+package agentjail
+
+# A command agentjail cannot parse might hide anything: ask the user
+# rather than allow it unseen.
+
+ask contains {"id": "shell.unparsed", "msg": msg} if {
+	input.tool_name == "Bash"
+	err := derived.parse_error
+	msg := sprintf("agentjail could not check this command (%s), so the user has to approve it. Simpler commands (no unusual syntax, one step at a time) can be checked.", [err])
+}

@@ -1,0 +1,83 @@
+package agentjail
+
+# Persistence and privilege: start-up files, login keys, scheduled jobs,
+# services and system configuration; sudo.
+
+startup_file(p) if regex.match(`^(\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc)|\.config/fish/(config\.fish|conf\.d/.*))$`, home_rel(p))
+
+startup_file(p) if p in {"/etc/profile", "/etc/bashrc", "/etc/bash.bashrc", "/etc/zshrc", "/etc/zprofile", "/etc/environment"}
+
+ask contains {"id": "persist.shell_startup", "msg": msg} if {
+	some p in writes
+	startup_file(p)
+	msg := sprintf("%s runs in every new shell; changing it needs the user's approval. Tell the user the line to add instead.", [pretty(p)])
+}
+
+deny contains {"id": "persist.authorized_keys", "msg": msg} if {
+	some p in writes
+	base_name(p) in {"authorized_keys", "authorized_keys2"}
+	msg := sprintf("Blocked: writing %s would let someone log in to this machine. Ask the user to add keys themselves.", [pretty(p)])
+}
+
+deny contains {"id": "persist.system_config", "msg": msg} if {
+	some p in writes
+	under(p, "/etc")
+	not startup_file(p)
+	msg := sprintf("Blocked: %s is system configuration. Ask the user to change it themselves.", [pretty(p)])
+}
+
+deny contains {"id": "persist.launch_daemon", "msg": msg} if {
+	some p in writes
+	regex.match(`^/(Library|System/Library)/Launch(Agents|Daemons)/`, p)
+	msg := sprintf("Blocked: %s would start a program for every user at boot. Ask the user to install it themselves.", [pretty(p)])
+}
+
+ask contains {"id": "persist.user_service", "msg": msg} if {
+	some p in writes
+	regex.match(`^(Library/LaunchAgents|\.config/systemd/user|\.config/autostart)/`, home_rel(p))
+	not regex.match(`agentjail`, p)
+	msg := sprintf("%s starts a program at every login; the user has to approve it.", [pretty(p)])
+}
+
+ask contains {"id": "persist.crontab", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "crontab"
+	not has_flag(cmd, {"l"})
+	msg := "Changing the crontab schedules commands to run unattended; the user has to approve it."
+}
+
+ask contains {"id": "persist.crontab", "msg": msg} if {
+	some p in writes
+	regex.match(`^/(etc/cron|var/spool/cron|usr/lib/cron|var/at)`, p)
+	msg := sprintf("%s schedules commands to run unattended; the user has to approve it.", [pretty(p)])
+}
+
+ask contains {"id": "persist.service_load", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "launchctl"
+	subcommand(cmd) in {"load", "bootstrap", "enable", "submit"}
+	msg := sprintf("`launchctl %s` installs a background service; the user has to approve it.", [subcommand(cmd)])
+}
+
+ask contains {"id": "persist.service_load", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "systemctl"
+	some op in cmd.operands
+	op in {"enable", "link", "preset"}
+	msg := sprintf("`systemctl %s` makes a service start by itself; the user has to approve it.", [op])
+}
+
+privilege_commands := {"sudo", "doas", "su", "pkexec", "sudoedit", "runas"}
+
+ask contains {"id": "priv.sudo", "msg": msg} if {
+	some cmd in commands
+	runs_privileged(cmd)
+	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."
+}
+
+runs_privileged(cmd) if cmd.name in privilege_commands
+
+runs_privileged(cmd) if {
+	some w in cmd.wrappers
+	w in privilege_commands
+}

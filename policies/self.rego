@@ -1,0 +1,137 @@
+package agentjail
+
+# Self-protection: an agent may not switch agentjail off. These rules are
+# locked: config.yaml cannot disable them (every id starts with "self.").
+
+claude_settings(p) if {
+	base_name(p) in {"settings.json", "settings.local.json"}
+	base_name(parent_dir(p)) == ".claude"
+}
+
+claude_settings(p) if p in {
+	"/etc/claude-code/managed-settings.json",
+	"/Library/Application Support/ClaudeCode/managed-settings.json",
+}
+
+deny contains {"id": "self.settings_shell_write", "msg": msg} if {
+	some p in writes
+	claude_settings(p)
+	input.tool_name == "Bash"
+	msg := sprintf("Blocked: %s holds the agent's hooks, including agentjail's; shell commands may not change it. Use the Edit tool for other settings, and leave the agentjail hook in place.", [pretty(p)])
+}
+
+deny contains {"id": "self.settings_hook_removed", "msg": msg} if {
+	input.tool_name in {"Edit", "MultiEdit"}
+	claude_settings(derived.file_path)
+	some edit in settings_edits
+	contains(edit.old_string, "agentjail")
+	msg := "Blocked: this edit changes or removes the agentjail hook. Leave the agentjail entry in the hooks as it is."
+}
+
+deny contains {"id": "self.settings_hooks_disabled", "msg": msg} if {
+	input.tool_name in {"Edit", "MultiEdit", "Write"}
+	claude_settings(derived.file_path)
+	some text in settings_new_text
+	contains(text, "disableAllHooks")
+	msg := "Blocked: disableAllHooks would switch off agentjail and every other hook. Leave hooks enabled."
+}
+
+deny contains {"id": "self.settings_hook_removed", "msg": msg} if {
+	input.tool_name == "Write"
+	claude_settings(derived.file_path)
+	not contains(object.get(input.tool_input, "content", ""), "agentjail-hook")
+	msg := "Blocked: rewriting this settings file whole would drop the agentjail hook. Use the Edit tool to change only the keys you need."
+}
+
+settings_edits contains {"old_string": object.get(input.tool_input, "old_string", ""), "new_string": object.get(input.tool_input, "new_string", "")} if input.tool_name == "Edit"
+
+settings_edits contains {"old_string": object.get(e, "old_string", ""), "new_string": object.get(e, "new_string", "")} if {
+	input.tool_name == "MultiEdit"
+	some e in input.tool_input.edits
+}
+
+settings_new_text contains e.new_string if some e in settings_edits
+
+settings_new_text contains input.tool_input.content if input.tool_name == "Write"
+
+# agentjail's own files: policies, config, binaries, socket, logs.
+deny contains {"id": "self.home_write", "msg": msg} if {
+	agentjail_home != ""
+	some p in writes
+	under(p, agentjail_home)
+	msg := sprintf("Blocked: %s belongs to agentjail (policies, config, binaries); agents may not change it. Tell the user what to change.", [pretty(p)])
+}
+
+read_only_tools := {"cat", "less", "more", "head", "tail", "ls", "stat", "grep", "egrep", "fgrep", "rg", "wc", "file", "diff", "jq", "yq", "tree", "du", "cd", "echo", "sha256sum", "shasum", "md5sum", "test", "["}
+
+deny contains {"id": "self.home_write", "msg": msg} if {
+	agentjail_home != ""
+	some cmd in commands
+	not cmd.name in read_only_tools
+	some p in cmd.paths
+	under(p, agentjail_home)
+	msg := sprintf("Blocked: `%s` on %s could change agentjail's own files; only reading them is allowed.", [cmd.name, pretty(p)])
+}
+
+# The agentjail command: reading state is fine, changing it is the user's.
+agentjail_read_only := {"status", "try", "logs", "version", "help", "completion"}
+
+deny contains {"id": "self.cli", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "agentjail"
+	count(cmd.operands) > 0
+	not agentjail_cli_read_only(cmd)
+	msg := sprintf("Blocked: `agentjail %s` changes how agentjail guards this machine; only the user may run it. `agentjail status`, `try` and `logs` are fine.", [concat(" ", cmd.operands)])
+}
+
+agentjail_cli_read_only(cmd) if cmd.operands[0] in agentjail_read_only
+
+agentjail_cli_read_only(cmd) if {
+	cmd.operands[0] == "policy"
+	cmd.operands[1] == "test"
+}
+
+# Stopping the daemon.
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	some cmd in commands
+	stops_agentjail(cmd)
+	msg := sprintf("Blocked: `%s` would stop agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+mentions_agentjail(cmd) if {
+	some a in cmd.args
+	contains(lower(a), "agentjail")
+}
+
+stops_agentjail(cmd) if {
+	cmd.name in {"pkill", "killall", "kill", "skill", "slay"}
+	mentions_agentjail(cmd)
+}
+
+# kill $(pgrep -f agentjail), kill `pidof agentjail`
+stops_agentjail(cmd) if {
+	cmd.name == "kill"
+	some other in commands
+	other.name in {"pgrep", "pidof", "lsof", "ps", "cat"}
+	other.name in cmd.subst
+	mentions_agentjail(other)
+}
+
+stops_agentjail(cmd) if {
+	cmd.name == "kill"
+	pid := sprintf("%d", [derived.daemon_pid])
+	pid in cmd.operands
+}
+
+stops_agentjail(cmd) if {
+	cmd.name == "launchctl"
+	subcommand(cmd) in {"bootout", "unload", "remove", "disable", "kill", "stop"}
+	mentions_agentjail(cmd)
+}
+
+stops_agentjail(cmd) if {
+	cmd.name in {"systemctl", "service"}
+	some op in cmd.operands
+	op in {"stop", "disable", "kill", "mask", "restart", "try-restart", "reload-or-restart", "revert"}
+	mentions_agentjail(cmd)
+}
