@@ -22,6 +22,16 @@ ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
 	msg := sprintf("%s is outside the project (%s) and temp folders: deleting it recursively needs the user's approval. If it belongs to this project, add it to allowed_paths in ~/.agentjail/config.yaml.", [pretty(p), pretty(project)])
 }
 
+ask contains {"id": "fs.rm_project_root", "msg": msg} if {
+	some cmd in commands
+	cmd.name == "rm"
+	recursive(cmd)
+	some p in cmd.paths
+	p == project
+	not catastrophic(p)
+	msg := sprintf("This deletes the whole project (%s); the user has to approve it. Delete the specific build or cache folders instead.", [pretty(p)])
+}
+
 ask contains {"id": "fs.rm_unknown_target", "msg": msg} if {
 	some cmd in commands
 	cmd.name == "rm"
@@ -68,6 +78,7 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 	has_flag(cmd, {"delete"})
 	some p in cmd.paths
 	outside(p)
+	not p in temp_roots
 	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }
 
@@ -120,4 +131,12 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 	some mode in cmd.operands
 	mode in world_writable_modes
 	msg := sprintf("`chmod -R %s` makes a whole tree writable by every user; the user has to approve it. Grant only the permissions needed (for example u+x on a script).", [mode])
+}
+
+ask contains {"id": "fs.unknown_program", "msg": msg} if {
+	some cmd in commands
+	dynamic_program(cmd)
+	some p in cmd.paths
+	catastrophic(p)
+	msg := sprintf("`%s` runs a program only known when it runs, on %s; the user has to approve it. Name the program.", [cmd.program, pretty(p)])
 }

@@ -76,7 +76,7 @@ allowed(p) if {
 
 system_roots := {
 	"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin",
-	"/srv", "/sys", "/usr", "/var", "/snap", "/nix", "/System", "/Library", "/Applications",
+	"/sys", "/usr", "/var", "/snap", "/nix", "/System", "/Library", "/Applications",
 	"/private", "/cores", "/Volumes", "/mnt", "/media", "/Users", "/home",
 }
 
@@ -105,6 +105,13 @@ catastrophic(p) if {
 }
 
 catastrophic(p) if p in temp_roots
+
+# Any top-level folder of the file system (/srv, /data, /*).
+catastrophic(p) if regex.match(`^/[^/]+$`, p)
+
+# dynamic_program(cmd): the command word itself is $VAR or $(...), so
+# the program is unknown until it runs.
+dynamic_program(cmd) if regex.match("[$`]", cmd.program)
 
 # outside(p): neither in the project nor in a temp folder nor allowed.
 outside(p) if {

@@ -54,6 +54,14 @@ secret_access contains p if {
 	not not_secret(p)
 }
 
+# /proc/$$/environ and the like: a process environment, even when the
+# pid is only known at run time.
+secret_access contains o if {
+	some cmd in commands
+	some o in cmd.operands
+	regex.match(`^/proc/[^/]+/environ$`, o)
+}
+
 secret_access contains r.path if {
 	some cmd in commands
 	some r in cmd.redirects

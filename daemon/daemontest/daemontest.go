@@ -26,10 +26,19 @@ type Daemon struct {
 	once   sync.Once
 }
 
+// UserHome is the home directory test daemons resolve ~ against.
+const UserHome = "/home/tester"
+
 // Start runs a daemon with the embedded pack on a fresh home, with the
 // given user policy files (name -> Rego) written first. It stops at the
 // end of the test.
 func Start(t testing.TB, userPolicies map[string]string) *Daemon {
+	t.Helper()
+	return StartFor(t, UserHome, userPolicies)
+}
+
+// StartFor is Start for a user whose home directory is userHome.
+func StartFor(t testing.TB, userHome string, userPolicies map[string]string) *Daemon {
 	t.Helper()
 	// Unix socket paths are limited to ~104 bytes: keep the home short.
 	dir, err := os.MkdirTemp("", "aj")
@@ -39,17 +48,22 @@ func Start(t testing.TB, userPolicies map[string]string) *Daemon {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	home := filepath.Join(dir, "home")
 	WritePolicies(t, home, userPolicies)
-	return StartAt(t, home, filepath.Join(home, "agentjail.sock"))
+	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome)
 }
 
 // StartAt runs a daemon on an existing home and socket.
 func StartAt(t testing.TB, home, socket string) *Daemon {
 	t.Helper()
+	return startAt(t, home, socket, UserHome)
+}
+
+func startAt(t testing.TB, home, socket, userHome string) *Daemon {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d, err := daemon.New(ctx, daemon.Options{
 		Socket:   socket,
 		Home:     home,
-		UserHome: "/home/tester",
+		UserHome: userHome,
 		Pack:     policies.FS,
 		Version:  "test",
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),

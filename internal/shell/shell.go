@@ -1,7 +1,7 @@
 // Package shell turns a Bash command line into the simple commands that
 // would run, the way a shell sees them: quotes resolved, wrappers such as
 // sudo, env, xargs or `bash -c` unwrapped, paths normalized. Policies read
-// the result instead of matching text, so `r''m -rf ~` is seen as rm and
+// the result instead of matching text, so `r”m -rf ~` is seen as rm and
 // `grep -rn "rm -rf" docs/` is not.
 package shell
 

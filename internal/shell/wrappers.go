@@ -109,7 +109,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 	name := base(words[0].text)
 	args := words[1:]
 	runString := func(src, via string, cwd string) {
-		w.emitOnly(*cmd, words, sc)
+		w.emitRunner(*cmd, words, sc)
 		w.script(src, w.sub(sc, cwd), via, sc.depth+1)
 	}
 	switch name {
@@ -199,7 +199,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		if i+1 >= len(args) {
 			return nil, false, false // an interactive login
 		}
-		w.emitOnly(*cmd, words[:i+2], sc)
+		w.emitRunner(*cmd, words[:i+2], sc)
 		remote := w.sub(sc, "/")
 		remote.remote = true
 		w.script(joinTexts(args[i+1:]), remote, "ssh", sc.depth+1)
@@ -263,12 +263,13 @@ func (w *walker) sub(sc *scope, cwd string) scope {
 func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	args := words[1:]
 	i, seen := shellOpts.skip(args)
-	w.emitOnly(cmd, words, sc)
 	name := base(words[0].text)
 	if _, ok := seen["c"]; ok && i < len(args) {
+		w.emitRunner(cmd, words, sc)
 		w.script(args[i].text, w.sub(sc, cmd.Cwd), name+" -c", sc.depth+1)
 		return
 	}
+	w.emitOnly(cmd, words, sc)
 	if i < len(args) {
 		return // runs a script file we cannot see
 	}
@@ -333,6 +334,16 @@ func (w *walker) find(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		sub := *sc
 		sub.via = "find -exec"
 		w.resolve(Command{Cwd: cmd.Cwd, Assigns: cmd.Assigns, Wrappers: append(append([]string(nil), cmd.Wrappers...), "find")}, argv, s, &sub)
+	}
+}
+
+// emitRunner emits a command whose operands are code (bash -c, eval,
+// ssh, watch): they are kept as operands but are not paths.
+func (w *walker) emitRunner(cmd Command, words []word, sc *scope) {
+	n := len(w.out)
+	w.emitOnly(cmd, words, sc)
+	if len(w.out) > n {
+		w.out[n].Paths = []string{}
 	}
 }
 

@@ -1,0 +1,183 @@
+package policies_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// The session every case runs in.
+const (
+	caseHome    = "/home/dev"
+	caseProject = "/home/dev/project"
+)
+
+type tableCase struct {
+	file, line string
+	lineNo     int
+	want       wire.Verdict
+	event      []byte
+}
+
+// loadCases reads policies/cases/*.txt (format in cases/README.md).
+func loadCases(t *testing.T, ajHome string) map[string][]tableCase {
+	t.Helper()
+	files, _ := filepath.Glob("cases/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no case files in policies/cases")
+	}
+	out := map[string][]tableCase{}
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		category := strings.TrimSuffix(filepath.Base(file), ".txt")
+		sc := bufio.NewScanner(f)
+		for n := 1; sc.Scan(); n++ {
+			line := strings.TrimSpace(sc.Text())
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			verdict, call, _ := strings.Cut(line, " ")
+			call = strings.TrimSpace(call)
+			switch wire.Verdict(verdict) {
+			case wire.Allow, wire.Ask, wire.Deny:
+			default:
+				t.Fatalf("%s:%d: verdict %q is not allow, ask or deny", file, n, verdict)
+			}
+			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid())).Replace(call)
+			ev, err := caseEvent(call)
+			if err != nil {
+				t.Fatalf("%s:%d: %v", file, n, err)
+			}
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev})
+		}
+		f.Close()
+	}
+	return out
+}
+
+// caseEvent builds the hook event for one case, as Claude Code sends it.
+func caseEvent(call string) ([]byte, error) {
+	tool, input := "Bash", map[string]any{"command": call, "description": "case"}
+	if strings.HasPrefix(call, "@") {
+		fields := strings.SplitN(call[1:], " ", 3)
+		if len(fields) < 2 {
+			return nil, fmt.Errorf("%q: want @Tool PATH [JSON]", call)
+		}
+		tool, input = fields[0], map[string]any{}
+		key := "file_path"
+		switch tool {
+		case "Grep", "Glob":
+			key = "path"
+		case "NotebookEdit":
+			key = "notebook_path"
+		case "WebFetch":
+			key = ""
+		}
+		if key != "" {
+			input[key] = fields[1]
+		}
+		if len(fields) == 3 {
+			if err := json.Unmarshal([]byte(fields[2]), &input); err != nil {
+				return nil, fmt.Errorf("%q: %v", call, err)
+			}
+			if key != "" {
+				input[key] = fields[1]
+			}
+		}
+	}
+	return json.Marshal(map[string]any{
+		"session_id": "cases", "transcript_path": "/tmp/t.jsonl", "cwd": caseProject,
+		"permission_mode": "default", "hook_event_name": "PreToolUse",
+		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_cases",
+	})
+}
+
+// TestCaseTable runs every case through a real daemon and prints, per
+// category, how many dangerous calls were stopped and harmless ones let
+// through. Every case must get its verdict.
+func TestCaseTable(t *testing.T) {
+	d := daemontest.StartFor(t, caseHome, nil)
+	cases := loadCases(t, d.Home)
+	client := &wire.Client{Socket: d.Socket}
+
+	type tally struct{ dangerous, stopped, harmless, allowed int }
+	totals := map[string]*tally{}
+	var categories []string
+	all := 0
+	for category, list := range cases {
+		categories = append(categories, category)
+		tl := &tally{}
+		totals[category] = tl
+		for _, c := range list {
+			all++
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			dec, err := client.Decide(ctx, &wire.Request{Event: c.event, Cwd: caseProject})
+			cancel()
+			if err != nil {
+				t.Fatalf("%s:%d: %v", c.file, c.lineNo, err)
+			}
+			if c.want == wire.Allow {
+				tl.harmless++
+				if dec.Verdict == wire.Allow {
+					tl.allowed++
+				}
+			} else {
+				tl.dangerous++
+				if dec.Verdict == c.want {
+					tl.stopped++
+				}
+			}
+			if dec.Verdict != c.want {
+				t.Errorf("%s:%d: %s\n    got %s (%s)", c.file, c.lineNo, c.line, dec.Verdict, dec.Reason)
+			}
+		}
+	}
+	if all < 300 {
+		t.Errorf("the table has %d cases, want at least 300", all)
+	}
+	st, err := client.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.EvalErrors != 0 {
+		t.Errorf("%d evaluation errors (last: %s); rules must never fail at evaluation time", st.EvalErrors, st.LastEvalErr)
+	}
+
+	sort.Strings(categories)
+	var sum tally
+	lines := []string{"quality: category      dangerous stopped  harmless allowed"}
+	for _, c := range categories {
+		tl := totals[c]
+		lines = append(lines, fmt.Sprintf("quality: %-12s %5d/%-5d      %5d/%-5d", c, tl.stopped, tl.dangerous, tl.allowed, tl.harmless))
+		sum.dangerous += tl.dangerous
+		sum.stopped += tl.stopped
+		sum.harmless += tl.harmless
+		sum.allowed += tl.allowed
+	}
+	lines = append(lines, fmt.Sprintf("quality: %-12s %5d/%-5d      %5d/%-5d   (%d cases)", "all", sum.stopped, sum.dangerous, sum.allowed, sum.harmless, all))
+	report(t, lines)
+}
+
+// report prints figures to the test's output: shown by `go test -v`
+// (`make test` runs this test verbosely to print them).
+func report(t *testing.T, lines []string) {
+	if testing.Verbose() {
+		fmt.Println(strings.Join(lines, "\n"))
+	} else {
+		t.Log("\n" + strings.Join(lines, "\n"))
+	}
+}
