@@ -181,3 +181,84 @@ func report(t *testing.T, lines []string) {
 		t.Log("\n" + strings.Join(lines, "\n"))
 	}
 }
+
+// anchorCorpus is another guard's own test cases with its verdicts,
+// shipped beside the repository as reference data.
+const anchorCorpus = "../../shared/corpus/anchor-agentjail.jsonl"
+
+// TestAnchorCorpus reports how often agentjail agrees with another
+// guard's verdicts. Its choices differ from ours on purpose in places (it
+// asks about anything unknown; it denies sudo, we ask), so this measures,
+// it does not judge; it fails only on evaluation errors.
+func TestAnchorCorpus(t *testing.T) {
+	f, err := os.Open(anchorCorpus)
+	if err != nil {
+		t.Skipf("no reference corpus here: %v", err)
+	}
+	defer f.Close()
+	d := daemontest.StartFor(t, "/Users/dev", nil)
+	client := &wire.Client{Socket: d.Socket}
+
+	type tally struct{ n, same, sameStop int }
+	byGroup := map[string]*tally{}
+	var groups []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var row struct {
+			ToolName  string         `json:"tool_name"`
+			ToolInput map[string]any `json:"tool_input"`
+			Cwd       string         `json:"cwd"`
+			Expect    wire.Verdict   `json:"expect"`
+			Category  string         `json:"category"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("corpus line: %v", err)
+		}
+		ev, _ := json.Marshal(map[string]any{"tool_name": row.ToolName, "tool_input": row.ToolInput, "cwd": row.Cwd, "hook_event_name": "PreToolUse"})
+		dec, err := client.Decide(context.Background(), &wire.Request{Event: ev, Cwd: row.Cwd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		group, _, _ := strings.Cut(row.Category, "/")
+		tl := byGroup[group]
+		if tl == nil {
+			tl = &tally{}
+			byGroup[group] = tl
+			groups = append(groups, group)
+		}
+		tl.n++
+		if dec.Verdict == row.Expect {
+			tl.same++
+		}
+		if (dec.Verdict == wire.Allow) == (row.Expect == wire.Allow) {
+			tl.sameStop++
+		}
+	}
+	st, err := client.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.EvalErrors != 0 {
+		t.Errorf("%d evaluation errors on the corpus (last: %s)", st.EvalErrors, st.LastEvalErr)
+	}
+	sort.Strings(groups)
+	lines := []string{"corpus: group             cases  same verdict  same stop/allow"}
+	var sum tally
+	for _, g := range groups {
+		tl := byGroup[g]
+		lines = append(lines, fmt.Sprintf("corpus: %-16s %5d  %5d (%3.0f%%)  %5d (%3.0f%%)", g, tl.n, tl.same, pct(tl.same, tl.n), tl.sameStop, pct(tl.sameStop, tl.n)))
+		sum.n += tl.n
+		sum.same += tl.same
+		sum.sameStop += tl.sameStop
+	}
+	lines = append(lines, fmt.Sprintf("corpus: %-16s %5d  %5d (%3.0f%%)  %5d (%3.0f%%)", "all", sum.n, sum.same, pct(sum.same, sum.n), sum.sameStop, pct(sum.sameStop, sum.n)))
+	report(t, lines)
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}

@@ -72,10 +72,45 @@ deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 	some cmd in commands
-	cmd.name in code_runners
+	runs_code(cmd)
 	some src in cmd.subst
 	some other in commands
 	other.name == src
 	decoder(src, other)
 	msg := sprintf("Blocked: `%s` runs a hidden (encoded) payload decoded by `%s`. Decode it to a file and show it to the user first.", [cmd.name, src])
+}
+
+# runs_code(cmd): cmd runs code it is given (or is itself computed).
+runs_code(cmd) if cmd.name in code_runners
+
+runs_code(cmd) if dynamic_program(cmd)
+
+ask contains {"id": "shell.dynamic_code", "msg": msg} if {
+	some cmd in commands
+	runs_dynamic_string(cmd)
+	msg := sprintf("`%s` runs code that is only known when it runs ($VAR or $(...)); the user has to approve it. Write the commands out instead.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+runs_dynamic_string(cmd) if {
+	evaluates_string(cmd)
+	count(cmd.subst) == 0 # eval $VAR: whatever the variable holds
+}
+
+# eval "$(cat payload)": code read from a file. (eval "$(ssh-agent -s)"
+# and the like, which print shell setup, stay allowed.)
+runs_dynamic_string(cmd) if {
+	evaluates_string(cmd)
+	some src in cmd.subst
+	src in {"cat", "head", "tail", "less", "more", "xargs", "tr", "sed", "awk", "rev", "dd", "xclip", "pbpaste"}
+}
+
+evaluates_string(cmd) if {
+	cmd.name == "eval"
+	cmd.dynamic
+}
+
+evaluates_string(cmd) if {
+	cmd.name in shells
+	has_flag(cmd, {"c"})
+	cmd.dynamic
 }

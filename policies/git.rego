@@ -107,6 +107,16 @@ discards_work(cmd) if {
 	has_flag(cmd, {"hard"})
 }
 
+discards_work(cmd) if {
+	git_subcommand(cmd) in {"checkout", "restore"}
+	"." in cmd.operands
+}
+
+discards_work(cmd) if {
+	git_subcommand(cmd) == "stash"
+	cmd.operands[1] in {"drop", "clear"}
+}
+
 # Publishing: package registries and releases.
 ask contains {"id": "publish.release", "msg": msg} if {
 	some cmd in commands

@@ -13,6 +13,14 @@ project := object.get(derived, "cwd", "")
 
 agentjail_home := object.get(derived, "agentjail_home", "")
 
+# agentjail_homes: the configured home, and the default one even when
+# AGENTJAIL_HOME points elsewhere.
+agentjail_homes := {h |
+	some h in {agentjail_home, concat("", [home_slash, ".agentjail"])}
+	h != ""
+	h != ".agentjail"
+}
+
 # commands are the simple commands of a Bash call, as the shell sees them.
 commands := object.get(derived, "commands", []) if input.tool_name == "Bash"
 
@@ -140,7 +148,8 @@ recursive(cmd) if has_flag(cmd, {"r", "R", "recursive"})
 # subcommand(cmd) is the first operand: "push" in `git push -f`.
 subcommand(cmd) := cmd.operands[0]
 
-# writes are the paths a call creates, changes or deletes.
+# writes are the paths a call creates, changes the contents of, or deletes
+# (not mere permission changes: chmod 600 on a key is fine).
 writes contains p if {
 	some cmd in commands
 	some r in cmd.redirects
@@ -151,7 +160,7 @@ writes contains p if {
 
 writes contains p if {
 	some cmd in commands
-	cmd.name in {"tee", "rm", "unlink", "truncate", "touch", "shred", "chmod", "chown", "chgrp", "chattr", "mv", "dd", "srm"}
+	cmd.name in {"tee", "rm", "unlink", "truncate", "shred", "mv", "dd", "srm"}
 	some p in cmd.paths
 }
 

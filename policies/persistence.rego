@@ -26,6 +26,19 @@ deny contains {"id": "persist.system_config", "msg": msg} if {
 	msg := sprintf("Blocked: %s is system configuration. Ask the user to change it themselves.", [pretty(p)])
 }
 
+deny contains {"id": "persist.system_files", "msg": msg} if {
+	some p in writes
+	regex.match(`^/(Applications|System|Library|bin|sbin|usr/(bin|sbin|lib|libexec|share))/`, p)
+	not regex.match(`^/Library/Launch(Agents|Daemons)/`, p)
+	msg := sprintf("Blocked: %s belongs to the system or an installed application; changing it can plant code that runs later. Ask the user to install or change it themselves.", [pretty(p)])
+}
+
+ask contains {"id": "persist.system_files", "msg": msg} if {
+	some p in writes
+	regex.match(`^/(usr/local|opt)/`, p)
+	msg := sprintf("%s is outside the project, in a shared program folder; the user has to approve changing it.", [pretty(p)])
+}
+
 deny contains {"id": "persist.launch_daemon", "msg": msg} if {
 	some p in writes
 	regex.match(`^/(Library|System/Library)/Launch(Agents|Daemons)/`, p)
@@ -44,6 +57,13 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 	cmd.name == "crontab"
 	not has_flag(cmd, {"l"})
 	msg := "Changing the crontab schedules commands to run unattended; the user has to approve it."
+}
+
+ask contains {"id": "persist.crontab", "msg": msg} if {
+	some cmd in commands
+	cmd.name in {"at", "batch"}
+	not has_flag(cmd, {"l"})
+	msg := sprintf("`%s` schedules commands to run unattended; the user has to approve it.", [cmd.name])
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {

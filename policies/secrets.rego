@@ -8,6 +8,13 @@ package agentjail
 # secret(p): a file or folder whose contents are credentials.
 secret(p) if regex.match(secret_home_pattern, home_rel(p))
 
+# Another user's home (/root, /home/x, /Users/x) holds the same files.
+secret(p) if {
+	regex.match(`^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, p)
+	not startswith(p, home_slash)
+	regex.match(secret_home_pattern, regex.replace(p, `^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, ""))
+}
+
 secret(p) if regex.match(secret_abs_pattern, p)
 
 secret(p) if {
@@ -27,7 +34,7 @@ not_secret(p) if endswith(p, ".pub")
 not_secret(p) if base_name(p) in {"known_hosts", "known_hosts.old", "authorized_keys", "config.pub"}
 
 # key_file(p): a project file that usually holds a secret.
-key_file(p) if regex.match(`^\.env(\.[A-Za-z0-9_.-]+)?$|^\.envrc$|\.(pem|key|p12|pfx|jks|keystore|ppk)$|^id_(rsa|dsa|ecdsa|ed25519)$|^credentials\.json$|^secrets?\.(ya?ml|json|toml)$`, base_name(p))
+key_file(p) if regex.match(`(?i)^\.env(\.[a-z0-9_.-]+)?$|^\.envrc$|\.(pem|key|p12|pfx|jks|keystore|ppk)$|^id_(rsa|dsa|ecdsa|ed25519)$|^credentials\.json$|^\.?secrets?\.(ya?ml|json|toml|txt|env)$|^\.secrets$`, base_name(p))
 
 # Example and template env files hold no secrets.
 harmless_key_file(p) if regex.match(`^\.env\.(example|sample|template|dist|defaults|schema)$`, base_name(p))
@@ -93,4 +100,32 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 	some p in key_file_access
 	not p in secret_access
 	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [pretty(p)])
+}
+
+deny contains {"id": "secrets.export", "msg": msg} if {
+	some cmd in commands
+	exports_secret(cmd)
+	msg := sprintf("Blocked: `%s` prints private keys or stored passwords. Ask the user for what you need instead.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+exports_secret(cmd) if {
+	cmd.name in {"gpg", "gpg2"}
+	has_flag(cmd, {"export-secret-keys", "export-secret-subkeys", "export-ssh-key"})
+}
+
+exports_secret(cmd) if {
+	cmd.name == "security"
+	subcommand(cmd) in {"dump-keychain", "find-generic-password", "find-internet-password", "export"}
+}
+
+# Tools' credential configuration: changing it can make the tool run other
+# code (ssh ProxyCommand, aws credential_process) or send credentials away.
+credential_config_dirs := {".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh"}
+
+deny contains {"id": "secrets.config_write", "msg": msg} if {
+	some p in writes
+	some dir in credential_config_dirs
+	under(home_rel(p), dir)
+	not base_name(p) in {"authorized_keys", "authorized_keys2", "known_hosts"}
+	msg := sprintf("Blocked: %s configures credentials; changing it can make tools run other code or send credentials away. Tell the user the change to make.", [pretty(p)])
 }

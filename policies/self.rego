@@ -13,6 +13,12 @@ claude_settings(p) if p in {
 	"/Library/Application Support/ClaudeCode/managed-settings.json",
 }
 
+# The hook configuration of the other agents agentjail guards.
+claude_settings(p) if home_rel(p) in {".codex/config.toml", ".gemini/settings.json", ".cursor/hooks.json", ".copilot/config.json"}
+
+# Writing a whole settings folder (rsync dir/ ~/.claude/) replaces them too.
+claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini"}
+
 deny contains {"id": "self.settings_shell_write", "msg": msg} if {
 	some p in writes
 	claude_settings(p)
@@ -56,20 +62,20 @@ settings_new_text contains input.tool_input.content if input.tool_name == "Write
 
 # agentjail's own files: policies, config, binaries, socket, logs.
 deny contains {"id": "self.home_write", "msg": msg} if {
-	agentjail_home != ""
 	some p in writes
-	under(p, agentjail_home)
+	some aj in agentjail_homes
+	under(p, aj)
 	msg := sprintf("Blocked: %s belongs to agentjail (policies, config, binaries); agents may not change it. Tell the user what to change.", [pretty(p)])
 }
 
 read_only_tools := {"cat", "less", "more", "head", "tail", "ls", "stat", "grep", "egrep", "fgrep", "rg", "wc", "file", "diff", "jq", "yq", "tree", "du", "cd", "echo", "sha256sum", "shasum", "md5sum", "test", "["}
 
 deny contains {"id": "self.home_write", "msg": msg} if {
-	agentjail_home != ""
 	some cmd in commands
 	not cmd.name in read_only_tools
 	some p in cmd.paths
-	under(p, agentjail_home)
+	some aj in agentjail_homes
+	under(p, aj)
 	msg := sprintf("Blocked: `%s` on %s could change agentjail's own files; only reading them is allowed.", [cmd.name, pretty(p)])
 }
 
@@ -82,6 +88,18 @@ deny contains {"id": "self.cli", "msg": msg} if {
 	count(cmd.operands) > 0
 	not agentjail_cli_read_only(cmd)
 	msg := sprintf("Blocked: `agentjail %s` changes how agentjail guards this machine; only the user may run it. `agentjail status`, `try` and `logs` are fine.", [concat(" ", cmd.operands)])
+}
+
+# $(which agentjail) mcp allow x: the program is agentjail, found at run time.
+deny contains {"id": "self.cli", "msg": msg} if {
+	some cmd in commands
+	dynamic_program(cmd)
+	some other in commands
+	other.name in {"which", "command", "type", "realpath", "readlink", "find"}
+	other.name in cmd.subst
+	mentions_agentjail(other)
+	not agentjail_cli_read_only(cmd)
+	msg := "Blocked: this runs the agentjail command to change how agentjail guards this machine; only the user may do that."
 }
 
 agentjail_cli_read_only(cmd) if cmd.operands[0] in agentjail_read_only

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentjail/agentjail/internal/shell"
@@ -72,6 +73,18 @@ func Build(event []byte, env Env) (map[string]any, *Derived, error) {
 // pathKeys are the tool_input fields that name a path, the main one first.
 var pathKeys = []string{"file_path", "notebook_path", "path", "filePath", "file", "filename", "source", "destination", "target", "directory", "dir"}
 
+// pathLike reports a field name that holds a path: old_path, outputFile,
+// target_dir.
+func pathLike(key string) bool {
+	k := strings.ToLower(key)
+	for _, suffix := range []string{"path", "file", "dir", "directory", "folder"} {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
 	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID}
@@ -95,6 +108,18 @@ func Derive(event map[string]any, env Env) *Derived {
 			}
 			d.Paths = append(d.Paths, abs)
 		}
+	}
+	// Other fields named like paths (old_path, output_file ...), in a
+	// stable order: MCP tools name them as they like.
+	var extra []string
+	for k, v := range ti {
+		if s, ok := v.(string); ok && s != "" && pathLike(k) && !slices.Contains(pathKeys, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		d.Paths = append(d.Paths, Abs(ti[k].(string), d.Cwd, env.Home))
 	}
 	if paths, ok := ti["paths"].([]any); ok { // MCP read_multiple_files
 		for _, p := range paths {

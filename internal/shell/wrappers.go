@@ -208,7 +208,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		w.find(*cmd, words, s, sc)
 		return nil, false, true
 	}
-	if shells[name] {
+	if shells[name] || ((name == "source" || name == ".") && len(args) > 0 && readsStdin(args[0].text)) {
 		w.shell(*cmd, words, s, sc)
 		return nil, false, true
 	}
@@ -258,8 +258,8 @@ func (w *walker) sub(sc *scope, cwd string) scope {
 	return scope{cwd: cwd, remote: sc.remote}
 }
 
-// shell handles sh, bash, zsh ...: a -c string, a here-document or
-// here-string on stdin, or a script file.
+// shell handles sh, bash, zsh ... (and `source /dev/stdin`): a -c
+// string, a here-document or here-string on stdin, or a script file.
 func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	args := words[1:]
 	i, seen := shellOpts.skip(args)
@@ -270,7 +270,7 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		return
 	}
 	w.emitOnly(cmd, words, sc)
-	if i < len(args) {
+	if i < len(args) && !readsStdin(args[i].text) {
 		return // runs a script file we cannot see
 	}
 	for _, r := range s.Redirs {
@@ -284,6 +284,8 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		}
 	}
 }
+
+func readsStdin(operand string) bool { return operand == "-" || operand == "/dev/stdin" }
 
 // find emits find itself and each command it runs with -exec, -execdir,
 // -ok or -okdir; "{}" stands for what find finds under its roots.
