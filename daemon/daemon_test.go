@@ -270,3 +270,56 @@ deny contains "never" if mode == "x"
 		t.Errorf("decisions %v", st.Decisions)
 	}
 }
+
+func TestConfigTunesThePack(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	cfg := filepath.Join(d.Home, "config.yaml")
+	forcePush := "git push -f origin feature/x"
+	outside := "rm -rf /srv/builds/old"
+	if v := decide(t, d.Socket, forcePush).Verdict; v != wire.Ask {
+		t.Fatalf("before: force push %s", v)
+	}
+	if v := decide(t, d.Socket, outside).Verdict; v != wire.Ask {
+		t.Fatalf("before: rm outside the project %s", v)
+	}
+
+	os.WriteFile(cfg, []byte("disabled_rules: [git.force_push]\nallowed_paths: [/srv/builds]\nprotected_paths: [/work/p/vendor/keys]\n"), 0o600)
+	eventually(t, "the tuning to apply", func() bool { return decide(t, d.Socket, forcePush).Verdict == wire.Allow })
+	if v := decide(t, d.Socket, outside).Verdict; v != wire.Allow {
+		t.Errorf("allowed_paths: rm of an allowed path is %s", v)
+	}
+	if got := decide(t, d.Socket, "cat vendor/keys/signing.txt"); got.Verdict != wire.Deny {
+		t.Errorf("protected_paths: %+v", got)
+	}
+
+	// A locked rule cannot be disabled: the config is refused, with a
+	// clear message, and the last good one stays.
+	os.WriteFile(cfg, []byte("disabled_rules: [self.stop_daemon]\n"), 0o600)
+	eventually(t, "the refusal in status", func() bool { return status(t, d.Socket).ConfigError != "" })
+	if msg := status(t, d.Socket).ConfigError; !strings.Contains(msg, "self.stop_daemon is locked") {
+		t.Errorf("config error %q", msg)
+	}
+	if v := decide(t, d.Socket, "pkill -f agentjail").Verdict; v != wire.Deny {
+		t.Errorf("the locked rule no longer fires: %s", v)
+	}
+	if v := decide(t, d.Socket, forcePush).Verdict; v != wire.Allow {
+		t.Errorf("the last good config was dropped: force push %s", v)
+	}
+}
+
+func TestHugeAndDeepCommandsAreAsked(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	tests := []struct{ name, cmd string }{
+		{"900 KiB command", "echo " + strings.Repeat("a", 900<<10)},
+		{"10,000 levels of nesting", strings.Repeat("(", 10000) + "ls" + strings.Repeat(")", 10000)},
+		{"10,000 nested substitutions", strings.Repeat("$(", 10000) + "ls" + strings.Repeat(")", 10000)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := decide(t, d.Socket, tt.cmd)
+			if got.Verdict != wire.Ask || !strings.Contains(got.Reason, "could not check this command") {
+				t.Errorf("got %s %.200q", got.Verdict, got.Reason)
+			}
+		})
+	}
+}

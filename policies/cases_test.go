@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/policies"
 )
 
 // The session every case runs in.
@@ -31,7 +34,7 @@ type tableCase struct {
 }
 
 // loadCases reads policies/cases/*.txt (format in cases/README.md).
-func loadCases(t *testing.T, ajHome string) map[string][]tableCase {
+func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 	t.Helper()
 	files, _ := filepath.Glob("cases/*.txt")
 	if len(files) == 0 {
@@ -261,4 +264,49 @@ func pct(a, b int) float64 {
 		return 0
 	}
 	return 100 * float64(a) / float64(b)
+}
+
+// BenchmarkCaseTable measures the daemon's work per decision (building
+// the input, parsing the shell command, evaluating the whole pack): over
+// the everyday cases ("typical") and over the whole table, with the
+// median and p99 per decision.
+func BenchmarkCaseTable(b *testing.B) {
+	ctx := context.Background()
+	home := b.TempDir()
+	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: home, UserHome: caseHome})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases := loadCases(b, home)
+	var typical, all []*wire.Request
+	for category, list := range cases {
+		for _, c := range list {
+			r := &wire.Request{Event: c.event, Cwd: caseProject}
+			all = append(all, r)
+			if category == "everyday" {
+				typical = append(typical, r)
+			}
+		}
+	}
+	for _, r := range all { // warm up
+		dec.Decide(ctx, r)
+	}
+	for _, set := range []struct {
+		name string
+		reqs []*wire.Request
+	}{{"typical", typical}, {"all", all}} {
+		b.Run(set.name, func(b *testing.B) {
+			durations := make([]time.Duration, 0, b.N)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				dec.Decide(ctx, set.reqs[i%len(set.reqs)])
+				durations = append(durations, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(durations)
+			b.ReportMetric(float64(durations[len(durations)/2].Nanoseconds())/1e3, "median-µs")
+			b.ReportMetric(float64(durations[len(durations)*99/100].Nanoseconds())/1e3, "p99-µs")
+		})
+	}
 }

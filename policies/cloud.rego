@@ -3,10 +3,13 @@ package agentjail
 # Cloud resources deleted from the command line are gone for everyone.
 
 ask contains {"id": "cloud.destroy", "msg": msg} if {
+	runs(cloud_tools)
 	some cmd in commands
 	destroys_cloud_resource(cmd)
 	msg := sprintf("`%s` deletes cloud resources; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
+
+cloud_tools := {"aws", "gcloud", "az", "doctl", "flyctl", "heroku", "kubectl", "terraform", "tofu", "pulumi"}
 
 destroys_cloud_resource(cmd) if {
 	cmd.name == "aws"

@@ -4,35 +4,39 @@ package agentjail
 # home directory or its folders, raw disk writes, world-writable trees.
 
 deny contains {"id": "fs.rm_catastrophic", "msg": msg} if {
+	"rm" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "rm"
 	recursive(cmd)
 	some p in cmd.paths
-	catastrophic(p)
+	p in catastrophic_paths
 	msg := sprintf("Blocked: `rm -r` of %s would delete the whole system, your home directory or one of its top-level folders. Delete only the specific files or build folders you created, inside the project.", [pretty(p)])
 }
 
 ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
+	"rm" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "rm"
 	recursive(cmd)
 	some p in cmd.paths
-	outside(p)
-	not catastrophic(p)
+	p in outside_paths
+	not p in catastrophic_paths
 	msg := sprintf("%s is outside the project (%s) and temp folders: deleting it recursively needs the user's approval. If it belongs to this project, add it to allowed_paths in ~/.agentjail/config.yaml.", [pretty(p), pretty(project)])
 }
 
 ask contains {"id": "fs.rm_project_root", "msg": msg} if {
+	"rm" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "rm"
 	recursive(cmd)
 	some p in cmd.paths
 	p == project
-	not catastrophic(p)
+	not p in catastrophic_paths
 	msg := sprintf("This deletes the whole project (%s); the user has to approve it. Delete the specific build or cache folders instead.", [pretty(p)])
 }
 
 ask contains {"id": "fs.rm_unknown_target", "msg": msg} if {
+	"rm" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "rm"
 	recursive(cmd)
@@ -63,28 +67,33 @@ relative_prefix(prefix) if {
 }
 
 deny contains {"id": "fs.find_delete_broad", "msg": msg} if {
+	"find" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "find"
 	has_flag(cmd, {"delete"})
 	not has_flag(cmd, {"name", "iname", "path", "ipath", "regex", "iregex", "newer", "mtime", "mmin", "empty"})
 	some p in cmd.paths
-	catastrophic(p)
+	p in catastrophic_paths
 	msg := sprintf("Blocked: `find %s -delete` with no filter deletes everything under %s. Add a -name filter and a folder inside the project.", [pretty(p), pretty(p)])
 }
 
 ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
+	"find" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "find"
 	has_flag(cmd, {"delete"})
 	some p in cmd.paths
-	outside(p)
+	p in outside_paths
 	not p in temp_roots
 	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }
 
 raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[0-9]|rdisk[0-9]|md[0-9]|dm-[0-9]|mapper/|loop[0-9])`
 
+raw_disk_paths := {p | some p in named_paths; regex.match(raw_disk, p)}
+
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	count(raw_disk_paths) > 0
 	some cmd in commands
 	cmd.name in {"dd", "shred", "wipefs", "cat", "pv"}
 	some p in cmd.paths
@@ -93,6 +102,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	count(raw_disk_paths) > 0
 	some cmd in commands
 	some r in cmd.redirects
 	contains(r.op, ">")
@@ -101,10 +111,13 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.format_disk", "msg": msg} if {
+	runs(format_tools)
 	some cmd in commands
 	format_command(cmd)
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
+
+format_tools := {"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.exfat", "mkfs.ntfs", "mkfs.apfs", "mke2fs", "mkswap", "newfs", "newfs_apfs", "newfs_hfs", "newfs_msdos", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "diskutil"}
 
 format_command(cmd) if regex.match(`^(mkfs(\..+)?|mke2fs|mkswap|newfs(_.+)?|fdisk|sfdisk|gdisk|parted|wipefs)$`, cmd.name)
 
@@ -116,15 +129,17 @@ format_command(cmd) if {
 world_writable_modes := {"777", "0777", "a+rwx", "ugo+rwx", "a=rwx", "o+w", "a+w", "666", "0666"}
 
 deny contains {"id": "fs.chmod_broad", "msg": msg} if {
+	runs({"chmod", "chown", "chgrp"})
 	some cmd in commands
 	cmd.name in {"chmod", "chown", "chgrp"}
 	recursive(cmd)
 	some p in cmd.paths
-	catastrophic(p)
+	p in catastrophic_paths
 	msg := sprintf("Blocked: `%s -R` on %s changes ownership or permissions of a whole system or home tree. Change only the files in the project that need it.", [cmd.name, pretty(p)])
 }
 
 ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
+	runs({"chmod", "chown", "chgrp"})
 	some cmd in commands
 	cmd.name == "chmod"
 	recursive(cmd)
@@ -134,9 +149,11 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 }
 
 ask contains {"id": "fs.unknown_program", "msg": msg} if {
+	count(catastrophic_paths) > 0
 	some cmd in commands
+	cmd.dynamic
 	dynamic_program(cmd)
 	some p in cmd.paths
-	catastrophic(p)
+	p in catastrophic_paths
 	msg := sprintf("`%s` runs a program only known when it runs, on %s; the user has to approve it. Name the program.", [cmd.program, pretty(p)])
 }

@@ -6,6 +6,7 @@ package agentjail
 env_dumpers := {"env", "printenv", "set", "export", "declare", "compgen"}
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
+	runs(network_tools)
 	some cmd in commands
 	cmd.name in network_tools
 	some src in array.concat(cmd.pipe_from, cmd.subst)
@@ -14,6 +15,7 @@ deny contains {"id": "exfil.env_to_network", "msg": msg} if {
 }
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
+	runs(network_tools)
 	some cmd in commands
 	cmd.name in network_tools
 	some r in cmd.redirects
@@ -36,6 +38,7 @@ reads_stdin(cmd) if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
+	runs(downloaders)
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -45,6 +48,7 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
+	runs(downloaders)
 	some cmd in commands
 	cmd.name in code_runners
 	some src in cmd.subst
@@ -52,14 +56,20 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` runs code fetched by `%s` that nobody has reviewed. Download it to a file, show it to the user, and run it only if they agree.", [cmd.name, src])
 }
 
+decoders := {"base64", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr"}
+
 decoder(name, cmd) if {
 	name == "base64"
 	has_flag(cmd, {"d", "D", "decode"})
 }
 
-decoder(name, _) if name in {"xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr"}
+decoder(name, _) if {
+	name in decoders
+	name != "base64"
+}
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
+	runs(decoders)
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -71,6 +81,7 @@ deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
+	runs(decoders)
 	some cmd in commands
 	runs_code(cmd)
 	some src in cmd.subst
@@ -86,6 +97,7 @@ runs_code(cmd) if cmd.name in code_runners
 runs_code(cmd) if dynamic_program(cmd)
 
 ask contains {"id": "shell.dynamic_code", "msg": msg} if {
+	runs(shells | {"eval"})
 	some cmd in commands
 	runs_dynamic_string(cmd)
 	msg := sprintf("`%s` runs code that is only known when it runs ($VAR or $(...)); the user has to approve it. Write the commands out instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -15,7 +15,10 @@ git_subcommand(cmd) := cmd.operands[1] if {
 	has_flag(cmd, {"C", "c"})
 }
 
-git_push(cmd) if git_subcommand(cmd) == "push"
+git_push(cmd) if {
+	"git" in input.agentjail.names
+	git_subcommand(cmd) == "push"
+}
 
 # push_targets are the branches a git push names, without + or refs/heads/.
 push_targets(cmd) := {branch |
@@ -37,6 +40,7 @@ forced(cmd) if {
 leased(cmd) if has_flag(cmd, {"force-with-lease", "force-if-includes"})
 
 deny contains {"id": "git.force_push_protected", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	git_push(cmd)
 	forced(cmd)
@@ -46,6 +50,7 @@ deny contains {"id": "git.force_push_protected", "msg": msg} if {
 }
 
 ask contains {"id": "git.force_push", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	git_push(cmd)
 	forced(cmd)
@@ -54,6 +59,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 }
 
 ask contains {"id": "git.force_push", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	git_push(cmd)
 	leased(cmd)
@@ -64,6 +70,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 }
 
 ask contains {"id": "git.force_push", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	git_push(cmd)
 	leased(cmd)
@@ -77,6 +84,7 @@ protected_push(cmd) if {
 }
 
 ask contains {"id": "git.push_mirror_or_delete", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	git_push(cmd)
 	remote_deletion(cmd)
@@ -91,6 +99,7 @@ remote_deletion(cmd) if {
 }
 
 ask contains {"id": "git.discard_work", "msg": msg} if {
+	"git" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "git"
 	discards_work(cmd)
@@ -119,10 +128,13 @@ discards_work(cmd) if {
 
 # Publishing: package registries and releases.
 ask contains {"id": "publish.release", "msg": msg} if {
+	runs(publish_tools)
 	some cmd in commands
 	publishes(cmd)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
+
+publish_tools := {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv", "twine", "gem", "docker", "podman", "gh"}
 
 publishes(cmd) if {
 	cmd.name in {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv"}

@@ -24,9 +24,13 @@ agentjail_homes := {h |
 # commands are the simple commands of a Bash call, as the shell sees them.
 commands := object.get(derived, "commands", []) if input.tool_name == "Bash"
 
+# named_paths are every path the call names: a file tool's paths, or
+# every operand and redirect target of the Bash commands.
+named_paths := {p | some p in object.get(derived, "paths", [])}
+
 # tool_paths are the paths a file tool (Read, Write, Edit, Grep, Glob,
 # an MCP file tool ...) names.
-tool_paths := object.get(derived, "paths", []) if input.tool_name != "Bash"
+tool_paths := named_paths if input.tool_name != "Bash"
 
 # config.yaml's tuning, as the daemon puts it in data.config.
 default allowed_paths := []
@@ -61,16 +65,14 @@ pretty(p) := p if {
 
 parent_dir(p) := concat("/", array.slice(parts, 0, count(parts) - 1)) if parts := split(p, "/")
 
-temp_roots := {t |
-	some t in {"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", object.get(derived, "temp", "/tmp")}
-	t != ""
-}
+temp_dir := object.get(derived, "temp", "/tmp")
+
+temp_roots := {"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", temp_dir}
 
 # in_temp(p): inside a temp folder (the folder itself is not).
-in_temp(p) if {
-	some t in temp_roots
-	startswith(p, concat("", [t, "/"]))
-}
+in_temp(p) if regex.match(`^(/private)?(/tmp|/var/tmp|/var/folders)/`, p)
+
+in_temp(p) if startswith(p, concat("", [temp_dir, "/"]))
 
 in_project(p) if {
 	project != "/"
@@ -82,15 +84,9 @@ allowed(p) if {
 	under(p, a)
 }
 
-system_roots := {
-	"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin",
-	"/sys", "/usr", "/var", "/snap", "/nix", "/System", "/Library", "/Applications",
-	"/private", "/cores", "/Volumes", "/mnt", "/media", "/Users", "/home",
-}
-
+# System folders, and the folders that hold every user's home.
 in_system(p) if {
-	some r in system_roots
-	under(p, r)
+	regex.match(`^/(bin|boot|dev|etc|lib|lib32|lib64|opt|proc|root|sbin|sys|usr|var|snap|nix|System|Library|Applications|private|cores|Volumes|mnt|media|Users|home)(/|$)`, p)
 	not in_temp(p)
 	not under(p, home)
 }
@@ -128,6 +124,10 @@ outside(p) if {
 	not allowed(p)
 }
 
+catastrophic_paths := {p | some p in named_paths; catastrophic(p)}
+
+outside_paths := {p | some p in named_paths; outside(p)}
+
 # --- commands ----------------------------------------------------------
 
 shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
@@ -137,6 +137,13 @@ interpreters := {"python", "python3", "python2", "perl", "ruby", "node", "php", 
 downloaders := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET"}
 
 network_tools := downloaders | {"nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp", "rsync", "ssh"}
+
+# runs(names): one of these programs runs in the call (as a command or a
+# wrapper). Rules test it first: it is cheap, and most calls run none.
+runs(names) if {
+	some n in input.agentjail.names
+	n in names
+}
 
 has_flag(cmd, names) if {
 	some f in cmd.flags
@@ -149,42 +156,5 @@ recursive(cmd) if has_flag(cmd, {"r", "R", "recursive"})
 subcommand(cmd) := cmd.operands[0]
 
 # writes are the paths a call creates, changes the contents of, or deletes
-# (not mere permission changes: chmod 600 on a key is fine).
-writes contains p if {
-	some cmd in commands
-	some r in cmd.redirects
-	contains(r.op, ">")
-	p := r.path
-	p != ""
-}
-
-writes contains p if {
-	some cmd in commands
-	cmd.name in {"tee", "rm", "unlink", "truncate", "shred", "mv", "dd", "srm"}
-	some p in cmd.paths
-}
-
-writes contains p if {
-	some cmd in commands
-	cmd.name in {"cp", "install", "ln", "rsync", "scp", "ditto"}
-	count(cmd.paths) > 0
-	p := cmd.paths[count(cmd.paths) - 1]
-}
-
-writes contains p if {
-	some cmd in commands
-	cmd.name in {"sed", "gsed", "perl", "ruby"}
-	has_flag(cmd, {"i", "in-place"})
-	some p in cmd.paths
-}
-
-writes contains p if {
-	input.tool_name in {"Write", "Edit", "MultiEdit", "NotebookEdit"}
-	some p in tool_paths
-}
-
-writes contains p if {
-	startswith(input.tool_name, "mcp__")
-	regex.match(`(?i)(write|edit|delete|remove|move|create|rename|put|upload)`, input.tool_name)
-	some p in tool_paths
-}
+# (the daemon works them out; a permission change is not a write).
+writes := {p | some p in object.get(derived, "writes", [])}

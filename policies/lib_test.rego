@@ -26,9 +26,31 @@ t_bash(cmds) := {
 	"tool_input": {"command": "(see agentjail.commands)"},
 	"agentjail": {
 		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
-		"daemon_pid": 4242, "paths": [], "commands": cmds,
+		"daemon_pid": 4242, "commands": cmds, "names": t_names(cmds),
+		"paths": [p | some p in t_paths(cmds)], "writes": [p | some p in t_writes(cmds)],
 	},
 }
+
+t_paths(cmds) := {p | some c in cmds; some p in c.paths} | {r.path | some c in cmds; some r in c.redirects; r.path != ""}
+
+# t_writes mirrors what the daemon derives (internal/shell/writes.go).
+t_writes(cmds) := (({r.path | some c in cmds; some r in c.redirects; contains(r.op, ">")} | {p |
+	some c in cmds
+	c.name in {"tee", "rm", "unlink", "truncate", "shred", "srm", "dd", "mv"}
+	some p in c.paths
+}) | {c.paths[count(c.paths) - 1] |
+	some c in cmds
+	c.name in {"cp", "install", "ln", "rsync", "scp", "ditto"}
+	count(c.paths) > 0
+}) | {p |
+	some c in cmds
+	c.name in {"sed", "gsed", "perl", "ruby"}
+	some f in c.flags
+	f in {"i", "in-place"}
+	some p in c.paths
+}
+
+t_names(cmds) := [n | some n in {n | some c in cmds; some n in array.concat([c.name], c.wrappers)}]
 
 t_tool(tool, tool_input, paths) := {
 	"tool_name": tool,
@@ -36,8 +58,13 @@ t_tool(tool, tool_input, paths) := {
 	"agentjail": {
 		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
 		"daemon_pid": 4242, "paths": paths, "file_path": paths[0],
+		"writes": t_tool_writes(tool, paths),
 	},
 }
+
+t_tool_writes(tool, paths) := paths if tool in {"Write", "Edit", "MultiEdit", "NotebookEdit"}
+
+t_tool_writes(tool, _) := [] if not tool in {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 
 t_denied(id, ev) if {
 	some m in deny with input as ev

@@ -53,6 +53,7 @@ ask contains {"id": "persist.user_service", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
+	"crontab" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "crontab"
 	not has_flag(cmd, {"l"})
@@ -60,6 +61,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
+	runs({"at", "batch"})
 	some cmd in commands
 	cmd.name in {"at", "batch"}
 	not has_flag(cmd, {"l"})
@@ -73,6 +75,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
+	runs({"launchctl", "systemctl"})
 	some cmd in commands
 	cmd.name == "launchctl"
 	subcommand(cmd) in {"load", "bootstrap", "enable", "submit"}
@@ -80,6 +83,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
+	runs({"launchctl", "systemctl"})
 	some cmd in commands
 	cmd.name == "systemctl"
 	some op in cmd.operands
@@ -90,6 +94,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 privilege_commands := {"sudo", "doas", "su", "pkexec", "sudoedit", "runas"}
 
 ask contains {"id": "priv.sudo", "msg": msg} if {
+	runs(privilege_commands)
 	some cmd in commands
 	runs_privileged(cmd)
 	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."

@@ -46,19 +46,19 @@ metadata_only := {
 	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
 }
 
+secret_paths := {p | some p in named_paths; secret(p); not not_secret(p)}
+
 # secret_access(p): the call reads, copies or changes secret p.
 secret_access contains p if {
 	some p in tool_paths
-	secret(p)
-	not not_secret(p)
+	p in secret_paths
 }
 
 secret_access contains p if {
 	some cmd in commands
 	not cmd.name in metadata_only
 	some p in cmd.paths
-	secret(p)
-	not not_secret(p)
+	p in secret_paths
 }
 
 # /proc/$$/environ and the like: a process environment, even when the
@@ -72,9 +72,7 @@ secret_access contains o if {
 secret_access contains r.path if {
 	some cmd in commands
 	some r in cmd.redirects
-	r.path != ""
-	secret(r.path)
-	not not_secret(r.path)
+	r.path in secret_paths
 }
 
 deny contains {"id": "secrets.credentials", "msg": msg} if {
@@ -82,18 +80,18 @@ deny contains {"id": "secrets.credentials", "msg": msg} if {
 	msg := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [pretty(p)])
 }
 
+key_file_paths := {p | some p in named_paths; key_file(p); not harmless_key_file(p)}
+
 key_file_access contains p if {
 	some p in tool_paths
-	key_file(p)
-	not harmless_key_file(p)
+	p in key_file_paths
 }
 
 key_file_access contains p if {
 	some cmd in commands
 	not cmd.name in metadata_only
 	some p in cmd.paths
-	key_file(p)
-	not harmless_key_file(p)
+	p in key_file_paths
 }
 
 ask contains {"id": "secrets.key_file", "msg": msg} if {
@@ -103,6 +101,7 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 }
 
 deny contains {"id": "secrets.export", "msg": msg} if {
+	runs({"gpg", "gpg2", "security"})
 	some cmd in commands
 	exports_secret(cmd)
 	msg := sprintf("Blocked: `%s` prints private keys or stored passwords. Ask the user for what you need instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

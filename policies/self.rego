@@ -83,6 +83,7 @@ deny contains {"id": "self.home_write", "msg": msg} if {
 agentjail_read_only := {"status", "try", "logs", "version", "help", "completion"}
 
 deny contains {"id": "self.cli", "msg": msg} if {
+	"agentjail" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "agentjail"
 	count(cmd.operands) > 0
@@ -111,6 +112,7 @@ agentjail_cli_read_only(cmd) if {
 
 # Stopping the daemon.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	runs({"pkill", "killall", "kill", "skill", "slay", "launchctl", "systemctl", "service"})
 	some cmd in commands
 	stops_agentjail(cmd)
 	msg := sprintf("Blocked: `%s` would stop agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [concat(" ", array.concat([cmd.name], cmd.args))])

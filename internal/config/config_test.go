@@ -24,6 +24,11 @@ func TestLoad(t *testing.T) {
 		{"bad duration refused", "eval_timeout: soon\n", nil, "eval_timeout"},
 		{"negative duration refused", "read_timeout: -1s\n", nil, "read_timeout must be"},
 		{"broken yaml refused", "fail_mode: [closed\n", nil, "not valid YAML"},
+		{"tuning read and paths expanded", "disabled_rules: [git.force_push]\nallowed_paths: [~/dist, /srv/out/]\nprotected_paths: [/srv/vault]\n", func(c Config) bool {
+			home, _ := os.UserHomeDir()
+			return len(c.DisabledRules) == 1 && c.AllowedPaths[0] == home+"/dist" && c.AllowedPaths[1] == "/srv/out" && c.ProtectedPaths[0] == "/srv/vault"
+		}, ""},
+		{"relative allowed path refused", "allowed_paths: [dist]\n", nil, "must be an absolute path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

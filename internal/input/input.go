@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -47,6 +48,9 @@ type Derived struct {
 	// way: FilePath, a Glob pattern joined to its folder, and any other
 	// field that holds a path (an MCP tool's "source", say).
 	Paths []string
+	// Writes are the paths the call creates, changes or deletes: a write
+	// tool's paths, or what the Bash commands write.
+	Writes []string
 	// Shell is the parsed Bash command, for the Bash tool.
 	Shell *shell.Result
 }
@@ -135,13 +139,58 @@ func Derive(event map[string]any, env Env) *Derived {
 		}
 		d.Paths = append(d.Paths, Abs(pattern, dir, env.Home))
 	}
-	if event["tool_name"] == "Bash" {
+	tool, _ := event["tool_name"].(string)
+	if tool == "Bash" {
 		if cmd, ok := ti["command"].(string); ok {
 			r := shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp})
 			d.Shell = &r
+			d.Paths, d.Writes = shellPaths(r.Commands)
 		}
+	} else if writeTool(tool) {
+		d.Writes = d.Paths
 	}
 	return d
+}
+
+// writeTool reports a tool that writes the paths it names.
+func writeTool(name string) bool {
+	switch name {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return true
+	}
+	return strings.HasPrefix(name, "mcp__") && mcpWrite.MatchString(name)
+}
+
+var mcpWrite = regexp.MustCompile(`(?i)(write|edit|delete|remove|move|create|rename|put|upload)`)
+
+// shellPaths gathers, once each, every path the commands name (operands
+// and redirect targets) and every path they write.
+func shellPaths(cmds []shell.Command) (paths, writes []string) {
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		for _, p := range c.Paths {
+			if !seen[p] {
+				seen[p] = true
+				paths = append(paths, p)
+			}
+		}
+		for _, r := range c.Redirects {
+			if r.Path != "" && !seen[r.Path] {
+				seen[r.Path] = true
+				paths = append(paths, r.Path)
+			}
+		}
+	}
+	seenW := map[string]bool{}
+	for _, c := range cmds {
+		for _, p := range c.Writes {
+			if !seenW[p] {
+				seenW[p] = true
+				writes = append(writes, p)
+			}
+		}
+	}
+	return paths, writes
 }
 
 // Map is d as a JSON-shaped value for the policy input. It is built by
@@ -155,6 +204,7 @@ func (d *Derived) Map() map[string]any {
 		"daemon_pid":     d.DaemonPID,
 		"cwd":            d.Cwd,
 		"paths":          strings2any(d.Paths),
+		"writes":         strings2any(d.Writes),
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
@@ -165,6 +215,7 @@ func (d *Derived) Map() map[string]any {
 			cmds[i] = commandMap(c)
 		}
 		m["commands"] = cmds
+		m["names"] = commandNames(d.Shell.Commands)
 		if d.Shell.Error != "" {
 			m["parse_error"] = d.Shell.Error
 		}
@@ -180,6 +231,7 @@ func commandMap(c shell.Command) map[string]any {
 		"flags":     strings2any(c.Flags),
 		"operands":  strings2any(c.Operands),
 		"paths":     strings2any(c.Paths),
+		"writes":    strings2any(c.Writes),
 		"dynamic":   c.Dynamic,
 		"glob":      c.Glob,
 		"wrappers":  strings2any(c.Wrappers),
@@ -201,6 +253,30 @@ func commandMap(c shell.Command) map[string]any {
 	}
 	m["redirects"] = redirects
 	return m
+}
+
+// commandNames lists, once each, the names of the commands and of their
+// wrappers: rules test it first ("git" in input.agentjail.names) so that
+// OPA's rule index skips a rule outright when its program does not run.
+func commandNames(cmds []shell.Command) []any {
+	seen := map[string]bool{}
+	var out []any
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, c := range cmds {
+		add(c.Name)
+		for _, w := range c.Wrappers {
+			add(w)
+		}
+	}
+	if out == nil {
+		out = []any{}
+	}
+	return out
 }
 
 func strings2any(ss []string) []any {

@@ -32,6 +32,10 @@ type Command struct {
 	// Dynamic operands are left out (see Dynamic); redirect targets are
 	// in Redirects.
 	Paths []string `json:"paths"`
+	// Writes are the paths the command creates, changes the contents of
+	// or deletes: output redirections, and the operands a program is
+	// known to write (tee, cp and mv targets, sed -i files, rm ...).
+	Writes []string `json:"writes"`
 	// Assigns are the leading VAR=value words.
 	Assigns map[string]string `json:"assigns,omitempty"`
 	// Redirects are the command's redirections.

@@ -281,6 +281,7 @@ func (w *walker) emit(cmd Command, sc *scope) {
 	}
 	cmd.Via, cmd.Depth, cmd.Remote = sc.via, sc.depth, sc.remote
 	cmd.PipeFrom = sc.pipeFrom
+	cmd.Writes = writes(&cmd)
 	if cmd.Args == nil {
 		cmd.Args = []string{}
 	}
