@@ -5,9 +5,7 @@ package agentjail
 
 deny contains {"id": "fs.rm_catastrophic", "msg": msg} if {
 	"rm" in input.agentjail.names
-	some cmd in commands
-	cmd.name == "rm"
-	recursive(cmd)
+	some cmd in rm_recursive
 	some p in cmd.paths
 	p in catastrophic_paths
 	msg := sprintf("Blocked: `rm -r` of %s would delete the whole system, your home directory or one of its top-level folders. Delete only the specific files or build folders you created, inside the project.", [pretty(p)])
@@ -15,9 +13,7 @@ deny contains {"id": "fs.rm_catastrophic", "msg": msg} if {
 
 ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
 	"rm" in input.agentjail.names
-	some cmd in commands
-	cmd.name == "rm"
-	recursive(cmd)
+	some cmd in rm_recursive
 	some p in cmd.paths
 	p in outside_paths
 	not p in catastrophic_paths
@@ -26,9 +22,7 @@ ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
 
 ask contains {"id": "fs.rm_project_root", "msg": msg} if {
 	"rm" in input.agentjail.names
-	some cmd in commands
-	cmd.name == "rm"
-	recursive(cmd)
+	some cmd in rm_recursive
 	some p in cmd.paths
 	p == project
 	not p in catastrophic_paths
@@ -37,9 +31,7 @@ ask contains {"id": "fs.rm_project_root", "msg": msg} if {
 
 ask contains {"id": "fs.rm_unknown_target", "msg": msg} if {
 	"rm" in input.agentjail.names
-	some cmd in commands
-	cmd.name == "rm"
-	recursive(cmd)
+	some cmd in rm_recursive
 	some o in cmd.operands
 	unknown_target(o)
 	msg := sprintf("`rm -r %s` deletes a path only known when it runs; the user has to approve it. Spell out the path inside the project instead.", [o])
@@ -90,9 +82,10 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 
 raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[0-9]|rdisk[0-9]|md[0-9]|dm-[0-9]|mapper/|loop[0-9])`
 
-raw_disk_paths := {p | some p in named_paths; regex.match(raw_disk, p)}
+raw_disk_paths := {p | some p in unusual_paths; startswith(p, "/dev/"); regex.match(raw_disk, p)}
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	input.agentjail.paths[0]
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	cmd.name in {"dd", "shred", "wipefs", "cat", "pv"}
@@ -102,6 +95,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
+	input.agentjail.paths[0]
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	some r in cmd.redirects
@@ -111,7 +105,8 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.format_disk", "msg": msg} if {
-	runs(format_tools)
+	some program in input.agentjail.names
+	program in format_tools
 	some cmd in commands
 	format_command(cmd)
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
@@ -129,7 +124,8 @@ format_command(cmd) if {
 world_writable_modes := {"777", "0777", "a+rwx", "ugo+rwx", "a=rwx", "o+w", "a+w", "666", "0666"}
 
 deny contains {"id": "fs.chmod_broad", "msg": msg} if {
-	runs({"chmod", "chown", "chgrp"})
+	some program in input.agentjail.names
+	program in {"chmod", "chown", "chgrp"}
 	some cmd in commands
 	cmd.name in {"chmod", "chown", "chgrp"}
 	recursive(cmd)
@@ -139,7 +135,8 @@ deny contains {"id": "fs.chmod_broad", "msg": msg} if {
 }
 
 ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
-	runs({"chmod", "chown", "chgrp"})
+	some program in input.agentjail.names
+	program in {"chmod", "chown", "chgrp"}
 	some cmd in commands
 	cmd.name == "chmod"
 	recursive(cmd)
@@ -149,6 +146,7 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 }
 
 ask contains {"id": "fs.unknown_program", "msg": msg} if {
+	input.agentjail.paths[0]
 	count(catastrophic_paths) > 0
 	some cmd in commands
 	cmd.dynamic

@@ -6,7 +6,8 @@ package agentjail
 env_dumpers := {"env", "printenv", "set", "export", "declare", "compgen"}
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	runs(network_tools)
+	some program in input.agentjail.names
+	program in network_tools
 	some cmd in commands
 	cmd.name in network_tools
 	some src in array.concat(cmd.pipe_from, cmd.subst)
@@ -15,7 +16,8 @@ deny contains {"id": "exfil.env_to_network", "msg": msg} if {
 }
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	runs(network_tools)
+	some program in input.agentjail.names
+	program in network_tools
 	some cmd in commands
 	cmd.name in network_tools
 	some r in cmd.redirects
@@ -25,7 +27,10 @@ deny contains {"id": "exfil.env_to_network", "msg": msg} if {
 }
 
 # Runs what arrives on its standard input or in a substituted file.
-code_runners := (shells | interpreters) | {"eval", "source", "."}
+code_runners := {
+	"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "python", "python3", "python2", "perl",
+	"ruby", "node", "php", "bun", "deno", "lua", "Rscript", "eval", "source", ".",
+}
 
 # reads_stdin(cmd): a shell or interpreter given no script file.
 reads_stdin(cmd) if count(cmd.operands) == 0
@@ -38,7 +43,8 @@ reads_stdin(cmd) if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	runs(downloaders)
+	some program in input.agentjail.names
+	program in downloaders
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -48,7 +54,8 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	runs(downloaders)
+	some program in input.agentjail.names
+	program in downloaders
 	some cmd in commands
 	cmd.name in code_runners
 	some src in cmd.subst
@@ -69,7 +76,8 @@ decoder(name, _) if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	runs(decoders)
+	some program in input.agentjail.names
+	program in decoders
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -81,7 +89,8 @@ deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	runs(decoders)
+	some program in input.agentjail.names
+	program in decoders
 	some cmd in commands
 	runs_code(cmd)
 	some src in cmd.subst
@@ -97,7 +106,8 @@ runs_code(cmd) if cmd.name in code_runners
 runs_code(cmd) if dynamic_program(cmd)
 
 ask contains {"id": "shell.dynamic_code", "msg": msg} if {
-	runs(shells | {"eval"})
+	some program in input.agentjail.names
+	program in {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "eval"}
 	some cmd in commands
 	runs_dynamic_string(cmd)
 	msg := sprintf("`%s` runs code that is only known when it runs ($VAR or $(...)); the user has to approve it. Write the commands out instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

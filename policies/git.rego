@@ -15,10 +15,12 @@ git_subcommand(cmd) := cmd.operands[1] if {
 	has_flag(cmd, {"C", "c"})
 }
 
-git_push(cmd) if {
+# git_pushes are the `git push` commands of the call.
+git_pushes := [cmd |
 	"git" in input.agentjail.names
+	some cmd in commands
 	git_subcommand(cmd) == "push"
-}
+]
 
 # push_targets are the branches a git push names, without + or refs/heads/.
 push_targets(cmd) := {branch |
@@ -41,8 +43,7 @@ leased(cmd) if has_flag(cmd, {"force-with-lease", "force-if-includes"})
 
 deny contains {"id": "git.force_push_protected", "msg": msg} if {
 	"git" in input.agentjail.names
-	some cmd in commands
-	git_push(cmd)
+	some cmd in git_pushes
 	forced(cmd)
 	some b in push_targets(cmd)
 	b in protected_branches
@@ -51,8 +52,7 @@ deny contains {"id": "git.force_push_protected", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
-	some cmd in commands
-	git_push(cmd)
+	some cmd in git_pushes
 	forced(cmd)
 	not protected_push(cmd)
 	msg := "A force push overwrites the remote branch's history; the user has to approve it. Prefer --force-with-lease on your own feature branch."
@@ -60,8 +60,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
-	some cmd in commands
-	git_push(cmd)
+	some cmd in git_pushes
 	leased(cmd)
 	not forced(cmd)
 	some b in push_targets(cmd)
@@ -71,8 +70,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
-	some cmd in commands
-	git_push(cmd)
+	some cmd in git_pushes
 	leased(cmd)
 	count(push_targets(cmd)) == 0
 	msg := "A force push to the current branch (which may be main) overwrites remote history; the user has to approve it. Name the branch explicitly."
@@ -85,8 +83,7 @@ protected_push(cmd) if {
 
 ask contains {"id": "git.push_mirror_or_delete", "msg": msg} if {
 	"git" in input.agentjail.names
-	some cmd in commands
-	git_push(cmd)
+	some cmd in git_pushes
 	remote_deletion(cmd)
 	msg := "This push deletes branches or mirrors the repository over the remote; the user has to approve it."
 }
@@ -128,7 +125,8 @@ discards_work(cmd) if {
 
 # Publishing: package registries and releases.
 ask contains {"id": "publish.release", "msg": msg} if {
-	runs(publish_tools)
+	some program in input.agentjail.names
+	program in publish_tools
 	some cmd in commands
 	publishes(cmd)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])

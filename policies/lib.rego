@@ -32,6 +32,14 @@ named_paths := {p | some p in object.get(derived, "paths", [])}
 # an MCP file tool ...) names.
 tool_paths := named_paths if input.tool_name != "Bash"
 
+# rm_recursive are the `rm -r` commands of the call.
+rm_recursive := [cmd |
+	"rm" in input.agentjail.names
+	some cmd in commands
+	cmd.name == "rm"
+	recursive(cmd)
+]
+
 # config.yaml's tuning, as the daemon puts it in data.config.
 default allowed_paths := []
 
@@ -79,6 +87,18 @@ in_project(p) if {
 	under(p, project)
 }
 
+# project_prefix is "<project>/" when the project lies deep enough that
+# nothing inside it can be the home directory, one of its top-level
+# folders or a file-system root: paths under it (most operands) then skip
+# those checks. Otherwise it matches no path.
+default project_prefix := "\u0000"
+
+project_prefix := concat("", [project, "/"]) if {
+	regex.match(`^/[^/]+/[^/]+`, project)
+	not under(home, project)
+	not regex.match(`^/(bin|boot|dev|etc|lib|lib32|lib64|opt|proc|sbin|sys|usr|var|System|Library|Applications|private)(/|$)`, project)
+}
+
 allowed(p) if {
 	some a in allowed_paths
 	under(p, a)
@@ -124,9 +144,12 @@ outside(p) if {
 	not allowed(p)
 }
 
-catastrophic_paths := {p | some p in named_paths; catastrophic(p)}
+# The paths that are not deep inside the project, classified once each.
+unusual_paths := {p | some p in named_paths; not startswith(p, project_prefix)}
 
-outside_paths := {p | some p in named_paths; outside(p)}
+catastrophic_paths := {p | some p in unusual_paths; catastrophic(p)}
+
+outside_paths := {p | some p in unusual_paths; outside(p)}
 
 # --- commands ----------------------------------------------------------
 
@@ -136,14 +159,14 @@ interpreters := {"python", "python3", "python2", "perl", "ruby", "node", "php", 
 
 downloaders := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET"}
 
-network_tools := downloaders | {"nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp", "rsync", "ssh"}
+network_tools := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp", "rsync", "ssh"}
 
-# runs(names): one of these programs runs in the call (as a command or a
-# wrapper). Rules test it first: it is cheap, and most calls run none.
-runs(names) if {
-	some n in input.agentjail.names
-	n in names
-}
+# Rules about particular programs test input.agentjail.names first (the
+# programs the call runs, wrappers included): `"rm" in
+# input.agentjail.names` lets OPA's rule index skip the rule without
+# entering it, and most calls run none of the programs a rule is about.
+# Rules about written or named paths likewise start with
+# `input.agentjail.writes[0]` or `input.agentjail.paths[0]`.
 
 has_flag(cmd, names) if {
 	some f in cmd.flags

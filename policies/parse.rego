@@ -5,6 +5,6 @@ package agentjail
 
 ask contains {"id": "shell.unparsed", "msg": msg} if {
 	input.tool_name == "Bash"
-	err := derived.parse_error
+	err := input.agentjail.parse_error
 	msg := sprintf("agentjail could not check this command (%s), so the user has to approve it. Simpler commands (no unusual syntax, one step at a time) can be checked.", [err])
 }

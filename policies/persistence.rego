@@ -8,18 +8,21 @@ startup_file(p) if regex.match(`^(\.(bashrc|bash_profile|bash_login|bash_logout|
 startup_file(p) if p in {"/etc/profile", "/etc/bashrc", "/etc/bash.bashrc", "/etc/zshrc", "/etc/zprofile", "/etc/environment"}
 
 ask contains {"id": "persist.shell_startup", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	startup_file(p)
 	msg := sprintf("%s runs in every new shell; changing it needs the user's approval. Tell the user the line to add instead.", [pretty(p)])
 }
 
 deny contains {"id": "persist.authorized_keys", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	base_name(p) in {"authorized_keys", "authorized_keys2"}
 	msg := sprintf("Blocked: writing %s would let someone log in to this machine. Ask the user to add keys themselves.", [pretty(p)])
 }
 
 deny contains {"id": "persist.system_config", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	under(p, "/etc")
 	not startup_file(p)
@@ -27,6 +30,7 @@ deny contains {"id": "persist.system_config", "msg": msg} if {
 }
 
 deny contains {"id": "persist.system_files", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	regex.match(`^/(Applications|System|Library|bin|sbin|usr/(bin|sbin|lib|libexec|share))/`, p)
 	not regex.match(`^/Library/Launch(Agents|Daemons)/`, p)
@@ -34,18 +38,21 @@ deny contains {"id": "persist.system_files", "msg": msg} if {
 }
 
 ask contains {"id": "persist.system_files", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	regex.match(`^/(usr/local|opt)/`, p)
 	msg := sprintf("%s is outside the project, in a shared program folder; the user has to approve changing it.", [pretty(p)])
 }
 
 deny contains {"id": "persist.launch_daemon", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	regex.match(`^/(Library|System/Library)/Launch(Agents|Daemons)/`, p)
 	msg := sprintf("Blocked: %s would start a program for every user at boot. Ask the user to install it themselves.", [pretty(p)])
 }
 
 ask contains {"id": "persist.user_service", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	regex.match(`^(Library/LaunchAgents|\.config/systemd/user|\.config/autostart)/`, home_rel(p))
 	not regex.match(`agentjail`, p)
@@ -61,7 +68,8 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
-	runs({"at", "batch"})
+	some program in input.agentjail.names
+	program in {"at", "batch"}
 	some cmd in commands
 	cmd.name in {"at", "batch"}
 	not has_flag(cmd, {"l"})
@@ -69,13 +77,15 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	regex.match(`^/(etc/cron|var/spool/cron|usr/lib/cron|var/at)`, p)
 	msg := sprintf("%s schedules commands to run unattended; the user has to approve it.", [pretty(p)])
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	runs({"launchctl", "systemctl"})
+	some program in input.agentjail.names
+	program in {"launchctl", "systemctl"}
 	some cmd in commands
 	cmd.name == "launchctl"
 	subcommand(cmd) in {"load", "bootstrap", "enable", "submit"}
@@ -83,7 +93,8 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	runs({"launchctl", "systemctl"})
+	some program in input.agentjail.names
+	program in {"launchctl", "systemctl"}
 	some cmd in commands
 	cmd.name == "systemctl"
 	some op in cmd.operands
@@ -94,7 +105,8 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 privilege_commands := {"sudo", "doas", "su", "pkexec", "sudoedit", "runas"}
 
 ask contains {"id": "priv.sudo", "msg": msg} if {
-	runs(privilege_commands)
+	some program in input.agentjail.names
+	program in privilege_commands
 	some cmd in commands
 	runs_privileged(cmd)
 	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."

@@ -17,10 +17,6 @@ secret(p) if {
 
 secret(p) if regex.match(secret_abs_pattern, p)
 
-secret(p) if {
-	some q in protected_paths
-	under(p, q)
-}
 
 # Relative to the home directory. One literal pattern keeps it to one
 # match per path.
@@ -46,7 +42,14 @@ metadata_only := {
 	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
 }
 
-secret_paths := {p | some p in named_paths; secret(p); not not_secret(p)}
+secret_paths := {p | some p in unusual_paths; secret(p); not not_secret(p)} | protected_named
+
+protected_named := {p |
+	count(protected_paths) > 0
+	some p in named_paths
+	some q in protected_paths
+	under(p, q)
+}
 
 # secret_access(p): the call reads, copies or changes secret p.
 secret_access contains p if {
@@ -61,13 +64,6 @@ secret_access contains p if {
 	p in secret_paths
 }
 
-# /proc/$$/environ and the like: a process environment, even when the
-# pid is only known at run time.
-secret_access contains o if {
-	some cmd in commands
-	some o in cmd.operands
-	regex.match(`^/proc/[^/]+/environ$`, o)
-}
 
 secret_access contains r.path if {
 	some cmd in commands
@@ -76,11 +72,23 @@ secret_access contains r.path if {
 }
 
 deny contains {"id": "secrets.credentials", "msg": msg} if {
+	input.agentjail.paths[0]
 	some p in secret_access
 	msg := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [pretty(p)])
 }
 
 key_file_paths := {p | some p in named_paths; key_file(p); not harmless_key_file(p)}
+
+# /proc/$$/environ and the like: a process environment, even when the
+# pid is only known at run time (so the path is not normalized).
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	input.tool_name == "Bash"
+	some cmd in commands
+	cmd.dynamic
+	some o in cmd.operands
+	regex.match(`^/proc/[^/]+/environ$`, o)
+	msg := sprintf("Blocked: %s is a process environment, full of tokens and keys. Ask the user for the specific non-secret value you need.", [o])
+}
 
 key_file_access contains p if {
 	some p in tool_paths
@@ -95,13 +103,15 @@ key_file_access contains p if {
 }
 
 ask contains {"id": "secrets.key_file", "msg": msg} if {
+	input.agentjail.paths[0]
 	some p in key_file_access
 	not p in secret_access
 	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [pretty(p)])
 }
 
 deny contains {"id": "secrets.export", "msg": msg} if {
-	runs({"gpg", "gpg2", "security"})
+	some program in input.agentjail.names
+	program in {"gpg", "gpg2", "security"}
 	some cmd in commands
 	exports_secret(cmd)
 	msg := sprintf("Blocked: `%s` prints private keys or stored passwords. Ask the user for what you need instead.", [concat(" ", array.concat([cmd.name], cmd.args))])
@@ -122,6 +132,7 @@ exports_secret(cmd) if {
 credential_config_dirs := {".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh"}
 
 deny contains {"id": "secrets.config_write", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	some dir in credential_config_dirs
 	under(home_rel(p), dir)

@@ -20,6 +20,7 @@ claude_settings(p) if home_rel(p) in {".codex/config.toml", ".gemini/settings.js
 claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini"}
 
 deny contains {"id": "self.settings_shell_write", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
 	claude_settings(p)
 	input.tool_name == "Bash"
@@ -62,20 +63,24 @@ settings_new_text contains input.tool_input.content if input.tool_name == "Write
 
 # agentjail's own files: policies, config, binaries, socket, logs.
 deny contains {"id": "self.home_write", "msg": msg} if {
+	input.agentjail.writes[0]
 	some p in writes
-	some aj in agentjail_homes
-	under(p, aj)
+	p in agentjail_paths
 	msg := sprintf("Blocked: %s belongs to agentjail (policies, config, binaries); agents may not change it. Tell the user what to change.", [pretty(p)])
 }
 
 read_only_tools := {"cat", "less", "more", "head", "tail", "ls", "stat", "grep", "egrep", "fgrep", "rg", "wc", "file", "diff", "jq", "yq", "tree", "du", "cd", "echo", "sha256sum", "shasum", "md5sum", "test", "["}
 
+# agentjail_paths are the paths of the call inside agentjail's homes.
+agentjail_paths := {p | some p in unusual_paths; some aj in agentjail_homes; under(p, aj)}
+
 deny contains {"id": "self.home_write", "msg": msg} if {
+	input.agentjail.paths[0]
+	count(agentjail_paths) > 0
 	some cmd in commands
 	not cmd.name in read_only_tools
 	some p in cmd.paths
-	some aj in agentjail_homes
-	under(p, aj)
+	p in agentjail_paths
 	msg := sprintf("Blocked: `%s` on %s could change agentjail's own files; only reading them is allowed.", [cmd.name, pretty(p)])
 }
 
@@ -93,6 +98,8 @@ deny contains {"id": "self.cli", "msg": msg} if {
 
 # $(which agentjail) mcp allow x: the program is agentjail, found at run time.
 deny contains {"id": "self.cli", "msg": msg} if {
+	some program in input.agentjail.names
+	program in {"which", "command", "type", "realpath", "readlink", "find"}
 	some cmd in commands
 	dynamic_program(cmd)
 	some other in commands
@@ -112,7 +119,8 @@ agentjail_cli_read_only(cmd) if {
 
 # Stopping the daemon.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
-	runs({"pkill", "killall", "kill", "skill", "slay", "launchctl", "systemctl", "service"})
+	some program in input.agentjail.names
+	program in {"pkill", "killall", "kill", "skill", "slay", "launchctl", "systemctl", "service"}
 	some cmd in commands
 	stops_agentjail(cmd)
 	msg := sprintf("Blocked: `%s` would stop agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [concat(" ", array.concat([cmd.name], cmd.args))])
