@@ -22,11 +22,14 @@ vet: ## go vet for linux, and for darwin without cgo
 	$(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
 
-test: vet ## run every test (unit, policy, integration through the real binaries)
+test: vet ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus' -v ./policies | grep -E '^(quality|corpus):'  # the figures, printed
 
 bench: ## print the benchmark figures (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
+	$(GO) test -run '^$$' -bench 'CaseTable' -benchtime 3s ./policies
+	$(GO) test -run '^$$' -bench 'Parse' ./internal/shell
 	$(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e
 	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' ./e2e
 

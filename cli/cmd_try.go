@@ -17,6 +17,7 @@ import (
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -157,6 +158,7 @@ func printDecision(out io.Writer, d *wire.Decision) {
 		}
 	}
 	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", d.Revision, d.EvalMicros)
+	printCommands(out, d.Input)
 	if derived := derivedPart(d.Input); derived != "" {
 		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, derived)
 	}
@@ -182,4 +184,52 @@ func derivedPart(in json.RawMessage) string {
 	var buf bytes.Buffer
 	json.Indent(&buf, m[input.Key], "  ", "  ")
 	return "  " + buf.String()
+}
+
+// printCommands lists the simple commands the daemon parsed out of a Bash
+// call, one line each, so a user sees what the policies saw.
+func printCommands(out io.Writer, in json.RawMessage) {
+	var event struct {
+		Derived struct {
+			Commands   []shell.Command `json:"commands"`
+			ParseError string          `json:"parse_error"`
+		} `json:"agentjail"`
+	}
+	if json.Unmarshal(in, &event) != nil {
+		return
+	}
+	d := event.Derived
+	if d.ParseError != "" {
+		fmt.Fprintf(out, "parse error: %s\n", d.ParseError)
+	}
+	if len(d.Commands) == 0 {
+		return
+	}
+	fmt.Fprintln(out, "commands (as the shell sees them):")
+	for _, c := range d.Commands {
+		line := strings.TrimSpace(c.Name + " " + strings.Join(c.Args, " "))
+		var notes []string
+		if len(c.Wrappers) > 0 {
+			notes = append(notes, "via "+strings.Join(c.Wrappers, ", "))
+		}
+		if c.Via != "" {
+			notes = append(notes, "run by "+c.Via)
+		}
+		if len(c.PipeFrom) > 0 {
+			notes = append(notes, "stdin from "+strings.Join(c.PipeFrom, ", "))
+		}
+		if c.Dynamic {
+			notes = append(notes, "dynamic")
+		}
+		if len(c.Paths) > 0 {
+			notes = append(notes, "paths "+strings.Join(c.Paths, " "))
+		}
+		if len(c.Writes) > 0 {
+			notes = append(notes, "writes "+strings.Join(c.Writes, " "))
+		}
+		if len(notes) > 0 {
+			line += "   [" + strings.Join(notes, "; ") + "]"
+		}
+		fmt.Fprintf(out, "  %s\n", line)
+	}
 }
