@@ -73,6 +73,7 @@ secret_access contains r.path if {
 
 deny contains {"id": "secrets.credentials", "msg": msg} if {
 	input.agentjail.paths[0]
+	count(secret_paths) > 0
 	some p in secret_access
 	msg := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [pretty(p)])
 }
@@ -104,6 +105,7 @@ key_file_access contains p if {
 
 ask contains {"id": "secrets.key_file", "msg": msg} if {
 	input.agentjail.paths[0]
+	count(key_file_paths) > 0
 	some p in key_file_access
 	not p in secret_access
 	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [pretty(p)])

@@ -151,31 +151,24 @@ func hasGlob(v string) bool {
 // unescape removes the backslashes of an unquoted literal: \x is x and a
 // backslash-newline is nothing.
 func unescape(v string) string {
-	if !strings.ContainsRune(v, '\\') {
-		return v
-	}
-	var sb strings.Builder
-	for i := 0; i < len(v); i++ {
-		if v[i] == '\\' && i+1 < len(v) {
-			i++
-			if v[i] == '\n' {
-				continue
-			}
-		}
-		sb.WriteByte(v[i])
-	}
-	return sb.String()
+	return removeBackslashes(v, func(byte) bool { return true })
 }
 
 // unescapeDouble removes the backslashes that mean something inside
 // double quotes: before $ ` " \ and newline.
 func unescapeDouble(v string) string {
+	return removeBackslashes(v, func(c byte) bool { return strings.IndexByte("$`\"\\\n", c) >= 0 })
+}
+
+// removeBackslashes drops each backslash before a character escapable
+// says it escapes; a backslash-newline goes altogether.
+func removeBackslashes(v string, escapable func(byte) bool) string {
 	if !strings.ContainsRune(v, '\\') {
 		return v
 	}
 	var sb strings.Builder
 	for i := 0; i < len(v); i++ {
-		if v[i] == '\\' && i+1 < len(v) && strings.IndexByte("$`\"\\\n", v[i+1]) >= 0 {
+		if v[i] == '\\' && i+1 < len(v) && escapable(v[i+1]) {
 			i++
 			if v[i] == '\n' {
 				continue
