@@ -105,8 +105,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.format_disk", "msg": msg} if {
-	some program in input.agentjail.names
-	program in format_tools
+	"format" in groups_run
 	some cmd in commands
 	format_command(cmd)
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
@@ -124,8 +123,7 @@ format_command(cmd) if {
 world_writable_modes := {"777", "0777", "a+rwx", "ugo+rwx", "a=rwx", "o+w", "a+w", "666", "0666"}
 
 deny contains {"id": "fs.chmod_broad", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"chmod", "chown", "chgrp"}
+	"chmod" in groups_run
 	some cmd in commands
 	cmd.name in {"chmod", "chown", "chgrp"}
 	recursive(cmd)
@@ -135,8 +133,7 @@ deny contains {"id": "fs.chmod_broad", "msg": msg} if {
 }
 
 ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"chmod", "chown", "chgrp"}
+	"chmod" in groups_run
 	some cmd in commands
 	cmd.name == "chmod"
 	recursive(cmd)

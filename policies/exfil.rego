@@ -6,8 +6,7 @@ package agentjail
 env_dumpers := {"env", "printenv", "set", "export", "declare", "compgen"}
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	some program in input.agentjail.names
-	program in network_tools
+	"network" in groups_run
 	some cmd in commands
 	cmd.name in network_tools
 	some src in array.concat(cmd.pipe_from, cmd.subst)
@@ -16,8 +15,7 @@ deny contains {"id": "exfil.env_to_network", "msg": msg} if {
 }
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	some program in input.agentjail.names
-	program in network_tools
+	"network" in groups_run
 	some cmd in commands
 	cmd.name in network_tools
 	some r in cmd.redirects
@@ -43,8 +41,7 @@ reads_stdin(cmd) if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	some program in input.agentjail.names
-	program in downloaders
+	"download" in groups_run
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -54,8 +51,7 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	some program in input.agentjail.names
-	program in downloaders
+	"download" in groups_run
 	some cmd in commands
 	cmd.name in code_runners
 	some src in cmd.subst
@@ -76,8 +72,7 @@ decoder(name, _) if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	some program in input.agentjail.names
-	program in decoders
+	"decode" in groups_run
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -89,8 +84,7 @@ deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	some program in input.agentjail.names
-	program in decoders
+	"decode" in groups_run
 	some cmd in commands
 	runs_code(cmd)
 	some src in cmd.subst
@@ -106,8 +100,7 @@ runs_code(cmd) if cmd.name in code_runners
 runs_code(cmd) if dynamic_program(cmd)
 
 ask contains {"id": "shell.dynamic_code", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "eval"}
+	"shell" in groups_run
 	some cmd in commands
 	runs_dynamic_string(cmd)
 	msg := sprintf("`%s` runs code that is only known when it runs ($VAR or $(...)); the user has to approve it. Write the commands out instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

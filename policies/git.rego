@@ -15,9 +15,17 @@ git_subcommand(cmd) := cmd.operands[1] if {
 	has_flag(cmd, {"C", "c"})
 }
 
+# git_subcommands are the subcommands the call's git commands run, so
+# that a rule about `git push` is dismissed with one lookup.
+git_subcommands := {sub |
+	"git" in input.agentjail.names
+	some cmd in commands
+	sub := git_subcommand(cmd)
+}
+
 # git_pushes are the `git push` commands of the call.
 git_pushes := [cmd |
-	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in commands
 	git_subcommand(cmd) == "push"
 ]
@@ -43,6 +51,7 @@ leased(cmd) if has_flag(cmd, {"force-with-lease", "force-if-includes"})
 
 deny contains {"id": "git.force_push_protected", "msg": msg} if {
 	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in git_pushes
 	forced(cmd)
 	some b in push_targets(cmd)
@@ -52,6 +61,7 @@ deny contains {"id": "git.force_push_protected", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in git_pushes
 	forced(cmd)
 	not protected_push(cmd)
@@ -60,6 +70,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in git_pushes
 	leased(cmd)
 	not forced(cmd)
@@ -70,6 +81,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in git_pushes
 	leased(cmd)
 	count(push_targets(cmd)) == 0
@@ -83,6 +95,7 @@ protected_push(cmd) if {
 
 ask contains {"id": "git.push_mirror_or_delete", "msg": msg} if {
 	"git" in input.agentjail.names
+	"push" in git_subcommands
 	some cmd in git_pushes
 	remote_deletion(cmd)
 	msg := "This push deletes branches or mirrors the repository over the remote; the user has to approve it."
@@ -97,6 +110,7 @@ remote_deletion(cmd) if {
 
 ask contains {"id": "git.discard_work", "msg": msg} if {
 	"git" in input.agentjail.names
+	count(git_subcommands & {"clean", "reset", "checkout", "restore", "stash"}) > 0
 	some cmd in commands
 	cmd.name == "git"
 	discards_work(cmd)
@@ -125,8 +139,7 @@ discards_work(cmd) if {
 
 # Publishing: package registries and releases.
 ask contains {"id": "publish.release", "msg": msg} if {
-	some program in input.agentjail.names
-	program in publish_tools
+	"publish" in groups_run
 	some cmd in commands
 	publishes(cmd)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])

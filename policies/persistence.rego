@@ -68,8 +68,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"at", "batch"}
+	"at" in groups_run
 	some cmd in commands
 	cmd.name in {"at", "batch"}
 	not has_flag(cmd, {"l"})
@@ -84,8 +83,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"launchctl", "systemctl"}
+	"service" in groups_run
 	some cmd in commands
 	cmd.name == "launchctl"
 	subcommand(cmd) in {"load", "bootstrap", "enable", "submit"}
@@ -93,8 +91,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"launchctl", "systemctl"}
+	"service" in groups_run
 	some cmd in commands
 	cmd.name == "systemctl"
 	some op in cmd.operands
@@ -105,8 +102,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 privilege_commands := {"sudo", "doas", "su", "pkexec", "sudoedit", "runas"}
 
 ask contains {"id": "priv.sudo", "msg": msg} if {
-	some program in input.agentjail.names
-	program in privilege_commands
+	"privilege" in groups_run
 	some cmd in commands
 	runs_privileged(cmd)
 	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."

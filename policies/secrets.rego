@@ -27,13 +27,13 @@ secret_abs_pattern := `^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master
 # Public halves and host lists are not secret.
 not_secret(p) if endswith(p, ".pub")
 
-not_secret(p) if base_name(p) in {"known_hosts", "known_hosts.old", "authorized_keys", "config.pub"}
+not_secret(p) if regex.match(`/(known_hosts|known_hosts\.old|authorized_keys)$`, p)
 
 # key_file(p): a project file that usually holds a secret.
-key_file(p) if regex.match(`(?i)^\.env(\.[a-z0-9_.-]+)?$|^\.envrc$|\.(pem|key|p12|pfx|jks|keystore|ppk)$|^id_(rsa|dsa|ecdsa|ed25519)$|^credentials\.json$|^\.?secrets?\.(ya?ml|json|toml|txt|env)$|^\.secrets$`, base_name(p))
+key_file(p) if regex.match(`(?i)/(\.env(\.[a-z0-9_.-]+)?|\.envrc|[^/]*\.(pem|key|p12|pfx|jks|keystore|ppk)|id_(rsa|dsa|ecdsa|ed25519)|credentials\.json|\.?secrets?\.(ya?ml|json|toml|txt|env)|\.secrets)$`, p)
 
 # Example and template env files hold no secrets.
-harmless_key_file(p) if regex.match(`^\.env\.(example|sample|template|dist|defaults|schema)$`, base_name(p))
+harmless_key_file(p) if regex.match(`/\.env\.(example|sample|template|dist|defaults|schema)$`, p)
 
 # Programs that only look at names or metadata, or use a key without
 # revealing it, may name a secret path.
@@ -112,8 +112,7 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 }
 
 deny contains {"id": "secrets.export", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"gpg", "gpg2", "security"}
+	"export" in groups_run
 	some cmd in commands
 	exports_secret(cmd)
 	msg := sprintf("Blocked: `%s` prints private keys or stored passwords. Ask the user for what you need instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -98,8 +98,7 @@ deny contains {"id": "self.cli", "msg": msg} if {
 
 # $(which agentjail) mcp allow x: the program is agentjail, found at run time.
 deny contains {"id": "self.cli", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"which", "command", "type", "realpath", "readlink", "find"}
+	"lookup" in groups_run
 	some cmd in commands
 	dynamic_program(cmd)
 	some other in commands
@@ -119,8 +118,7 @@ agentjail_cli_read_only(cmd) if {
 
 # Stopping the daemon.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
-	some program in input.agentjail.names
-	program in {"pkill", "killall", "kill", "skill", "slay", "launchctl", "systemctl", "service"}
+	"stop" in groups_run
 	some cmd in commands
 	stops_agentjail(cmd)
 	msg := sprintf("Blocked: `%s` would stop agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [concat(" ", array.concat([cmd.name], cmd.args))])
