@@ -200,6 +200,7 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		Agent:         req.Agent,
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
+		ProgramGroups: set.engine.ProgramGroups(),
 	})
 	if err != nil {
 		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}

@@ -310,3 +310,31 @@ func BenchmarkCaseTable(b *testing.B) {
 		})
 	}
 }
+
+// Paths strictly inside the working directory skip some checks; a session
+// whose working directory is itself sensitive must not benefit from that.
+func TestSensitiveWorkingDirectory(t *testing.T) {
+	d := daemontest.StartFor(t, caseHome, nil)
+	client := &wire.Client{Socket: d.Socket}
+	tests := []struct {
+		cwd, command string
+		want         wire.Verdict
+	}{
+		{caseHome + "/.aws", "cat credentials", wire.Deny},
+		{caseHome + "/.ssh", "cp id_rsa /tmp/k", wire.Deny},
+		{d.Home + "/policies", "rm -rf old", wire.Deny},
+		{d.Home, "echo x > config.yaml", wire.Deny},
+		{caseHome + "/.aws", "ls", wire.Allow},
+		{caseProject, "cat README.md", wire.Allow},
+	}
+	for _, tt := range tests {
+		ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": tt.cwd, "tool_input": map[string]any{"command": tt.command}})
+		dec, err := client.Decide(context.Background(), &wire.Request{Event: ev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dec.Verdict != tt.want {
+			t.Errorf("in %s, %q: %s (%s), want %s", tt.cwd, tt.command, dec.Verdict, dec.Reason, tt.want)
+		}
+	}
+}

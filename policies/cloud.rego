@@ -3,7 +3,7 @@ package agentjail
 # Cloud resources deleted from the command line are gone for everyone.
 
 ask contains {"id": "cloud.destroy", "msg": msg} if {
-	"cloud" in groups_run
+	"cloud" in input.agentjail.kinds
 	some cmd in commands
 	destroys_cloud_resource(cmd)
 	msg := sprintf("`%s` deletes cloud resources; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -85,7 +85,7 @@ raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[
 raw_disk_paths := {p | some p in unusual_paths; startswith(p, "/dev/"); regex.match(raw_disk, p)}
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
-	input.agentjail.paths[0]
+	input.agentjail.unusual_paths[0]
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	cmd.name in {"dd", "shred", "wipefs", "cat", "pv"}
@@ -95,7 +95,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
-	input.agentjail.paths[0]
+	input.agentjail.unusual_paths[0]
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	some r in cmd.redirects
@@ -105,7 +105,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.format_disk", "msg": msg} if {
-	"format" in groups_run
+	"format" in input.agentjail.kinds
 	some cmd in commands
 	format_command(cmd)
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
@@ -123,7 +123,7 @@ format_command(cmd) if {
 world_writable_modes := {"777", "0777", "a+rwx", "ugo+rwx", "a=rwx", "o+w", "a+w", "666", "0666"}
 
 deny contains {"id": "fs.chmod_broad", "msg": msg} if {
-	"chmod" in groups_run
+	"chmod" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in {"chmod", "chown", "chgrp"}
 	recursive(cmd)
@@ -133,7 +133,7 @@ deny contains {"id": "fs.chmod_broad", "msg": msg} if {
 }
 
 ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
-	"chmod" in groups_run
+	"chmod" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name == "chmod"
 	recursive(cmd)
@@ -143,7 +143,7 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 }
 
 ask contains {"id": "fs.unknown_program", "msg": msg} if {
-	input.agentjail.paths[0]
+	input.agentjail.unusual_paths[0]
 	count(catastrophic_paths) > 0
 	some cmd in commands
 	cmd.dynamic

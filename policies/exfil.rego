@@ -6,7 +6,7 @@ package agentjail
 env_dumpers := {"env", "printenv", "set", "export", "declare", "compgen"}
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	"network" in groups_run
+	"network" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in network_tools
 	some src in array.concat(cmd.pipe_from, cmd.subst)
@@ -15,7 +15,7 @@ deny contains {"id": "exfil.env_to_network", "msg": msg} if {
 }
 
 deny contains {"id": "exfil.env_to_network", "msg": msg} if {
-	"network" in groups_run
+	"network" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in network_tools
 	some r in cmd.redirects
@@ -41,7 +41,7 @@ reads_stdin(cmd) if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	"download" in groups_run
+	"download" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -51,7 +51,7 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.download_to_shell", "msg": msg} if {
-	"download" in groups_run
+	"download" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in code_runners
 	some src in cmd.subst
@@ -72,7 +72,7 @@ decoder(name, _) if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	"decode" in groups_run
+	"decode" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in code_runners
 	reads_stdin(cmd)
@@ -84,7 +84,7 @@ deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
-	"decode" in groups_run
+	"decode" in input.agentjail.kinds
 	some cmd in commands
 	runs_code(cmd)
 	some src in cmd.subst
@@ -100,7 +100,7 @@ runs_code(cmd) if cmd.name in code_runners
 runs_code(cmd) if dynamic_program(cmd)
 
 ask contains {"id": "shell.dynamic_code", "msg": msg} if {
-	"shell" in groups_run
+	"shell" in input.agentjail.kinds
 	some cmd in commands
 	runs_dynamic_string(cmd)
 	msg := sprintf("`%s` runs code that is only known when it runs ($VAR or $(...)); the user has to approve it. Write the commands out instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -139,7 +139,7 @@ discards_work(cmd) if {
 
 # Publishing: package registries and releases.
 ask contains {"id": "publish.release", "msg": msg} if {
-	"publish" in groups_run
+	"publish" in input.agentjail.kinds
 	some cmd in commands
 	publishes(cmd)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])

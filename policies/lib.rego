@@ -87,18 +87,6 @@ in_project(p) if {
 	under(p, project)
 }
 
-# project_prefix is "<project>/" when the project lies deep enough that
-# nothing inside it can be the home directory, one of its top-level
-# folders or a file-system root: paths under it (most operands) then skip
-# those checks. Otherwise it matches no path.
-default project_prefix := "\u0000"
-
-project_prefix := concat("", [project, "/"]) if {
-	regex.match(`^/[^/]+/[^/]+`, project)
-	not under(home, project)
-	not regex.match(`^/(bin|boot|dev|etc|lib|lib32|lib64|opt|proc|sbin|sys|usr|var|System|Library|Applications|private)(/|$)`, project)
-}
-
 allowed(p) if {
 	some a in allowed_paths
 	under(p, a)
@@ -144,8 +132,10 @@ outside(p) if {
 	not allowed(p)
 }
 
-# The paths that are not deep inside the project, classified once each.
-unusual_paths := {p | some p in named_paths; not startswith(p, project_prefix)}
+# unusual_paths are the named paths that are not deep inside the project
+# (the daemon works them out: input.agentjail.unusual_paths); only these
+# can be the machine's or the home directory's broad or sensitive places.
+unusual_paths := {p | some p in object.get(derived, "unusual_paths", [])}
 
 catastrophic_paths := {p | some p in unusual_paths; catastrophic(p)}
 
@@ -169,10 +159,11 @@ network_tools := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp
 # `input.agentjail.writes[0]` or `input.agentjail.paths[0]`.
 
 # program_groups files programs under the rule groups that care about
-# them; groups_run are the groups whose programs the call runs. A rule
-# about downloads starts with `"download" in groups_run`: one lookup in a
-# set built once per decision, instead of a scan of the call's programs
-# in every rule.
+# them. The daemon reads this table when it loads the policies and lists,
+# in input.agentjail.kinds, the groups of the programs each call runs. A
+# rule about downloads starts with `"download" in input.agentjail.kinds`,
+# which OPA's rule index answers without entering the rule, so most rules
+# cost next to nothing for most calls.
 program_groups := {
 	"GET": ["download", "network"],
 	"aria2c": ["download", "network"],
@@ -289,8 +280,6 @@ program_groups := {
 	"zcat": ["decode"],
 	"zsh": ["shell"],
 }
-
-groups_run := {g | some n in input.agentjail.names; some g in program_groups[n]}
 
 has_flag(cmd, names) if {
 	some f in cmd.flags

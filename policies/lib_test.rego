@@ -26,8 +26,9 @@ t_bash(cmds) := {
 	"tool_input": {"command": "(see agentjail.commands)"},
 	"agentjail": {
 		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
-		"daemon_pid": 4242, "commands": cmds, "names": t_names(cmds),
+		"daemon_pid": 4242, "commands": cmds, "names": t_names(cmds), "kinds": t_kinds(cmds),
 		"paths": [p | some p in t_paths(cmds)], "writes": [p | some p in t_writes(cmds)],
+		"unusual_paths": [p | some p in t_paths(cmds); not startswith(p, concat("", [t_project, "/"]))],
 	},
 }
 
@@ -52,12 +53,16 @@ t_writes(cmds) := (({r.path | some c in cmds; some r in c.redirects; contains(r.
 
 t_names(cmds) := [n | some n in {n | some c in cmds; some n in array.concat([c.name], c.wrappers)}]
 
+# t_kinds mirrors what the daemon derives from program_groups.
+t_kinds(cmds) := [g | some g in {g | some n in t_names(cmds); some g in program_groups[n]}]
+
 t_tool(tool, tool_input, paths) := {
 	"tool_name": tool,
 	"tool_input": tool_input,
 	"agentjail": {
 		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
 		"daemon_pid": 4242, "paths": paths, "file_path": paths[0],
+		"unusual_paths": [p | some p in paths; not startswith(p, concat("", [t_project, "/"]))],
 		"writes": t_tool_writes(tool, paths),
 	},
 }

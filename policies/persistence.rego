@@ -68,7 +68,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
-	"at" in groups_run
+	"at" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in {"at", "batch"}
 	not has_flag(cmd, {"l"})
@@ -83,7 +83,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	"service" in groups_run
+	"service" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name == "launchctl"
 	subcommand(cmd) in {"load", "bootstrap", "enable", "submit"}
@@ -91,7 +91,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 }
 
 ask contains {"id": "persist.service_load", "msg": msg} if {
-	"service" in groups_run
+	"service" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name == "systemctl"
 	some op in cmd.operands
@@ -102,7 +102,7 @@ ask contains {"id": "persist.service_load", "msg": msg} if {
 privilege_commands := {"sudo", "doas", "su", "pkexec", "sudoedit", "runas"}
 
 ask contains {"id": "priv.sudo", "msg": msg} if {
-	"privilege" in groups_run
+	"privilege" in input.agentjail.kinds
 	some cmd in commands
 	runs_privileged(cmd)
 	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."

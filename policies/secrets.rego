@@ -112,7 +112,7 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 }
 
 deny contains {"id": "secrets.export", "msg": msg} if {
-	"export" in groups_run
+	"export" in input.agentjail.kinds
 	some cmd in commands
 	exports_secret(cmd)
 	msg := sprintf("Blocked: `%s` prints private keys or stored passwords. Ask the user for what you need instead.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -75,7 +75,7 @@ read_only_tools := {"cat", "less", "more", "head", "tail", "ls", "stat", "grep",
 agentjail_paths := {p | some p in unusual_paths; some aj in agentjail_homes; under(p, aj)}
 
 deny contains {"id": "self.home_write", "msg": msg} if {
-	input.agentjail.paths[0]
+	input.agentjail.unusual_paths[0]
 	count(agentjail_paths) > 0
 	some cmd in commands
 	not cmd.name in read_only_tools
@@ -98,7 +98,7 @@ deny contains {"id": "self.cli", "msg": msg} if {
 
 # $(which agentjail) mcp allow x: the program is agentjail, found at run time.
 deny contains {"id": "self.cli", "msg": msg} if {
-	"lookup" in groups_run
+	"lookup" in input.agentjail.kinds
 	some cmd in commands
 	dynamic_program(cmd)
 	some other in commands
@@ -118,7 +118,7 @@ agentjail_cli_read_only(cmd) if {
 
 # Stopping the daemon.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
-	"stop" in groups_run
+	"stop" in input.agentjail.kinds
 	some cmd in commands
 	stops_agentjail(cmd)
 	msg := sprintf("Blocked: `%s` would stop agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [concat(" ", array.concat([cmd.name], cmd.args))])

@@ -77,6 +77,7 @@ type Engine struct {
 	query    rego.PreparedEvalQuery
 	sources  []wire.Source
 	revision string
+	groups   map[string][]string
 }
 
 // Compile parses and compiles sources into an Engine. On any error it
@@ -111,8 +112,46 @@ func Compile(ctx context.Context, sources []Source, data map[string]any) (*Engin
 	if err != nil {
 		return nil, []wire.LoadErr{{Message: err.Error()}}
 	}
-	return &Engine{query: pq, sources: infos, revision: revisionOf(sources)}, nil
+	groups, err := programGroups(ctx, compiler)
+	if err != nil {
+		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
+	}
+	return &Engine{query: pq, sources: infos, revision: revisionOf(sources), groups: groups}, nil
 }
+
+// programGroups reads the policies' data.agentjail.program_groups, an
+// object from program name to the groups of rules that care about it.
+// The daemon turns it into input.agentjail.kinds for each call, so that
+// a rule can start with `"download" in input.agentjail.kinds`, a test
+// OPA's rule index answers without entering the rule.
+func programGroups(ctx context.Context, compiler *ast.Compiler) (map[string][]string, error) {
+	rs, err := rego.New(rego.Query("x := data.agentjail.program_groups"), rego.Compiler(compiler)).Eval(ctx)
+	if err != nil || len(rs) == 0 {
+		return nil, err // undefined: no groups
+	}
+	obj, ok := rs[0].Bindings["x"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("must be an object of program name to a list of group names")
+	}
+	groups := make(map[string][]string, len(obj))
+	for program, v := range obj {
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: must be a list of group names", program)
+		}
+		for _, g := range list {
+			s, ok := g.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: group names must be strings", program)
+			}
+			groups[program] = append(groups[program], s)
+		}
+	}
+	return groups, nil
+}
+
+// ProgramGroups is the policies' program_groups table (nil if none).
+func (e *Engine) ProgramGroups() map[string][]string { return e.groups }
 
 func newCompiler() *ast.Compiler {
 	return ast.NewCompiler().

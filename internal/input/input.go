@@ -28,6 +28,10 @@ type Env struct {
 	Agent         string // "claude-code" when empty
 	Temp          string // the temp directory, for $TMPDIR
 	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
+	// ProgramGroups maps a program to the rule groups that care about it
+	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
+	// lists the groups of the programs a call runs.
+	ProgramGroups map[string][]string
 }
 
 // Derived is the documented shape of input.agentjail.
@@ -51,8 +55,17 @@ type Derived struct {
 	// Writes are the paths the call creates, changes or deletes: a write
 	// tool's paths, or what the Bash commands write.
 	Writes []string
+	// Unusual are the Paths not strictly inside an ordinary working
+	// directory (deep enough for nothing inside it to be the home
+	// directory, a top-level folder or a system folder, and not a hidden
+	// folder or agentjail's home); all of Paths otherwise. Most
+	// operands (build, src/app.go) are not unusual, so rules about broad
+	// or sensitive locations can skip the call outright.
+	Unusual []string
 	// Shell is the parsed Bash command, for the Bash tool.
 	Shell *shell.Result
+	// groups is Env.ProgramGroups, kept to derive kinds.
+	groups map[string][]string
 }
 
 // ErrNotObject is returned for an event that is not a JSON object.
@@ -91,7 +104,7 @@ func pathLike(key string) bool {
 
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
-	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID}
+	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, groups: env.ProgramGroups}
 	if d.Agent == "" {
 		d.Agent = "claude-code"
 	}
@@ -149,8 +162,43 @@ func Derive(event map[string]any, env Env) *Derived {
 	} else if writeTool(tool) {
 		d.Writes = d.Paths
 	}
+	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	return d
 }
+
+// unusual keeps the paths not strictly inside cwd, or all of them when
+// cwd itself is shallow or sensitive (see Derived.Unusual).
+func unusual(paths []string, cwd, home, agentjailHome string) []string {
+	if !ordinaryDir(cwd, home, agentjailHome) {
+		return paths
+	}
+	prefix := cwd + "/"
+	var out []string
+	for _, p := range paths {
+		if !strings.HasPrefix(p, prefix) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ordinaryDir: a working directory whose contents are ordinary files: at
+// least two levels down, not the home directory or one of its parents,
+// not in a system folder, not in a hidden folder (~/.ssh, ~/.aws, a
+// config store) and not agentjail's own home.
+func ordinaryDir(dir, home, agentjailHome string) bool {
+	switch {
+	case strings.Count(dir, "/") < 2, dir == home, home != "" && strings.HasPrefix(home, dir+"/"):
+		return false
+	case strings.Contains(dir, "/."):
+		return false
+	case agentjailHome != "" && (dir == agentjailHome || strings.HasPrefix(dir, agentjailHome+"/")):
+		return false
+	}
+	return !systemDir.MatchString(dir)
+}
+
+var systemDir = regexp.MustCompile(`^/(bin|boot|dev|etc|lib|lib32|lib64|opt|proc|sbin|sys|usr|var|System|Library|Applications|private)(/|$)`)
 
 // writeTool reports a tool that writes the paths it names.
 func writeTool(name string) bool {
@@ -205,6 +253,7 @@ func (d *Derived) Map() map[string]any {
 		"cwd":            d.Cwd,
 		"paths":          strings2any(d.Paths),
 		"writes":         strings2any(d.Writes),
+		"unusual_paths":  strings2any(d.Unusual),
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
@@ -215,7 +264,9 @@ func (d *Derived) Map() map[string]any {
 			cmds[i] = commandMap(c)
 		}
 		m["commands"] = cmds
-		m["names"] = commandNames(d.Shell.Commands)
+		names := commandNames(d.Shell.Commands)
+		m["names"] = names
+		m["kinds"] = kinds(names, d.groups)
 		if d.Shell.Error != "" {
 			m["parse_error"] = d.Shell.Error
 		}
@@ -275,6 +326,21 @@ func commandNames(cmds []shell.Command) []any {
 	}
 	if out == nil {
 		out = []any{}
+	}
+	return out
+}
+
+// kinds lists, once each, the groups of the programs in names.
+func kinds(names []any, groups map[string][]string) []any {
+	out := []any{}
+	seen := map[string]bool{}
+	for _, n := range names {
+		for _, g := range groups[n.(string)] {
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package input
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,28 @@ func TestBuildRejectsNonObjects(t *testing.T) {
 		if _, _, err := Build([]byte(ev), Env{}); err != ErrNotObject {
 			t.Errorf("Build(%q) err = %v, want ErrNotObject", ev, err)
 		}
+	}
+}
+
+func TestUnusualPaths(t *testing.T) {
+	env := Env{Home: "/home/dev", AgentjailHome: "/home/dev/.agentjail"}
+	tests := []struct {
+		name, cwd string
+		want      string
+	}{
+		{"ordinary project: only paths outside it", "/home/dev/project", "/home/dev/other,/etc/hosts"},
+		{"the home directory: all", "/home/dev", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+		{"a top-level folder: all", "/srv", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+		{"a hidden folder: all", "/home/dev/.aws", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+		{"agentjail's home: all", "/home/dev/.agentjail/policies", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+		{"a system folder: all", "/usr/local/src", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unusual([]string{"/home/dev/project/a", "/home/dev/other", "/etc/hosts"}, tt.cwd, env.Home, env.AgentjailHome)
+			if strings.Join(got, ",") != tt.want {
+				t.Errorf("unusual in %s = %v, want %s", tt.cwd, got, tt.want)
+			}
+		})
 	}
 }
