@@ -80,6 +80,8 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 	root.SetErr(stderr)
 	root.AddCommand(
 		newRunCmd(),
+		newInstallCmd(),
+		newUninstallCmd(),
 		newStatusCmd(),
 		newTryCmd(),
 		newReloadCmd(),

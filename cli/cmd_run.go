@@ -78,6 +78,8 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 // runMode names who started the daemon, for status.
 func runMode() string {
 	switch {
+	case os.Getenv("AGENTJAIL_MODE") != "":
+		return os.Getenv("AGENTJAIL_MODE") // set by install for a detached daemon
 	case os.Getenv("INVOCATION_ID") != "":
 		return "systemd"
 	case os.Getenv("XPC_SERVICE_NAME") != "" && os.Getenv("XPC_SERVICE_NAME") != "0":

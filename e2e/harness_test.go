@@ -71,7 +71,8 @@ func (e *env) environ() []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1")
+	// The service is always detached in tests: never a real unit or agent.
+	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached")
 }
 
 // writePolicy writes a file into the user's policies folder.
@@ -147,11 +148,20 @@ type result struct {
 // run runs one of the built binaries with stdin, bounded to 20 s.
 func (e *env) run(stdin string, name string, args ...string) result {
 	e.t.Helper()
+	return e.runIn(e.home, stdin, name, args...)
+}
+
+// runIn is run in directory dir. name is a built binary or a path.
+func (e *env) runIn(dir, stdin string, name string, args ...string) result {
+	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, name), args...)
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(bin, name)
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = e.environ()
-	cmd.Dir = e.home
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

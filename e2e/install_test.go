@@ -1,0 +1,179 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Real-world shapes of ~/.claude/settings.json ("" is a missing file).
+var installSettings = []struct{ name, text string }{
+	{"missing", ""},
+	{"empty", "{}\n"},
+	{"other hooks", "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/audit.sh\"}]}\n    ],\n    \"PostToolUse\": [\n      {\"matcher\": \"Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}\n    ]\n  }\n}\n"},
+	{"unusual order, tabs", "{\n\t\"zeta\": true,\n\t\"hooks\": {},\n\t\"alpha\": [1, 2]\n}"},
+	{"compact", `{"permissions":{"allow":["Bash(npm test)"]}}`},
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	for _, tt := range installSettings {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			settings := filepath.Join(e.home, ".claude", "settings.json")
+			if tt.text != "" {
+				os.MkdirAll(filepath.Dir(settings), 0o755)
+				os.WriteFile(settings, []byte(tt.text), 0o640)
+			}
+			defer e.cli("uninstall") // never leave a daemon behind
+
+			if r := e.cli("install", "--dry-run"); r.code != 0 || !strings.Contains(r.stdout, "+") {
+				t.Fatalf("dry run: %+v", r)
+			}
+			if got := read(settings); got != tt.text {
+				t.Fatalf("--dry-run changed the file:\n%s", got)
+			}
+
+			r := e.cli("install")
+			if r.code != 0 || !strings.Contains(r.stdout, "the daemon runs (detached") {
+				t.Fatalf("install: %+v", r)
+			}
+			first := read(settings)
+			if !strings.Contains(first, filepath.Join(e.ajHome, "bin", "agentjail-hook")) {
+				t.Fatalf("no hook in settings:\n%s", first)
+			}
+			if tt.text != "" {
+				if fi, _ := os.Stat(settings); fi.Mode().Perm() != 0o640 {
+					t.Errorf("mode changed to %v", fi.Mode().Perm())
+				}
+				if read(settings+".agentjail-backup") != tt.text {
+					t.Errorf("no faithful backup")
+				}
+			}
+			if r := e.cli("status"); r.code != 0 || !strings.Contains(r.stdout, "detached") {
+				t.Errorf("status after install: %+v", r)
+			}
+			hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
+			if r := e.run(bashEvent("cat ~/.ssh/id_rsa"), hook); r.code != 2 {
+				t.Errorf("installed hook does not deny: %+v", r)
+			}
+
+			if r := e.cli("install"); r.code != 0 || !strings.Contains(r.stdout, "already has the agentjail hook") {
+				t.Errorf("second install: %+v", r)
+			}
+			if read(settings) != first {
+				t.Errorf("second install changed the file")
+			}
+
+			if r := e.cli("uninstall"); r.code != 0 {
+				t.Fatalf("uninstall: %+v", r)
+			}
+			if tt.text == "" {
+				if _, err := os.Stat(settings); !os.IsNotExist(err) {
+					t.Errorf("the settings file install created is still there")
+				}
+			} else if got := read(settings); got != tt.text {
+				t.Errorf("uninstall did not give the original back:\n%s\nwant\n%s", got, tt.text)
+			}
+			if r := e.cli("status"); r.code != 3 {
+				t.Errorf("daemon still running after uninstall: %+v", r)
+			}
+		})
+	}
+}
+
+// A user who edits settings after install keeps the edit; only our entry goes.
+func TestUninstallKeepsLaterEdits(t *testing.T) {
+	e := newEnv(t)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte("{\n  \"model\": \"opus\"\n}\n"), 0o644)
+	defer e.cli("uninstall")
+	if r := e.cli("install"); r.code != 0 {
+		t.Fatal(r)
+	}
+	edited := strings.Replace(read(settings), `"model": "opus"`, `"model": "sonnet"`, 1)
+	os.WriteFile(settings, []byte(edited), 0o644)
+	if r := e.cli("uninstall"); r.code != 0 {
+		t.Fatal(r)
+	}
+	got := read(settings)
+	if strings.Contains(got, "agentjail") || !strings.Contains(got, `"model": "sonnet"`) {
+		t.Errorf("after uninstall:\n%s", got)
+	}
+}
+
+func TestInstallRefusesBrokenSettings(t *testing.T) {
+	e := newEnv(t)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	broken := "{\n  \"model\": \"opus\",\n}\n"
+	os.WriteFile(settings, []byte(broken), 0o644)
+	r := e.cli("install")
+	if r.code != 1 || !strings.Contains(r.stderr, settings+":3:1:") {
+		t.Errorf("install on broken settings: %+v", r)
+	}
+	if read(settings) != broken {
+		t.Errorf("the broken file was changed")
+	}
+	if _, err := os.Stat(filepath.Join(e.ajHome, "bin")); !os.IsNotExist(err) {
+		t.Errorf("binaries were installed despite the refusal")
+	}
+}
+
+func TestInstallProjectScopeAndPurge(t *testing.T) {
+	e := newEnv(t)
+	project := filepath.Join(e.home, "project")
+	os.MkdirAll(project, 0o755)
+	r := e.runIn(project, "", "agentjail", "install", "--scope", "project")
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if !strings.Contains(read(filepath.Join(project, ".claude", "settings.json")), "agentjail-hook") {
+		t.Errorf("no hook in the project's settings")
+	}
+	if _, err := os.Stat(filepath.Join(e.home, ".claude", "settings.json")); !os.IsNotExist(err) {
+		t.Errorf("project scope touched the user's settings")
+	}
+	pid := daemonPID(t, e)
+	if r := e.runIn(project, "", "agentjail", "uninstall", "--purge"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if _, err := os.Stat(e.ajHome); !os.IsNotExist(err) {
+		t.Errorf("--purge left %s", e.ajHome)
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude", "settings.json")); !os.IsNotExist(err) {
+		t.Errorf("the project settings file install created is still there")
+	}
+	waitFor(t, "the daemon to exit", func() bool { return syscall.Kill(pid, 0) != nil })
+}
+
+func daemonPID(t *testing.T, e *env) int {
+	t.Helper()
+	var pid int
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && pid == 0; time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(e.socket + ".lock")
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			pid = atoi(f[0])
+		}
+	}
+	if pid == 0 {
+		t.Fatal("no daemon pid in the lock file")
+	}
+	return pid
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+func read(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}

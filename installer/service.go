@@ -1,0 +1,145 @@
+package installer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Service modes, as `agentjail status` names them.
+const (
+	ModeLaunchd  = "launchd"
+	ModeSystemd  = "systemd"
+	ModeDetached = "detached"
+)
+
+// ServiceOptions say what to run and where.
+type ServiceOptions struct {
+	Agentjail string // the installed agentjail binary
+	Home      string // $AGENTJAIL_HOME
+	UserHome  string // the user's home directory
+	Socket    string // the daemon's socket
+	Log       string // the daemon's log file
+	// Mode forces a mode; "" picks launchd or systemd where reachable and
+	// detached otherwise. AGENTJAIL_SERVICE=detached sets it too.
+	Mode string
+}
+
+// StartService registers the daemon with the service manager (or starts
+// it detached where there is none), replacing a running one, and returns
+// the mode it used. DescribeService says what it would do.
+func StartService(ctx context.Context, o ServiceOptions) (string, error) {
+	if o.Mode != ModeDetached {
+		if mode, ok, err := startManaged(ctx, o); ok {
+			return mode, err
+		}
+	}
+	stopDetached(o)
+	return ModeDetached, startDetached(o)
+}
+
+// StopService stops the daemon and unregisters it, in any mode.
+func StopService(ctx context.Context, o ServiceOptions) error {
+	err := stopManaged(ctx, o)
+	stopDetached(o)
+	return err
+}
+
+// DescribeService is what StartService would do, for --dry-run.
+func DescribeService(o ServiceOptions) string {
+	if o.Mode != ModeDetached {
+		if d, ok := describeManaged(o); ok {
+			return d
+		}
+	}
+	return fmt.Sprintf("start `%s run --headless` detached (no service manager reachable), logging to %s", o.Agentjail, o.Log)
+}
+
+// startDetached starts `agentjail run --headless` in its own session,
+// logging to o.Log, and returns without waiting for it.
+func startDetached(o ServiceOptions) error {
+	log, err := os.OpenFile(o.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	cmd := exec.Command(o.Agentjail, "run", "--headless")
+	cmd.Env = append(os.Environ(), "AGENTJAIL_HOME="+o.Home, "AGENTJAIL_MODE="+ModeDetached)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting %s run: %w", o.Agentjail, err)
+	}
+	return cmd.Process.Release()
+}
+
+// stopDetached stops a daemon that holds the socket lock, if any, and
+// waits (briefly) for it to go.
+func stopDetached(o ServiceOptions) {
+	pid := lockHolder(o.Socket)
+	if pid <= 0 || pid == os.Getpid() {
+		return
+	}
+	if syscall.Kill(pid, syscall.SIGTERM) != nil {
+		return
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+}
+
+// lockHolder reads the pid the daemon wrote into its socket lock file.
+func lockHolder(socket string) int {
+	b, err := os.ReadFile(socket + ".lock")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) == 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	return pid
+}
+
+// WaitReady waits until the daemon answers on its socket.
+func WaitReady(ctx context.Context, socket string, within time.Duration) (*wire.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	client := &wire.Client{Socket: socket}
+	for {
+		attempt, stop := context.WithTimeout(ctx, 500*time.Millisecond)
+		st, err := client.Status(attempt)
+		stop()
+		if err == nil {
+			return st, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("the daemon did not answer on %s within %v: %w", socket, within, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func run(ctx context.Context, name string, args ...string) error {
+	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func userUnitDir(userHome string) string {
+	return filepath.Join(userHome, ".config", "systemd", "user")
+}
