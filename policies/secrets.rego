@@ -22,7 +22,8 @@ secret(p) if regex.match(secret_abs_pattern, p)
 # match per path.
 secret_home_pattern := `^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?)$`
 
-secret_abs_pattern := `^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`
+# Any file in any .ssh folder (a project's too: a key is a key).
+secret_abs_pattern := `/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`
 
 # Public halves and host lists are not secret.
 not_secret(p) if endswith(p, ".pub")

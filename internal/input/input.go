@@ -58,7 +58,8 @@ type Derived struct {
 	// Unusual are the Paths not strictly inside an ordinary working
 	// directory (deep enough for nothing inside it to be the home
 	// directory, a top-level folder or a system folder, and not a hidden
-	// folder or agentjail's home); all of Paths otherwise. Most
+	// folder or agentjail's home), or hidden inside it (.ssh/id_rsa); all
+	// of Paths otherwise. Most
 	// operands (build, src/app.go) are not unusual, so rules about broad
 	// or sensitive locations can skip the call outright.
 	Unusual []string
@@ -175,7 +176,9 @@ func unusual(paths []string, cwd, home, agentjailHome string) []string {
 	prefix := cwd + "/"
 	var out []string
 	for _, p := range paths {
-		if !strings.HasPrefix(p, prefix) {
+		// Hidden files and folders (.ssh, .env, .git) are where keys and
+		// configuration live, in a project too.
+		if !strings.HasPrefix(p, prefix) || strings.Contains("/"+p[len(prefix):], "/.") {
 			out = append(out, p)
 		}
 	}

@@ -70,16 +70,16 @@ func TestUnusualPaths(t *testing.T) {
 		name, cwd string
 		want      string
 	}{
-		{"ordinary project: only paths outside it", "/home/dev/project", "/home/dev/other,/etc/hosts"},
-		{"the home directory: all", "/home/dev", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
-		{"a top-level folder: all", "/srv", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
-		{"a hidden folder: all", "/home/dev/.aws", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
-		{"agentjail's home: all", "/home/dev/.agentjail/policies", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
-		{"a system folder: all", "/usr/local/src", "/home/dev/project/a,/home/dev/other,/etc/hosts"},
+		{"ordinary project: only paths outside it", "/home/dev/project", "/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"the home directory: all", "/home/dev", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"a top-level folder: all", "/srv", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"a hidden folder: all", "/home/dev/.aws", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"agentjail's home: all", "/home/dev/.agentjail/policies", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"a system folder: all", "/usr/local/src", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unusual([]string{"/home/dev/project/a", "/home/dev/other", "/etc/hosts"}, tt.cwd, env.Home, env.AgentjailHome)
+			got := unusual([]string{"/home/dev/project/a", "/home/dev/other", "/etc/hosts", "/home/dev/project/.ssh/id_rsa"}, tt.cwd, env.Home, env.AgentjailHome)
 			if strings.Join(got, ",") != tt.want {
 				t.Errorf("unusual in %s = %v, want %s", tt.cwd, got, tt.want)
 			}
