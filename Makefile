@@ -6,8 +6,12 @@ LDFLAGS := -s -w -X github.com/agentjail/agentjail/cli.Version=$(VERSION)
 # Static, cgo-free binaries: the hook starts faster and they run anywhere.
 BUILD   := CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)"
 
+# The Claude Code CLI the end-to-end test drives, pinned.
+CLAUDE_CODE_VERSION := 2.1.330
+CLAUDE_DIR := .tools/claude-code
+
 .DEFAULT_GOAL := help
-.PHONY: help build run test bench vet clean
+.PHONY: help build run test bench vet clean claude-code
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -32,6 +36,10 @@ bench: ## print the benchmark figures (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench 'Parse' ./internal/shell
 	$(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e
 	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' ./e2e
+
+claude-code: ## install the pinned Claude Code CLI for the end-to-end test (npm)
+	@test -x $(CLAUDE_DIR)/node_modules/@anthropic-ai/claude-code-linux-x64/claude || \
+	  npm install --no-audit --no-fund --prefix $(CLAUDE_DIR) @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 
 clean: ## remove build output
 	rm -rf bin
