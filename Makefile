@@ -11,7 +11,7 @@ CLAUDE_CODE_VERSION := 2.1.330
 CLAUDE_DIR := .tools/claude-code
 
 .DEFAULT_GOAL := help
-.PHONY: help build run test bench vet clean claude-code
+.PHONY: help build install uninstall run test bench vet clean claude-code app icons
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -19,12 +19,19 @@ help: ## list the targets
 build: ## build bin/agentjail and bin/agentjail-hook
 	$(BUILD) -o bin/ ./cmd/agentjail ./cmd/agentjail-hook
 
+install: build ## build, then install: binaries, Claude Code hook, launchd/systemd service
+	bin/agentjail install
+
+uninstall: build ## remove the hook and the service (agentjail uninstall --purge removes ~/.agentjail too)
+	bin/agentjail uninstall
+
 run: build ## build, then run the daemon in the foreground (Ctrl-C stops it)
 	bin/agentjail run --headless
 
-vet: ## go vet for linux, and for darwin without cgo
+vet: ## go vet for linux, and vet and build for darwin without cgo
 	$(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin CGO_ENABLED=0 $(GO) build -o /dev/null ./...
 
 test: vet ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
@@ -41,5 +48,15 @@ claude-code: ## install the pinned Claude Code CLI for the end-to-end test (npm)
 	@test -x $(CLAUDE_DIR)/node_modules/@anthropic-ai/claude-code-linux-x64/claude || \
 	  npm install --no-audit --no-fund --prefix $(CLAUDE_DIR) @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 
+app: ## assemble AgentJail.app for macOS (GOARCH=arm64 by default)
+	rm -rf AgentJail.app
+	mkdir -p AgentJail.app/Contents/MacOS AgentJail.app/Contents/Resources
+	GOOS=darwin GOARCH=$${GOARCH:-arm64} $(BUILD) -o AgentJail.app/Contents/MacOS/ ./cmd/agentjail ./cmd/agentjail-hook
+	cp assets/AppIcon.icns AgentJail.app/Contents/Resources/
+	sed 's/__VERSION__/$(VERSION)/g' Info.plist > AgentJail.app/Contents/Info.plist
+
+icons: ## redraw assets/AppIcon.png and .icns
+	$(GO) run ./tools/mkicon
+
 clean: ## remove build output
-	rm -rf bin
+	rm -rf bin AgentJail.app

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -45,6 +47,9 @@ func exitWith(code int, format string, args ...any) error {
 // Main runs the command with args (without the program name) and returns
 // the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 && inAppBundle() {
+		args = []string{"run"} // opened as AgentJail.app: be the menu-bar daemon
+	}
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -62,6 +67,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fmt.Fprintln(stderr, "agentjail:", err)
 	fmt.Fprintln(stderr, "Run 'agentjail --help' for usage.")
 	return ExitUsage
+}
+
+// inAppBundle reports whether this binary runs from a macOS app bundle.
+func inAppBundle() bool {
+	self, err := os.Executable()
+	return err == nil && strings.Contains(self, ".app/Contents/MacOS/")
 }
 
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
