@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,18 @@ var installSettings = []struct{ name, text string }{
 	{"other hooks", "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/audit.sh\"}]}\n    ],\n    \"PostToolUse\": [\n      {\"matcher\": \"Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}\n    ]\n  }\n}\n"},
 	{"unusual order, tabs", "{\n\t\"zeta\": true,\n\t\"hooks\": {},\n\t\"alpha\": [1, 2]\n}"},
 	{"compact", `{"permissions":{"allow":["Bash(npm test)"]}}`},
+	{"our hook already present, from an older install", "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"*\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"/opt/old/agentjail-hook\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"},
+	{"large", largeSettings()},
+}
+
+func largeSettings() string {
+	var b strings.Builder
+	b.WriteString("{\n  \"permissions\": {\n    \"allow\": [\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "      \"Bash(tool-%d:*)\",\n", i)
+	}
+	b.WriteString("      \"Read\"\n    ]\n  }\n}\n")
+	return b.String()
 }
 
 func TestInstallUninstallRoundTrip(t *testing.T) {
@@ -60,6 +73,9 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				t.Errorf("installed hook does not deny: %+v", r)
 			}
 
+			if strings.Contains(first, "/opt/old/agentjail-hook") {
+				t.Errorf("the old hook entry was not replaced:\n%s", first)
+			}
 			if r := e.cli("install"); r.code != 0 || !strings.Contains(r.stdout, "already has the agentjail hook") {
 				t.Errorf("second install: %+v", r)
 			}

@@ -91,11 +91,27 @@ func stopDetached(o ServiceOptions) {
 	if syscall.Kill(pid, syscall.SIGTERM) != nil {
 		return
 	}
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if syscall.Kill(pid, 0) != nil {
+	// The daemon releases its lock as it stops. (Waiting for the process
+	// itself would wait for init to reap it.)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if lockFree(o.Socket+".lock") || syscall.Kill(pid, 0) != nil {
 			return
 		}
 	}
+}
+
+// lockFree reports whether no daemon holds the socket lock.
+func lockFree(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return false
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return true
 }
 
 // lockHolder reads the pid the daemon wrote into its socket lock file.
