@@ -95,6 +95,7 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 		newUninstallCmd(),
 		newStatusCmd(),
 		newTryCmd(),
+		newLogsCmd(),
 		newReloadCmd(),
 		newPolicyCmd(),
 		newVersionCmd(),

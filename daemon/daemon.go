@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -47,6 +48,8 @@ type Daemon struct {
 	conns   sync.WaitGroup
 	workers *workers
 	watcher *watcher
+	// decisions is the decision log; log is the daemon's own log.
+	decisions *decisionlog.Log
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -73,18 +76,22 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		return nil, err
 	}
 	d := &Daemon{
-		opts:    opts,
-		log:     log,
-		decider: dec,
-		ln:      ln,
-		started: time.Now(),
-		reload:  make(chan struct{}, 1),
-		workers: newWorkers(2 * runtime.GOMAXPROCS(0)),
+		opts:      opts,
+		log:       log,
+		decider:   dec,
+		ln:        ln,
+		started:   time.Now(),
+		reload:    make(chan struct{}, 1),
+		workers:   newWorkers(2 * runtime.GOMAXPROCS(0)),
+		decisions: decisionlog.New(decisionlog.Options{Path: filepath.Join(opts.Home, "decisions.jsonl")}),
 	}
 	d.watcher = d.newWatcher()
 	d.logLoad()
 	return d, nil
 }
+
+// RecentDenies are the latest denies, newest first.
+func (d *Daemon) RecentDenies(n int) []decisionlog.Record { return d.decisions.RecentDenies(n) }
 
 // Decider is the daemon's policy evaluator.
 func (d *Daemon) Decider() *Decider { return d.decider }
@@ -133,6 +140,9 @@ func (d *Daemon) Run(ctx context.Context) {
 		d.workers.stop()
 	}
 	d.ln.Close()
+	if err := d.decisions.Close(); err != nil {
+		d.log.Warn("closing the decision log", "err", err)
+	}
 	bg.Wait()
 	d.log.Info("agentjail stopped", "socket", d.opts.Socket)
 }
@@ -199,11 +209,13 @@ func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
 	switch req.Op {
 	case wire.OpDecide:
 		var dec *wire.Decision
+		var in map[string]any
 		var err error
-		d.workers.do(func() { dec, err = d.decider.Decide(ctx, &req) })
+		d.workers.do(func() { dec, in, err = d.decider.decide(ctx, &req) })
 		if err != nil {
 			return &wire.Response{Error: err.(*wire.Error)}
 		}
+		d.decisions.Append(record(in, dec))
 		if dec.Verdict == wire.Deny {
 			d.log.Info("denied", "rules", ruleIDs(dec), "eval_us", dec.EvalMicros)
 		}

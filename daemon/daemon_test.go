@@ -9,11 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -321,5 +324,52 @@ func TestHugeAndDeepCommandsAreAsked(t *testing.T) {
 				t.Errorf("got %s %.200q", got.Verdict, got.Reason)
 			}
 		})
+	}
+}
+
+func TestDecisionLogKeepsABurst(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	client := &wire.Client{Socket: d.Socket}
+	ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "session_id": "s9", "cwd": "/work/p", "tool_input": map[string]any{"command": "cat ~/.ssh/id_rsa"}})
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range 64 {
+		wg.Go(func() {
+			for next.Add(1) <= 10000 {
+				if _, err := client.Decide(context.Background(), &wire.Request{Event: ev}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := d.RecentDenies(10); len(got) != 10 || got[0].RuleIDs[0] != "secrets.credentials" {
+		t.Errorf("recent denies %+v", got)
+	}
+	d.Stop(t) // a clean shutdown flushes
+	recs, err := decisionlog.Read(filepath.Join(d.Home, "decisions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 10000 {
+		t.Fatalf("%d records, want 10000", len(recs))
+	}
+	r := recs[0]
+	if r.Tool != "Bash" || r.SessionID != "s9" || r.Verdict != "deny" || r.Summary != "cat ~/.ssh/id_rsa" || r.Cwd != "/work/p" || r.Agent != "claude-code" || r.ID == "" || r.Revision == "" {
+		t.Errorf("record %+v", r)
+	}
+}
+
+func TestDecisionLogNeverHoldsFileContent(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	ev, _ := json.Marshal(map[string]any{"tool_name": "Write", "cwd": "/work/p", "tool_input": map[string]any{"file_path": "notes.txt", "content": "TOP-SECRET-CONTENT"}})
+	if _, err := (&wire.Client{Socket: d.Socket}).Decide(context.Background(), &wire.Request{Event: ev}); err != nil {
+		t.Fatal(err)
+	}
+	d.Stop(t)
+	b, _ := os.ReadFile(filepath.Join(d.Home, "decisions.jsonl"))
+	if strings.Contains(string(b), "TOP-SECRET") || !strings.Contains(string(b), `"summary":"/work/p/notes.txt (18 bytes)"`) {
+		t.Errorf("log line: %s", b)
 	}
 }

@@ -191,6 +191,12 @@ func (d *Decider) ConfigPath() string { return d.configPath }
 // that cannot be evaluated (not a JSON object); an evaluation failure is
 // not an error here but a deny naming it.
 func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision, error) {
+	dec, _, err := d.decide(ctx, req)
+	return dec, err
+}
+
+// decide is Decide that also returns the policy input it built.
+func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision, map[string]any, error) {
 	start := time.Now()
 	set := d.current.Load()
 	in, _, err := input.Build(req.Event, input.Env{
@@ -203,7 +209,7 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		ProgramGroups: set.engine.ProgramGroups(),
 	})
 	if err != nil {
-		return nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
+		return nil, nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
 	}
 	ctx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
 	defer cancel()
@@ -230,7 +236,7 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 	default:
 		d.allows.Add(1)
 	}
-	return dec, nil
+	return dec, in, nil
 }
 
 // fillStatus writes the decider's part of a status report.

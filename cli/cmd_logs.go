@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/paths"
+)
+
+type logFilter struct {
+	verdict, tool, session string
+	since                  time.Duration
+}
+
+func (f logFilter) keep(r decisionlog.Record, now time.Time) bool {
+	return (f.verdict == "" || r.Verdict == f.verdict) &&
+		(f.tool == "" || strings.EqualFold(r.Tool, f.tool)) &&
+		(f.session == "" || r.SessionID == f.session) &&
+		(f.since == 0 || !r.Time.Before(now.Add(-f.since)))
+}
+
+func newLogsCmd() *cobra.Command {
+	var (
+		n      int
+		follow bool
+		asJSON bool
+		f      logFilter
+	)
+	cmd := &cobra.Command{
+		Use:   "logs [-n 20] [-f] [--verdict deny] [--tool Bash] [--session ID] [--since 1h] [--json]",
+		Short: "Show the latest decisions from the decision log",
+		Long: `Show the latest decisions from $AGENTJAIL_HOME/decisions.jsonl as a table
+(time, verdict, tool, summary, rule), or as JSON lines with --json. -f keeps
+following new decisions. Colours only on a terminal; NO_COLOR turns them off.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path := filepath.Join(paths.Home(), "decisions.jsonl")
+			recs, err := decisionlog.Read(path)
+			if err != nil {
+				return exitWith(ExitError, "reading %s: %v", path, err)
+			}
+			out := cmd.OutOrStdout()
+			p := newLogPrinter(out, asJSON)
+			now := time.Now()
+			var kept []decisionlog.Record
+			for _, r := range recs {
+				if f.keep(r, now) {
+					kept = append(kept, r)
+				}
+			}
+			if n > 0 && len(kept) > n {
+				kept = kept[len(kept)-n:]
+			}
+			p.header()
+			for _, r := range kept {
+				p.print(r)
+			}
+			if follow {
+				return followLog(cmd.Context(), path, f, p)
+			}
+			if len(kept) == 0 && !asJSON {
+				fmt.Fprintln(cmd.ErrOrStderr(), "no decisions logged yet (or none match)")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&n, "lines", "n", 20, "how many of the latest decisions (0: all)")
+	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new decisions")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
+	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: allow, ask or deny")
+	cmd.Flags().StringVar(&f.tool, "tool", "", "only this tool (Bash, Read ...)")
+	cmd.Flags().StringVar(&f.session, "session", "", "only this agent session id")
+	cmd.Flags().DurationVar(&f.since, "since", 0, "only the last DURATION (1h, 30m)")
+	return cmd
+}
+
+// logPrinter renders records as a table or JSON lines.
+type logPrinter struct {
+	out    io.Writer
+	json   bool
+	colour bool
+}
+
+func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
+	return &logPrinter{out: out, json: asJSON, colour: !asJSON && isTerminal(out) && os.Getenv("NO_COLOR") == ""}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *logPrinter) header() {
+	if !p.json {
+		fmt.Fprintf(p.out, "%-19s  %-5s  %-10s  %-50s  %s\n", "TIME", "VERDICT", "TOOL", "SUMMARY", "RULE")
+	}
+}
+
+func (p *logPrinter) print(r decisionlog.Record) {
+	if p.json {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(p.out, "%s\n", b)
+		return
+	}
+	verdict := fmt.Sprintf("%-7s", r.Verdict)
+	if p.colour {
+		colour := map[string]string{"deny": "31", "ask": "33", "allow": "32"}[r.Verdict]
+		verdict = "\x1b[" + colour + "m" + verdict + "\x1b[0m"
+	}
+	summary := strings.ReplaceAll(r.Summary, "\n", " ")
+	if len([]rune(summary)) > 50 {
+		summary = string([]rune(summary)[:49]) + "…"
+	}
+	fmt.Fprintf(p.out, "%-19s  %s  %-10s  %-50s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"), verdict, r.Tool, summary, strings.Join(r.RuleIDs, ","))
+}
+
+// followLog prints records appended to the log after now, until ctx ends.
+// It notices rotation (the file shrinking or being replaced).
+func followLog(ctx context.Context, path string, f logFilter, p *logPrinter) error {
+	var offset int64
+	if fi, err := os.Stat(path); err == nil {
+		offset = fi.Size()
+	}
+	var partial []byte
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		if fi.Size() < offset {
+			offset, partial = 0, nil // rotated
+		}
+		if fi.Size() == offset {
+			continue
+		}
+		fh, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		fh.Seek(offset, io.SeekStart)
+		data, _ := io.ReadAll(bufio.NewReader(fh))
+		fh.Close()
+		offset += int64(len(data))
+		data = append(partial, data...)
+		lines := strings.Split(string(data), "\n")
+		partial = []byte(lines[len(lines)-1])
+		for _, line := range lines[:len(lines)-1] {
+			var r decisionlog.Record
+			if json.Unmarshal([]byte(line), &r) == nil && f.keep(r, time.Now()) {
+				p.print(r)
+			}
+		}
+	}
+}

@@ -1,0 +1,191 @@
+// Package decisionlog records every decision as one JSON line in
+// $AGENTJAIL_HOME/decisions.jsonl (rotated by size), and keeps the recent
+// denies in memory for the tray. Appending never blocks the decision
+// path: records queue in memory and one goroutine writes them; Close
+// writes whatever is still queued.
+package decisionlog
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"gopkg.in/natefinch/lumberjack.v2"
+)
+
+// Record is one decision, as logged.
+type Record struct {
+	Time      time.Time `json:"time"`
+	ID        string    `json:"id"`
+	SessionID string    `json:"session_id,omitempty"`
+	Agent     string    `json:"agent"`
+	Cwd       string    `json:"cwd,omitempty"`
+	Tool      string    `json:"tool"`
+	// Summary is the command for Bash; for file tools the path (and for
+	// Write the size), never the file's content.
+	Summary    string   `json:"summary"`
+	Verdict    string   `json:"verdict"`
+	RuleIDs    []string `json:"rule_ids,omitempty"`
+	Reasons    []string `json:"reasons,omitempty"`
+	EvalMicros int64    `json:"eval_us"`
+	Revision   string   `json:"revision,omitempty"`
+}
+
+// Options configure New.
+type Options struct {
+	Path       string // the log file
+	MaxSizeMB  int    // rotate past this size; 0 means 10
+	MaxBackups int    // rotated files kept; 0 means 3
+	RecentMax  int    // denies kept in memory; 0 means 50
+}
+
+// Log is the decision log.
+type Log struct {
+	out     io.WriteCloser
+	mu      sync.Mutex
+	queue   []Record
+	wake    chan struct{}
+	done    chan struct{}
+	closed  bool
+	recent  []Record // newest last
+	max     int
+}
+
+// New opens the log and starts its writer.
+func New(o Options) *Log {
+	if o.MaxSizeMB == 0 {
+		o.MaxSizeMB = 10
+	}
+	if o.MaxBackups == 0 {
+		o.MaxBackups = 3
+	}
+	if o.RecentMax == 0 {
+		o.RecentMax = 50
+	}
+	l := &Log{
+		out:  &lumberjack.Logger{Filename: o.Path, MaxSize: o.MaxSizeMB, MaxBackups: o.MaxBackups},
+		wake: make(chan struct{}, 1),
+		done: make(chan struct{}),
+		max:  o.RecentMax,
+	}
+	go l.writer()
+	return l
+}
+
+// Append queues r. It never waits on the disk.
+func (l *Log) Append(r Record) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return
+	}
+	l.queue = append(l.queue, r)
+	if r.Verdict == "deny" {
+		l.recent = append(l.recent, r)
+		if len(l.recent) > l.max {
+			l.recent = append([]Record(nil), l.recent[len(l.recent)-l.max:]...)
+		}
+	}
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// RecentDenies returns up to n of the latest denies, newest first.
+func (l *Log) RecentDenies(n int) []Record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Record
+	for i := len(l.recent) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, l.recent[i])
+	}
+	return out
+}
+
+func (l *Log) writer() {
+	defer close(l.done)
+	var buf []byte
+	for {
+		l.mu.Lock()
+		batch := l.queue
+		l.queue = nil
+		closed := l.closed
+		l.mu.Unlock()
+		// Each write holds whole lines only: the file rotates between
+		// writes, so a line is never split across two files.
+		for _, r := range batch {
+			b, _ := json.Marshal(r)
+			buf = append(append(buf, b...), '\n')
+			if len(buf) >= 64<<10 {
+				l.out.Write(buf)
+				buf = buf[:0]
+			}
+		}
+		if len(buf) > 0 {
+			l.out.Write(buf)
+			buf = buf[:0]
+		}
+		if closed && len(batch) == 0 {
+			return
+		}
+		if len(batch) == 0 {
+			<-l.wake
+		}
+	}
+}
+
+// Close writes everything queued and closes the file.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	<-l.done
+	return l.out.Close()
+}
+
+// Read returns the records of the log file at path and its rotated
+// predecessors, oldest first. A line that does not parse (a partial last
+// line after a crash) is skipped.
+func Read(path string) ([]Record, error) {
+	files := rotated(path)
+	files = append(files, path)
+	var out []Record
+	found := false
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		found = true
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 64<<10), 4<<20)
+		for sc.Scan() {
+			var r Record
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				out = append(out, r)
+			}
+		}
+		fh.Close()
+	}
+	if !found {
+		return nil, nil
+	}
+	return out, nil
+}
