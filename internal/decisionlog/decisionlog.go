@@ -45,14 +45,14 @@ type Options struct {
 
 // Log is the decision log.
 type Log struct {
-	out     io.WriteCloser
-	mu      sync.Mutex
-	queue   []Record
-	wake    chan struct{}
-	done    chan struct{}
-	closed  bool
-	recent  []Record // newest last
-	max     int
+	out    io.WriteCloser
+	mu     sync.Mutex
+	queue  []Record
+	wake   chan struct{}
+	done   chan struct{}
+	closed bool
+	recent []Record // newest last
+	max    int
 }
 
 // New opens the log and starts its writer.
