@@ -6,11 +6,16 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
+	"github.com/gen2brain/beeep"
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/app"
 	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/installer"
+	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -21,8 +26,10 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run the daemon in the foreground (what launchd or systemd keeps alive)",
 		Long: `Run the agentjail daemon: listen on the socket, keep the policies compiled,
-and answer the hook. It reloads when a policy file or config.yaml changes
-and on SIGHUP, and stops cleanly on SIGTERM or SIGINT.`,
+and answer the hook. Where a desktop session exists it also shows the tray
+(menu bar) and a notification on every deny; --headless turns them off.
+It reloads when a policy file or config.yaml changes and on SIGHUP, and
+stops cleanly on SIGTERM or SIGINT.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDaemon(cmd.Context(), cmd, headless)
@@ -38,7 +45,12 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	d, err := daemon.New(ctx, daemon.Options{
+	desktop := !headless && app.DesktopAvailable()
+	if !headless && !desktop {
+		log.Info("no desktop session (no session bus): running headless")
+	}
+	var tray *app.Tray
+	opts := daemon.Options{
 		Socket:   paths.Socket(),
 		Home:     paths.Home(),
 		UserHome: paths.UserHome(),
@@ -47,15 +59,17 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 		Mode:     runMode(),
 		Logger:   log,
 		LogLevel: level,
-	})
+	}
+	if desktop {
+		tray = newTray(log)
+		opts.OnDecision = tray.Decided
+	}
+	d, err := daemon.New(ctx, opts)
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {
 			return exitWith(ExitError, "%v", err)
 		}
 		return exitWith(ExitError, "cannot start: %v", err)
-	}
-	if !headless {
-		log.Info("no tray in this build yet; running headless")
 	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -71,9 +85,66 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 			}
 		}
 	}()
-	d.Run(ctx)
+	if tray == nil {
+		d.Run(ctx)
+		return nil
+	}
+
+	// The tray runs on the main goroutine (macOS needs it there); the
+	// daemon serves in the background. Either one ending ends both.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	tray.Bind(d, cancel)
+	served := make(chan struct{})
+	go func() {
+		d.Run(ctx)
+		close(served)
+	}()
+	if err := tray.Run(ctx); errors.Is(err, app.ErrNoTray) {
+		log.Info("no tray in this build: running headless")
+		<-ctx.Done()
+	}
+	cancel()
+	<-served
 	return nil
 }
+
+// newTray builds the tray and its notifier; Bind attaches the daemon.
+func newTray(log *slog.Logger) *app.Tray {
+	beeep.AppName = "agentjail"
+	notifier := app.NewNotifier(
+		func(title, body string) error {
+			if c, _ := config.Load(paths.Config()); !c.Notifications {
+				return nil
+			}
+			return beeep.Notify(title, body, "")
+		},
+		func(err error) { log.Warn("desktop notifications do not work here", "err", err) },
+	)
+	return app.NewTray(app.Options{
+		Log:      log,
+		Notifier: notifier,
+		HookInstalled: func() bool {
+			b, err := os.ReadFile(filepath.Join(paths.UserHome(), ".claude", "settings.json"))
+			return err == nil && installer.HasHook(b)
+		},
+		InstallHook: func() error {
+			o, err := installOptions("claude-code", "user")
+			if err != nil {
+				return err
+			}
+			o.KeepService, o.Out = true, discard{}
+			return installer.Install(context.Background(), o)
+		},
+		Open:        app.OpenPath,
+		PoliciesDir: paths.Policies(),
+		DecisionLog: filepath.Join(paths.Home(), "decisions.jsonl"),
+	})
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // runMode names who started the daemon, for status.
 func runMode() string {

@@ -92,7 +92,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		started, _ := time.Parse(time.RFC3339, st.StartedAt)
 		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), st.Version, st.Mode)
 		fmt.Fprintf(out, "socket:    %s\n", st.Socket)
-		fmt.Fprintf(out, "policies:  revision %s, %d files, loaded %s\n", st.Revision, len(st.Sources), st.LoadedAt)
+		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", st.Revision, st.Rules, len(st.Sources), st.LoadedAt)
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", s.Name, s.RegoVersion)
 		}

@@ -35,6 +35,9 @@ type Options struct {
 	// LogLevel, when set, is the level of Logger's handler; the daemon sets
 	// it from config.yaml's log_level on every load.
 	LogLevel *slog.LevelVar
+	// OnDecision, when set, hears of every decision after it is logged
+	// (the tray and notifications). It must not block.
+	OnDecision func(decisionlog.Record)
 }
 
 // Daemon serves decisions on a socket.
@@ -215,7 +218,11 @@ func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
 		if err != nil {
 			return &wire.Response{Error: err.(*wire.Error)}
 		}
-		d.decisions.Append(record(in, dec))
+		rec := record(in, dec)
+		d.decisions.Append(rec)
+		if d.opts.OnDecision != nil {
+			d.opts.OnDecision(rec)
+		}
 		if dec.Verdict == wire.Deny {
 			d.log.Info("denied", "rules", ruleIDs(dec), "eval_us", dec.EvalMicros)
 		}

@@ -243,6 +243,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 func (d *Decider) fillStatus(st *wire.Status) {
 	set := d.current.Load()
 	st.Revision = set.engine.Revision()
+	st.Rules = set.engine.Rules()
 	st.LoadedAt = set.loadedAt.UTC().Format(time.RFC3339)
 	st.Sources = set.engine.Sources()
 	st.Decisions = map[wire.Verdict]int64{

@@ -28,6 +28,9 @@ type Options struct {
 	DryRun      bool
 	Purge       bool   // Uninstall: remove $AGENTJAIL_HOME too
 	ServiceMode string // "" for automatic, or "detached"
+	// KeepService leaves the service alone: the tray's "Install Claude
+	// Code hook" runs inside the daemon that is already running.
+	KeepService bool
 	Out         io.Writer
 }
 
@@ -148,6 +151,9 @@ func Install(ctx context.Context, o Options) error {
 		fmt.Fprintf(out, "%s already has the agentjail hook\n", settingsPath)
 	}
 
+	if o.KeepService {
+		return nil
+	}
 	mode, err := StartService(ctx, o.service())
 	if err != nil {
 		return fmt.Errorf("starting the daemon (%s): %w", mode, err)

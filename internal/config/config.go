@@ -43,6 +43,8 @@ type Config struct {
 	// AllowedPaths are outside the project yet fine to delete or change,
 	// such as a build output folder that lives elsewhere.
 	AllowedPaths []string `mapstructure:"allowed_paths"`
+	// Notifications turns the desktop notification on deny on or off.
+	Notifications bool `mapstructure:"notifications"`
 }
 
 // Default is the configuration used when config.yaml is absent.
@@ -53,6 +55,8 @@ func Default() Config {
 		ReadTimeout: 2 * time.Second,
 		EvalTimeout: 500 * time.Millisecond,
 		LogLevel:    "info",
+		// Notifications are on unless config.yaml turns them off.
+		Notifications: true,
 	}
 }
 
@@ -73,6 +77,7 @@ func Load(path string) (Config, error) {
 	v.SetDefault("disabled_rules", []string{})
 	v.SetDefault("protected_paths", []string{})
 	v.SetDefault("allowed_paths", []string{})
+	v.SetDefault("notifications", def.Notifications)
 	if err := v.ReadInConfig(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return def, nil

@@ -78,6 +78,7 @@ type Engine struct {
 	sources  []wire.Source
 	revision string
 	groups   map[string][]string
+	rules    int
 }
 
 // Compile parses and compiles sources into an Engine. On any error it
@@ -116,8 +117,28 @@ func Compile(ctx context.Context, sources []Source, data map[string]any) (*Engin
 	if err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
 	}
-	return &Engine{query: pq, sources: infos, revision: revisionOf(sources), groups: groups}, nil
+	return &Engine{query: pq, sources: infos, revision: revisionOf(sources), groups: groups, rules: countRules(modules)}, nil
 }
+
+// countRules counts the deny, ask and allow rules of package agentjail.
+func countRules(modules map[string]*ast.Module) int {
+	n := 0
+	for _, m := range modules {
+		if m.Package.Path.String() != "data."+Package {
+			continue
+		}
+		for _, r := range m.Rules {
+			switch r.Head.Name.String() {
+			case "deny", "ask", "allow":
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Rules is how many deny, ask and allow rules are in force.
+func (e *Engine) Rules() int { return e.rules }
 
 // programGroups reads the policies' data.agentjail.program_groups, an
 // object from program name to the groups of rules that care about it.

@@ -107,6 +107,7 @@ type Status struct {
 	Home       string    `json:"home"`
 	Mode       string    `json:"mode"` // how it runs, e.g. "headless"
 	Revision   string    `json:"revision"`
+	Rules      int       `json:"rules"`     // deny, ask and allow rules in force
 	LoadedAt   string    `json:"loaded_at"` // RFC 3339, last successful load
 	Sources    []Source  `json:"sources"`
 	LoadErrors []LoadErr `json:"load_errors,omitempty"` // from the last load attempt

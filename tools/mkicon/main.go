@@ -15,6 +15,7 @@ import (
 )
 
 func main() {
+	writeTrayIcons()
 	sizes := map[string]int{"ic07": 128, "ic08": 256, "ic09": 512}
 	var icns bytes.Buffer
 	for _, typ := range []string{"ic07", "ic08", "ic09"} {
@@ -80,4 +81,44 @@ func shackle(x, y float64) bool {
 
 func keyhole(x, y float64) bool {
 	return math.Hypot(x-0.5, y-0.58) < 0.045 || (math.Abs(x-0.5) < 0.02 && y > 0.58 && y < 0.7)
+}
+
+// writeTrayIcons draws the menu-bar icons: template style (black with
+// alpha, as the macOS menu bar wants), 22 px and @2x, one per state.
+func writeTrayIcons() {
+	for _, state := range []string{"healthy", "blocked", "degraded"} {
+		for _, scale := range []int{1, 2} {
+			n := 22 * scale
+			img := image.NewRGBA(image.Rect(0, 0, n, n))
+			s := float64(n)
+			for y := 0; y < n; y++ {
+				for x := 0; x < n; x++ {
+					fx, fy := (float64(x)+0.5)/s, (float64(y)+0.5)/s
+					on := inRoundRect(fx, fy, 0.2, 0.8, 0.45, 0.92, 0.08) && !keyhole(fx, fy*1.0) || shackle(fx, fy)
+					switch state {
+					case "blocked": // a filled dot: something was blocked
+						if math.Hypot(fx-0.82, fy-0.18) < 0.16 {
+							on = true
+						}
+					case "degraded": // hollow body: not fully guarding
+						if inRoundRect(fx, fy, 0.3, 0.7, 0.55, 0.82, 0.04) {
+							on = false
+						}
+					}
+					if on {
+						img.Set(x, y, color.RGBA{0, 0, 0, 0xff})
+					}
+				}
+			}
+			name := "assets/tray-" + state + ".png"
+			if scale == 2 {
+				name = "assets/tray-" + state + "@2x.png"
+			}
+			var b bytes.Buffer
+			png.Encode(&b, img)
+			if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
 }

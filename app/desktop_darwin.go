@@ -1,0 +1,14 @@
+//go:build darwin
+
+package app
+
+import "os/exec"
+
+// setIconsEarly: see runTray.
+const setIconsEarly = false
+
+// DesktopAvailable: a macOS user session always has a menu bar.
+func DesktopAvailable() bool { return true }
+
+// OpenPath opens a file or folder with the default application.
+func OpenPath(path string) error { return exec.Command("open", path).Start() }

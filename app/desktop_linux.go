@@ -1,0 +1,31 @@
+//go:build linux
+
+package app
+
+import (
+	"os"
+	"os/exec"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// setIconsEarly: see runTray.
+const setIconsEarly = true
+
+// DesktopAvailable probes the session bus: without one the tray would do
+// nothing (and fyne.io/systray panics on Quit), so `agentjail run` runs
+// headless.
+func DesktopAvailable() bool {
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		return false
+	}
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
+// OpenPath opens a file or folder with the desktop's default application.
+func OpenPath(path string) error { return exec.Command("xdg-open", path).Start() }

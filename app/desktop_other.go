@@ -1,0 +1,13 @@
+//go:build !linux && !darwin
+
+package app
+
+import "errors"
+
+const setIconsEarly = false
+
+// DesktopAvailable: no desktop integration here.
+func DesktopAvailable() bool { return false }
+
+// OpenPath is not supported here.
+func OpenPath(string) error { return errors.New("opening files is not supported on this system") }

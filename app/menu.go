@@ -1,0 +1,112 @@
+// Package app is agentjail's desktop face, hosted by `agentjail run`: the
+// tray (menu bar on macOS, StatusNotifierItem over DBus on Linux) and a
+// notification on every deny. The menu is built by a pure function from a
+// snapshot of the daemon's state; the tray code only renders it.
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/decisionlog"
+)
+
+// Icon states.
+const (
+	IconHealthy  = "healthy"
+	IconBlocked  = "blocked"  // something was blocked in the last minutes
+	IconDegraded = "degraded" // policy errors, fail-opens, daemon trouble
+)
+
+// RecentMax is how many recent blocks the menu lists.
+const RecentMax = 10
+
+// BlockedWindow is how long the icon shows a recent block.
+const BlockedWindow = 5 * time.Minute
+
+// Snapshot is what the menu shows, gathered from the daemon.
+type Snapshot struct {
+	Now            time.Time
+	Running        bool
+	Rules          int
+	DecisionsToday int
+	LastError      string               // a policy, config or evaluation error, or fail-opens
+	Recent         []decisionlog.Record // newest first
+	HookInstalled  bool
+	PausedUntil    time.Time
+}
+
+// Menu is the rendered content of the tray.
+type Menu struct {
+	Icon        string
+	Tooltip     string
+	Status      string
+	Recent      []RecentItem
+	NoRecent    bool   // "Recent blocks" has nothing yet
+	Hook        string // the hook item's title
+	HookEnabled bool   // clicking it installs the hook
+	Pause       string
+	Paused      bool
+}
+
+// RecentItem is one entry under "Recent blocks".
+type RecentItem struct {
+	Title  string // time, tool, short command, rule
+	Reason string // the full reason, shown when chosen
+}
+
+// BuildMenu renders a snapshot.
+func BuildMenu(s Snapshot) Menu {
+	m := Menu{Icon: IconHealthy}
+	switch {
+	case !s.Running || s.LastError != "":
+		m.Icon = IconDegraded
+	case len(s.Recent) > 0 && s.Now.Sub(s.Recent[0].Time) < BlockedWindow:
+		m.Icon = IconBlocked
+	}
+	if s.Running {
+		m.Status = fmt.Sprintf("agentjail: running, %d rules loaded, %d decisions today", s.Rules, s.DecisionsToday)
+	} else {
+		m.Status = "agentjail: not running"
+	}
+	if s.LastError != "" {
+		m.Status += " — " + short(s.LastError, 60)
+	}
+	m.Tooltip = m.Status
+	if m.Icon == IconBlocked {
+		m.Tooltip += fmt.Sprintf(" — blocked %s", short(s.Recent[0].Summary, 40))
+	}
+	for i, r := range s.Recent {
+		if i == RecentMax {
+			break
+		}
+		rule := strings.Join(r.RuleIDs, ", ")
+		m.Recent = append(m.Recent, RecentItem{
+			Title:  fmt.Sprintf("%s  %s  %s  (%s)", r.Time.Local().Format("15:04"), r.Tool, short(r.Summary, 40), rule),
+			Reason: strings.Join(r.Reasons, "\n"),
+		})
+	}
+	m.NoRecent = len(m.Recent) == 0
+	if s.HookInstalled {
+		m.Hook = "Claude Code hook: installed ✓"
+	} else {
+		m.Hook, m.HookEnabled = "Install Claude Code hook", true
+	}
+	m.Paused = s.Now.Before(s.PausedUntil)
+	if m.Paused {
+		m.Pause = "Notifications paused until " + s.PausedUntil.Local().Format("15:04")
+	} else {
+		m.Pause = "Pause notifications (1 hour)"
+	}
+	return m
+}
+
+// short cuts s to n runes, on one line.
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,52 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/decisionlog"
+)
+
+func TestBuildMenu(t *testing.T) {
+	now := time.Date(2026, 11, 21, 15, 4, 0, 0, time.Local)
+	deny := func(ago time.Duration, summary string) decisionlog.Record {
+		return decisionlog.Record{Time: now.Add(-ago), Tool: "Bash", Summary: summary, RuleIDs: []string{"secrets.credentials"}, Reasons: []string{"Blocked: keys"}, Verdict: "deny"}
+	}
+	tests := []struct {
+		name   string
+		snap   Snapshot
+		icon   string
+		status string
+		recent int
+		hook   string
+		pause  string
+	}{
+		{"healthy", Snapshot{Now: now, Running: true, Rules: 60, DecisionsToday: 12, HookInstalled: true}, IconHealthy, "agentjail: running, 60 rules loaded, 12 decisions today", 0, "Claude Code hook: installed ✓", "Pause notifications (1 hour)"},
+		{"blocked just now", Snapshot{Now: now, Running: true, Rules: 60, Recent: []decisionlog.Record{deny(time.Minute, "cat ~/.ssh/id_rsa")}}, IconBlocked, "agentjail: running, 60 rules loaded, 0 decisions today", 1, "Install Claude Code hook", "Pause notifications (1 hour)"},
+		{"blocked long ago", Snapshot{Now: now, Running: true, Recent: []decisionlog.Record{deny(time.Hour, "x")}}, IconHealthy, "", 1, "", ""},
+		{"degraded", Snapshot{Now: now, Running: true, LastError: "policy error: team.rego:5:1: unexpected }"}, IconDegraded, "agentjail: running, 0 rules loaded, 0 decisions today — policy error: team.rego:5:1: unexpected }", 0, "", ""},
+		{"not running", Snapshot{Now: now}, IconDegraded, "agentjail: not running", 0, "", ""},
+		{"paused", Snapshot{Now: now, Running: true, PausedUntil: now.Add(time.Hour)}, IconHealthy, "", 0, "", "Notifications paused until 16:04"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := BuildMenu(tt.snap)
+			if m.Icon != tt.icon || (tt.status != "" && m.Status != tt.status) || len(m.Recent) != tt.recent ||
+				(tt.hook != "" && m.Hook != tt.hook) || (tt.pause != "" && m.Pause != tt.pause) {
+				t.Errorf("got %+v", m)
+			}
+			if m.NoRecent != (tt.recent == 0) {
+				t.Errorf("NoRecent %v with %d recent", m.NoRecent, len(m.Recent))
+			}
+		})
+	}
+	var many []decisionlog.Record
+	for i := range 15 {
+		many = append(many, deny(time.Duration(i)*time.Second, strings.Repeat("a very long command ", 5)))
+	}
+	m := BuildMenu(Snapshot{Now: now, Running: true, Recent: many})
+	if len(m.Recent) != RecentMax || !strings.Contains(m.Recent[0].Title, "15:04  Bash  a very long command") || !strings.Contains(m.Recent[0].Title, "(secrets.credentials)") || m.Recent[0].Reason != "Blocked: keys" {
+		t.Errorf("recent %+v", m.Recent[0])
+	}
+}

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Daemon is what the tray needs from the daemon.
+type Daemon interface {
+	Status() *wire.Status
+	RecentDenies(n int) []decisionlog.Record
+	Reload()
+}
+
+// Options configure the tray.
+type Options struct {
+	Daemon   Daemon
+	Log      *slog.Logger
+	Notifier *Notifier
+	// HookInstalled reports whether Claude Code's settings have the hook;
+	// InstallHook runs the same code as `agentjail install`.
+	HookInstalled func() bool
+	InstallHook   func() error
+	// Open opens a folder or file in the desktop's default application.
+	Open        func(path string) error
+	PoliciesDir string
+	DecisionLog string
+	// Quit stops the daemon; the tray returns once it is asked to.
+	Quit func()
+}
+
+// ErrNoTray means this build or system has no tray: run headless.
+var ErrNoTray = errors.New("no tray on this system")
+
+// Tray is the running tray's state shared with the daemon's callbacks.
+type Tray struct {
+	opts    Options
+	changed chan struct{}
+
+	mu    sync.Mutex
+	today int
+	day   string
+}
+
+// NewTray prepares a tray; Bind attaches the daemon, Run shows it.
+func NewTray(o Options) *Tray {
+	return &Tray{opts: o, changed: make(chan struct{}, 1)}
+}
+
+// Bind attaches the daemon the tray shows, and what Quit calls. (The
+// daemon is created after the tray, which hears its decisions.)
+func (t *Tray) Bind(d Daemon, quit func()) {
+	t.opts.Daemon, t.opts.Quit = d, quit
+}
+
+// Decided is the daemon's callback for every decision: it counts the
+// day's decisions, notifies about denies, and refreshes the menu.
+func (t *Tray) Decided(r decisionlog.Record) {
+	t.mu.Lock()
+	if day := r.Time.Local().Format("2006-01-02"); day != t.day {
+		t.day, t.today = day, 0
+	}
+	t.today++
+	t.mu.Unlock()
+	if r.Verdict == "deny" && t.opts.Notifier != nil {
+		t.opts.Notifier.Deny(r)
+	}
+	t.refresh()
+}
+
+func (t *Tray) refresh() {
+	select {
+	case t.changed <- struct{}{}:
+	default:
+	}
+}
+
+// snapshot gathers the menu's content.
+func (t *Tray) snapshot() Snapshot {
+	st := t.opts.Daemon.Status()
+	s := Snapshot{Now: time.Now(), Running: st != nil}
+	if st != nil {
+		s.Rules = st.Rules
+		switch {
+		case len(st.LoadErrors) > 0:
+			s.LastError = "policy error: " + st.LoadErrors[0].String()
+		case st.ConfigError != "":
+			s.LastError = "config error: " + st.ConfigError
+		case st.EvalErrors > 0:
+			s.LastError = "evaluation error: " + st.LastEvalErr
+		}
+	}
+	s.Recent = t.opts.Daemon.RecentDenies(RecentMax)
+	if t.opts.HookInstalled != nil {
+		s.HookInstalled = t.opts.HookInstalled()
+	}
+	if t.opts.Notifier != nil {
+		s.PausedUntil = t.opts.Notifier.PausedUntil()
+	}
+	t.mu.Lock()
+	if t.day == s.Now.Format("2006-01-02") {
+		s.DecisionsToday = t.today
+	}
+	t.mu.Unlock()
+	return s
+}
+
+// Run shows the tray until ctx ends or Quit is chosen. It must be called
+// on the main goroutine (macOS runs the menu bar there). It returns
+// ErrNoTray at once where there is no tray.
+func (t *Tray) Run(ctx context.Context) error {
+	return runTray(ctx, t)
+}

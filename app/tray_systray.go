@@ -1,0 +1,175 @@
+//go:build linux || (darwin && cgo)
+
+package app
+
+import (
+	"context"
+	"time"
+
+	"fyne.io/systray"
+
+	"github.com/agentjail/agentjail/assets"
+)
+
+func icon(state string) []byte {
+	switch state {
+	case IconBlocked:
+		return assets.TrayBlocked2x
+	case IconDegraded:
+		return assets.TrayDegraded2x
+	}
+	return assets.TrayHealthy2x
+}
+
+// items are the tray's menu items, created once and updated in place.
+type items struct {
+	status, recent, none, hook, pause, policies, reload, log, quit *systray.MenuItem
+	recentItems                                                    []*systray.MenuItem
+}
+
+func runTray(ctx context.Context, t *Tray) error {
+	first := BuildMenu(t.snapshot())
+	if setIconsEarly {
+		// On Linux, icon and tooltip set from onReady can be lost to a
+		// start-up race; set them before Run too. (Not on macOS: Cocoa is
+		// not up yet.)
+		systray.SetIcon(icon(first.Icon))
+		systray.SetTitle("agentjail")
+		systray.SetTooltip(first.Tooltip)
+	}
+	ready := func() {
+		it := build()
+		apply(it, first)
+		go t.loop(ctx, it)
+	}
+	systray.Run(ready, func() {})
+	return nil
+}
+
+func build() *items {
+	systray.SetTitle("agentjail")
+	it := &items{}
+	it.status = systray.AddMenuItem("agentjail", "")
+	it.status.Disable()
+	systray.AddSeparator()
+	it.recent = systray.AddMenuItem("Recent blocks", "the last calls agentjail denied")
+	it.none = it.recent.AddSubMenuItem("(none yet)", "")
+	it.none.Disable()
+	for range RecentMax {
+		sub := it.recent.AddSubMenuItem("", "choose to see the full reason")
+		sub.Hide()
+		it.recentItems = append(it.recentItems, sub)
+	}
+	it.hook = systray.AddMenuItem("Claude Code hook", "")
+	it.pause = systray.AddMenuItemCheckbox("Pause notifications (1 hour)", "", false)
+	it.policies = systray.AddMenuItem("Open policies folder", "")
+	it.reload = systray.AddMenuItem("Reload policies", "")
+	it.log = systray.AddMenuItem("Open decision log", "")
+	systray.AddSeparator()
+	it.quit = systray.AddMenuItem("Quit", "stop agentjail")
+	return it
+}
+
+// apply renders a menu onto the items.
+func apply(it *items, m Menu) {
+	systray.SetIcon(icon(m.Icon))
+	systray.SetTooltip(m.Tooltip)
+	it.status.SetTitle(m.Status)
+	if m.NoRecent {
+		it.none.Show()
+	} else {
+		it.none.Hide()
+	}
+	for i, sub := range it.recentItems {
+		if i < len(m.Recent) {
+			sub.SetTitle(m.Recent[i].Title)
+			sub.Show()
+		} else {
+			sub.Hide()
+		}
+	}
+	it.hook.SetTitle(m.Hook)
+	if m.HookEnabled {
+		it.hook.Enable()
+	} else {
+		it.hook.Disable()
+	}
+	it.pause.SetTitle(m.Pause)
+	if m.Paused {
+		it.pause.Check()
+	} else {
+		it.pause.Uncheck()
+	}
+}
+
+// loop keeps the menu live and answers clicks.
+func (t *Tray) loop(ctx context.Context, it *items) {
+	clicks := make(chan int, 16)
+	for i, sub := range it.recentItems {
+		go func() {
+			for range sub.ClickedCh {
+				clicks <- i
+			}
+		}()
+	}
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	current := BuildMenu(t.snapshot())
+	render := func() {
+		current = BuildMenu(t.snapshot())
+		apply(it, current)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			systray.Quit()
+			return
+		case <-t.changed:
+			render()
+		case <-tick.C:
+			render()
+		case i := <-clicks:
+			if i < len(current.Recent) && t.opts.Notifier != nil {
+				// Show the full reason.
+				go t.opts.Notifier.deliver("agentjail: why it was blocked", current.Recent[i].Reason)
+			}
+		case <-it.hook.ClickedCh:
+			if t.opts.InstallHook != nil {
+				if err := t.opts.InstallHook(); err != nil {
+					t.opts.Log.Error("installing the Claude Code hook", "err", err)
+				}
+			}
+			render()
+		case <-it.pause.ClickedCh:
+			if t.opts.Notifier != nil {
+				if current.Paused {
+					t.opts.Notifier.Pause(time.Time{})
+				} else {
+					t.opts.Notifier.Pause(time.Now().Add(time.Hour))
+				}
+			}
+			render()
+		case <-it.policies.ClickedCh:
+			t.open(t.opts.PoliciesDir)
+		case <-it.log.ClickedCh:
+			t.open(t.opts.DecisionLog)
+		case <-it.reload.ClickedCh:
+			t.opts.Daemon.Reload()
+		case <-it.quit.ClickedCh:
+			if t.opts.Quit != nil {
+				t.opts.Quit()
+			}
+			systray.Quit()
+			return
+		}
+	}
+}
+
+func (t *Tray) open(path string) {
+	if t.opts.Open == nil {
+		return
+	}
+	if err := t.opts.Open(path); err != nil {
+		t.opts.Log.Warn("opening", "path", path, "err", err)
+	}
+}
