@@ -48,6 +48,8 @@ type env struct {
 	daemon  *exec.Cmd
 	logs    *syncBuffer
 	stopped chan struct{}
+	bus     string   // DBUS_SESSION_BUS_ADDRESS for the processes; "" for none
+	runArgs []string // agentjail run's flags; nil means --headless
 }
 
 func newEnv(t testing.TB) *env {
@@ -72,7 +74,8 @@ func (e *env) environ() []string {
 		}
 	}
 	// The service is always detached in tests: never a real unit or agent.
-	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached")
+	// No session bus unless a test brings its own.
+	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached", "DBUS_SESSION_BUS_ADDRESS="+e.bus)
 }
 
 // writePolicy writes a file into the user's policies folder.
@@ -91,7 +94,11 @@ func (e *env) writePolicy(name, text string) {
 func (e *env) start() {
 	e.t.Helper()
 	e.logs = &syncBuffer{}
-	e.daemon = exec.Command(filepath.Join(bin, "agentjail"), "run", "--headless")
+	args := e.runArgs
+	if args == nil {
+		args = []string{"--headless"}
+	}
+	e.daemon = exec.Command(filepath.Join(bin, "agentjail"), append([]string{"run"}, args...)...)
 	e.daemon.Env = e.environ()
 	e.daemon.Stdout, e.daemon.Stderr = e.logs, e.logs
 	if err := e.daemon.Start(); err != nil {
