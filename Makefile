@@ -11,7 +11,7 @@ CLAUDE_CODE_VERSION := 2.1.330
 CLAUDE_DIR := .tools/claude-code
 
 .DEFAULT_GOAL := help
-.PHONY: help build install uninstall run test bench vet clean claude-code app icons
+.PHONY: help build install uninstall run test bench vet clean claude-code app icons screenshot
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -54,6 +54,9 @@ app: ## assemble AgentJail.app for macOS (GOARCH=arm64 by default)
 	GOOS=darwin GOARCH=$${GOARCH:-arm64} $(BUILD) -o AgentJail.app/Contents/MacOS/ ./cmd/agentjail ./cmd/agentjail-hook
 	cp assets/AppIcon.icns AgentJail.app/Contents/Resources/
 	sed 's/__VERSION__/$(VERSION)/g' Info.plist > AgentJail.app/Contents/Info.plist
+
+screenshot: ## regenerate docs/tray-menu.png (needs xvfb xfce4-panel xdotool imagemagick)
+	scripts/screenshot.sh
 
 icons: ## redraw assets/AppIcon.png and .icns
 	$(GO) run ./tools/mkicon

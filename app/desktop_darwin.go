@@ -10,5 +10,8 @@ const setIconsEarly = false
 // DesktopAvailable: a macOS user session always has a menu bar.
 func DesktopAvailable() bool { return true }
 
+// label: menu titles are shown as they are.
+func label(s string) string { return s }
+
 // OpenPath opens a file or folder with the default application.
 func OpenPath(path string) error { return exec.Command("open", path).Start() }

@@ -5,6 +5,7 @@ package app
 import (
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -26,6 +27,10 @@ func DesktopAvailable() bool {
 	conn.Close()
 	return true
 }
+
+// label escapes a menu title for dbusmenu, where "_" marks an access key
+// (the panel would show git.force_push as git.forcepush).
+func label(s string) string { return strings.ReplaceAll(s, "_", "__") }
 
 // OpenPath opens a file or folder with the desktop's default application.
 func OpenPath(path string) error { return exec.Command("xdg-open", path).Start() }

@@ -9,5 +9,7 @@ const setIconsEarly = false
 // DesktopAvailable: no desktop integration here.
 func DesktopAvailable() bool { return false }
 
+func label(s string) string { return s }
+
 // OpenPath is not supported here.
 func OpenPath(string) error { return errors.New("opening files is not supported on this system") }

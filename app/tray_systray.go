@@ -74,7 +74,7 @@ func build() *items {
 func apply(it *items, m Menu) {
 	systray.SetIcon(icon(m.Icon))
 	systray.SetTooltip(m.Tooltip)
-	it.status.SetTitle(m.Status)
+	it.status.SetTitle(label(m.Status))
 	if m.NoRecent {
 		it.none.Show()
 	} else {
@@ -82,13 +82,13 @@ func apply(it *items, m Menu) {
 	}
 	for i, sub := range it.recentItems {
 		if i < len(m.Recent) {
-			sub.SetTitle(m.Recent[i].Title)
+			sub.SetTitle(label(m.Recent[i].Title))
 			sub.Show()
 		} else {
 			sub.Hide()
 		}
 	}
-	it.hook.SetTitle(m.Hook)
+	it.hook.SetTitle(label(m.Hook))
 	if m.HookEnabled {
 		it.hook.Enable()
 	} else {

@@ -163,6 +163,7 @@ func toItem(id int32, props map[string]dbus.Variant, children []dbus.Variant) me
 	it := menuItem{id: id, visible: true}
 	if v, ok := props["label"]; ok {
 		it.label, _ = v.Value().(string)
+		it.label = strings.ReplaceAll(it.label, "__", "_") // dbusmenu's escaped underscore
 	}
 	if v, ok := props["visible"]; ok {
 		it.visible, _ = v.Value().(bool)
