@@ -236,6 +236,19 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 		t.Errorf("notification %+v", n)
 	}
 
+	// Choosing a recent block shows its full reason.
+	if call := dt.conn.Object(service, "/StatusNotifierItem/menu").Call("com.canonical.dbusmenu.Event", 0, recent[0].id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix())); call.Err != nil {
+		t.Fatal(call.Err)
+	}
+	waitFor(t, "the full reason", func() bool {
+		for _, n := range dt.sent() {
+			if n.summary == "agentjail: why it was blocked" && strings.Contains(n.body, "holds private keys, credentials or tokens") {
+				return true
+			}
+		}
+		return false
+	})
+
 	// Quit from the menu ends the process cleanly.
 	quit := m.find("Quit")
 	if quit == nil {
