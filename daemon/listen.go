@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/paths"
 )
 
 // ErrAlreadyRunning means another daemon owns the socket.
@@ -32,7 +34,7 @@ func listen(socket string, privateDirs ...string) (*listener, error) {
 	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the socket's folder: %w", err)
 	}
-	lock, err := lockFile(socket + ".lock")
+	lock, err := lockFile(paths.SocketLock(socket))
 	if err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("another agentjail daemon is %w on %s: stop it first (`agentjail status` shows its pid), or set AGENTJAIL_SOCKET to run a second one", ErrAlreadyRunning, socket)

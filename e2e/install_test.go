@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -172,21 +173,13 @@ func daemonPID(t *testing.T, e *env) int {
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && pid == 0; time.Sleep(20 * time.Millisecond) {
 		b, _ := os.ReadFile(e.socket + ".lock")
 		if f := strings.Fields(string(b)); len(f) > 0 {
-			pid = atoi(f[0])
+			pid, _ = strconv.Atoi(f[0])
 		}
 	}
 	if pid == 0 {
 		t.Fatal("no daemon pid in the lock file")
 	}
 	return pid
-}
-
-func atoi(s string) int {
-	n := 0
-	for _, c := range s {
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 func read(path string) string {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -94,7 +95,7 @@ func stopDetached(o ServiceOptions) {
 	// The daemon releases its lock as it stops. (Waiting for the process
 	// itself would wait for init to reap it.)
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if lockFree(o.Socket+".lock") || syscall.Kill(pid, 0) != nil {
+		if lockFree(paths.SocketLock(o.Socket)) || syscall.Kill(pid, 0) != nil {
 			return
 		}
 	}
@@ -116,7 +117,7 @@ func lockFree(path string) bool {
 
 // lockHolder reads the pid the daemon wrote into its socket lock file.
 func lockHolder(socket string) int {
-	b, err := os.ReadFile(socket + ".lock")
+	b, err := os.ReadFile(paths.SocketLock(socket))
 	if err != nil {
 		return 0
 	}

@@ -192,3 +192,13 @@ func TestAddHookGolden(t *testing.T) {
 		}
 	}
 }
+
+func TestDiff(t *testing.T) {
+	old := strings.Repeat("keep\n", 1000) + "a\nb\n" + strings.Repeat("tail\n", 1000)
+	new := strings.Repeat("keep\n", 1000) + "a\nB\nc\n" + strings.Repeat("tail\n", 1000)
+	got := Diff("s.json", old, new)
+	want := "--- s.json\n+++ s.json (after)\n keep\n keep\n a\n-b\n+B\n+c\n tail\n tail\n tail\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

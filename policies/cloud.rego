@@ -9,8 +9,6 @@ ask contains {"id": "cloud.destroy", "msg": msg} if {
 	msg := sprintf("`%s` deletes cloud resources; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
 
-cloud_tools := {"aws", "gcloud", "az", "doctl", "flyctl", "heroku", "kubectl", "terraform", "tofu", "pulumi"}
-
 destroys_cloud_resource(cmd) if {
 	cmd.name == "aws"
 	regex.match(`^(delete-|terminate-|deregister-|remove-|rb$|purge-)`, cmd.operands[1])

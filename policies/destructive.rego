@@ -111,8 +111,6 @@ deny contains {"id": "fs.format_disk", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
 
-format_tools := {"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.exfat", "mkfs.ntfs", "mkfs.apfs", "mke2fs", "mkswap", "newfs", "newfs_apfs", "newfs_hfs", "newfs_msdos", "fdisk", "sfdisk", "gdisk", "parted", "wipefs", "diskutil"}
-
 format_command(cmd) if regex.match(`^(mkfs(\..+)?|mke2fs|mkswap|newfs(_.+)?|fdisk|sfdisk|gdisk|parted|wipefs)$`, cmd.name)
 
 format_command(cmd) if {

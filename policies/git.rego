@@ -145,8 +145,6 @@ ask contains {"id": "publish.release", "msg": msg} if {
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }
 
-publish_tools := {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv", "twine", "gem", "docker", "podman", "gh"}
-
 publishes(cmd) if {
 	cmd.name in {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv"}
 	subcommand(cmd) == "publish"

@@ -145,8 +145,6 @@ outside_paths := {p | some p in unusual_paths; outside(p)}
 
 shells := {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"}
 
-interpreters := {"python", "python3", "python2", "perl", "ruby", "node", "php", "bun", "deno", "lua", "Rscript"}
-
 downloaders := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET"}
 
 network_tools := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-download", "GET", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp", "rsync", "ssh"}

@@ -29,12 +29,6 @@ func Config() string { return filepath.Join(Home(), "config.yaml") }
 // Policies is the folder of the user's own Rego, loaded beside the pack.
 func Policies() string { return filepath.Join(Home(), "policies") }
 
-// Bin holds the installed binaries.
-func Bin() string { return filepath.Join(Home(), "bin") }
-
-// Log is the daemon's log when it runs detached.
-func Log() string { return filepath.Join(Home(), "agentjail.log") }
-
 // UserHome is the user's home directory, or "" when it cannot be found.
 func UserHome() string {
 	h, _ := os.UserHomeDir()
