@@ -15,7 +15,6 @@ import (
 	"github.com/agentjail/agentjail/app"
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/installer"
-	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -60,11 +59,15 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 		Logger:   log,
 		LogLevel: level,
 	}
+	var d *daemon.Daemon
 	if desktop {
-		tray = newTray(log)
+		// Notifications follow config.yaml's notifications key as the
+		// daemon last loaded it (d is set before any decision is made).
+		tray = newTray(log, func() bool { return d.Decider().Config().Notifications })
 		opts.OnDecision = tray.Decided
 	}
-	d, err := daemon.New(ctx, opts)
+	var err error
+	d, err = daemon.New(ctx, opts)
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {
 			return exitWith(ExitError, "%v", err)
@@ -110,11 +113,11 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 }
 
 // newTray builds the tray and its notifier; Bind attaches the daemon.
-func newTray(log *slog.Logger) *app.Tray {
+func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 	beeep.AppName = "agentjail"
 	notifier := app.NewNotifier(
 		func(title, body string) error {
-			if c, _ := config.Load(paths.Config()); !c.Notifications {
+			if !notify() {
 				return nil
 			}
 			return beeep.Notify(title, body, "")

@@ -195,7 +195,11 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	writeResponse(conn, d.serve(ctx, body))
+	resp, after := d.serve(ctx, body)
+	writeResponse(conn, resp)
+	if after != nil {
+		after() // the hook has its answer; bookkeeping does not delay it
+	}
 }
 
 func writeResponse(conn net.Conn, resp *wire.Response) error {
@@ -203,11 +207,12 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 	return wire.WriteFrame(conn, resp)
 }
 
-// serve answers one request body.
-func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
+// serve answers one request body, and returns what to do once the
+// answer is sent (log a decision), if anything.
+func (d *Daemon) serve(ctx context.Context, body []byte) (*wire.Response, func()) {
 	var req wire.Request
 	if err := json.Unmarshal(body, &req); err != nil {
-		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}
+		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil
 	}
 	switch req.Op {
 	case wire.OpDecide:
@@ -216,35 +221,29 @@ func (d *Daemon) serve(ctx context.Context, body []byte) *wire.Response {
 		var err error
 		d.workers.do(func() { dec, in, err = d.decider.decide(ctx, &req) })
 		if err != nil {
-			return &wire.Response{Error: err.(*wire.Error)}
+			return &wire.Response{Error: err.(*wire.Error)}, nil
 		}
-		rec := record(in, dec)
-		d.decisions.Append(rec)
-		if d.opts.OnDecision != nil {
-			d.opts.OnDecision(rec)
-		}
-		if dec.Verdict == wire.Deny {
-			d.log.Info("denied", "rules", ruleIDs(dec), "eval_us", dec.EvalMicros)
-		}
-		return &wire.Response{Decision: dec}
+		return &wire.Response{Decision: dec}, func() { d.logDecision(in, dec) }
 	case wire.OpStatus:
-		return &wire.Response{Status: d.Status()}
+		return &wire.Response{Status: d.Status()}, nil
 	case wire.OpReload:
 		d.decider.Load(ctx)
 		d.logLoad()
-		return &wire.Response{Status: d.Status()}
+		return &wire.Response{Status: d.Status()}, nil
 	}
-	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}
+	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}, nil
 }
 
-func ruleIDs(dec *wire.Decision) []string {
-	var ids []string
-	for _, r := range dec.Rules {
-		if r.Kind == dec.Verdict {
-			ids = append(ids, r.ID)
-		}
+// logDecision records a decision in the decision log and tells the tray.
+func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision) {
+	rec := record(in, dec)
+	d.decisions.Append(rec)
+	if d.opts.OnDecision != nil {
+		d.opts.OnDecision(rec)
 	}
-	return ids
+	if dec.Verdict == wire.Deny {
+		d.log.Info("denied", "rules", rec.RuleIDs, "eval_us", dec.EvalMicros)
+	}
 }
 
 // Status reports the daemon's health.

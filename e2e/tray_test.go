@@ -328,3 +328,19 @@ func TestNoSessionBusRunsHeadless(t *testing.T) {
 		t.Errorf("logs:\n%s", e.logs)
 	}
 }
+
+func TestNotificationsCanBeTurnedOff(t *testing.T) {
+	e := newEnv(t)
+	e.bus = startBus(t, filepath.Dir(e.home))
+	dt := newDesktop(t, e.bus)
+	os.MkdirAll(e.ajHome, 0o700)
+	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("notifications: false\n"), 0o600)
+	e.runArgs = []string{}
+	e.start()
+	waitFor(t, "the tray to register", func() bool { return len(dt.items()) > 0 })
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	time.Sleep(time.Second)
+	if sent := dt.sent(); len(sent) != 0 {
+		t.Errorf("notifications sent although turned off: %+v", sent)
+	}
+}
