@@ -35,7 +35,7 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 
 test: vet claude-code ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
-	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus' -v ./policies | grep -E '^(quality|corpus):'  # the figures, printed
+	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus' -v ./policies | grep -E '^(quality|corpus|redteam):'  # the figures, printed
 
 bench: ## print the benchmark figures (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
