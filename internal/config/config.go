@@ -23,11 +23,15 @@ type Config struct {
 	// command as --fail-closed.
 	FailMode string `mapstructure:"fail_mode"`
 	// HookTimeout bounds one hook run, from reading stdin to the answer.
+	// The daemon answers every decide request within RequestBudget, a
+	// margin below it. Bounded by MinHookTimeout and MaxHookTimeout.
 	HookTimeout time.Duration `mapstructure:"hook_timeout"`
 	// ReadTimeout bounds how long the daemon waits for a request on a
-	// connection before answering with a timeout error.
+	// connection before answering with a timeout error. Bounded by
+	// MinReadTimeout and MaxReadTimeout.
 	ReadTimeout time.Duration `mapstructure:"read_timeout"`
-	// EvalTimeout bounds one policy evaluation; past it the call is denied.
+	// EvalTimeout bounds one policy evaluation; past it the call is
+	// denied. It must be positive and below RequestBudget.
 	EvalTimeout time.Duration `mapstructure:"eval_timeout"`
 	// PolicyDirs are more folders of *.rego loaded beside the default
 	// pack and $AGENTJAIL_HOME/policies.
@@ -60,6 +64,31 @@ func Default() Config {
 	}
 }
 
+// Bounds of the timeouts. A read_timeout under 10ms refuses requests a
+// busy machine sends in time; one over 5s lets a silent client hold a
+// connection (and its memory) long after its hook has given up. A
+// hook_timeout under 300ms leaves the daemon no time to decide; over 60s
+// the agent itself (Claude Code's default hook timeout) kills the hook,
+// and a killed hook lets the call run.
+const (
+	MinReadTimeout = 10 * time.Millisecond
+	MaxReadTimeout = 5 * time.Second
+	MinHookTimeout = 300 * time.Millisecond
+	MaxHookTimeout = 60 * time.Second
+)
+
+// durationKeys are the keys that hold a duration.
+var durationKeys = []string{"hook_timeout", "read_timeout", "eval_timeout"}
+
+// RequestBudget is how long the daemon may spend on one decide request,
+// from accepting the connection to writing the answer: the hook's
+// deadline minus a margin for starting the hook, the round trip and the
+// hook's own output (a quarter of hook_timeout, at least 100ms). Past it
+// the daemon answers deny, so the hook always hears a verdict in time.
+func (c Config) RequestBudget() time.Duration {
+	return c.HookTimeout - max(c.HookTimeout/4, 100*time.Millisecond)
+}
+
 // Load reads the YAML file at path over the defaults. A missing file is
 // not an error. Unknown keys and bad values are, so a typo is reported
 // rather than silently ignored.
@@ -88,6 +117,9 @@ func Load(path string) (Config, error) {
 		}
 		return def, fmt.Errorf("%s: not valid YAML: %w", path, err)
 	}
+	if err := checkDurations(v); err != nil {
+		return def, fmt.Errorf("%s: %w", path, err)
+	}
 	var c Config
 	if err := v.UnmarshalExact(&c); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
@@ -114,6 +146,17 @@ func (c Config) validate() error {
 			return fmt.Errorf("%s must be a positive duration such as 2s, not %v", name, d)
 		}
 	}
+	if c.HookTimeout < MinHookTimeout || c.HookTimeout > MaxHookTimeout {
+		return fmt.Errorf("hook_timeout must be between %v and %v, not %v", MinHookTimeout, MaxHookTimeout, c.HookTimeout)
+	}
+	if c.ReadTimeout < MinReadTimeout || c.ReadTimeout > MaxReadTimeout {
+		return fmt.Errorf("read_timeout must be between %v and %v, not %v", MinReadTimeout, MaxReadTimeout, c.ReadTimeout)
+	}
+	// An eval_timeout at or past the budget would let a slow rule run
+	// until the hook gives up, and a hook that gives up lets the call run.
+	if c.EvalTimeout >= c.RequestBudget() {
+		return fmt.Errorf("eval_timeout must be below %v (hook_timeout %v minus its margin), not %v; lower eval_timeout or raise hook_timeout", c.RequestBudget(), c.HookTimeout, c.EvalTimeout)
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -124,6 +167,28 @@ func (c Config) validate() error {
 			if p = expandHome(p); !filepath.IsAbs(p) {
 				return fmt.Errorf("%s: %q must be an absolute path (or start with ~/)", name, p)
 			}
+		}
+	}
+	return nil
+}
+
+// checkDurations refuses a duration written without a unit. YAML reads
+// `eval_timeout: 50` as the number 50, which would decode as 50
+// nanoseconds: every call would be denied, or, for a bound meant to be
+// generous, the guard would be quietly useless. The user meant a unit.
+func checkDurations(v *viper.Viper) error {
+	for _, key := range durationKeys {
+		switch x := v.Get(key).(type) {
+		case time.Duration:
+			// a default
+		case nil:
+			return fmt.Errorf("%s is empty: write a duration with a unit, such as %s: 500ms", key, key)
+		case string:
+			if _, err := time.ParseDuration(x); err != nil {
+				return fmt.Errorf("%s: %q is not a duration: write a number with a unit, such as %s: 500ms", key, x, key)
+			}
+		default:
+			return fmt.Errorf("%s: %v has no unit: write a number with a unit, such as %s: 500ms (ms, s or m)", key, x, key)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentjail/agentjail/hook"
 )
 
 func TestLoad(t *testing.T) {
@@ -28,6 +30,23 @@ func TestLoad(t *testing.T) {
 			home, _ := os.UserHomeDir()
 			return len(c.DisabledRules) == 1 && c.AllowedPaths[0] == home+"/dist" && c.AllowedPaths[1] == "/srv/out" && c.ProtectedPaths[0] == "/srv/vault"
 		}, ""},
+		{"duration without a unit refused", "eval_timeout: 50\n", nil, "eval_timeout: 50 has no unit"},
+		{"fractional duration without a unit refused", "read_timeout: 1.5\n", nil, "read_timeout: 1.5 has no unit"},
+		{"quoted duration without a unit refused", "hook_timeout: \"3\"\n", nil, "hook_timeout: \"3\" is not a duration"},
+		{"empty duration keeps the default", "eval_timeout:\n", func(c Config) bool { return c.EvalTimeout == Default().EvalTimeout }, ""},
+		{"unit error gives an example", "eval_timeout: 50\n", nil, "such as eval_timeout: 500ms"},
+		{"durations with units read", "eval_timeout: 50ms\nread_timeout: 1s\nhook_timeout: 5s\n", func(c Config) bool {
+			return c.EvalTimeout == 50*time.Millisecond && c.ReadTimeout == time.Second && c.HookTimeout == 5*time.Second
+		}, ""},
+		{"eval_timeout at the hook budget refused", "eval_timeout: 1500ms\n", nil, "eval_timeout must be below 1.5s"},
+		{"eval_timeout past the hook deadline refused", "eval_timeout: 10s\n", nil, "eval_timeout must be below"},
+		{"eval_timeout just below the budget read", "eval_timeout: 1499ms\n", func(c Config) bool { return c.EvalTimeout == 1499*time.Millisecond }, ""},
+		{"longer hook_timeout allows a longer eval_timeout", "hook_timeout: 10s\neval_timeout: 5s\n", func(c Config) bool { return c.EvalTimeout == 5*time.Second }, ""},
+		{"zero eval_timeout refused", "eval_timeout: 0s\n", nil, "eval_timeout must be a positive"},
+		{"tiny read_timeout refused", "read_timeout: 1ms\n", nil, "read_timeout must be between 10ms and 5s"},
+		{"huge read_timeout refused", "read_timeout: 1h\n", nil, "read_timeout must be between"},
+		{"tiny hook_timeout refused", "hook_timeout: 100ms\n", nil, "hook_timeout must be between 300ms and 1m0s"},
+		{"huge hook_timeout refused", "hook_timeout: 5m\n", nil, "hook_timeout must be between"},
 		{"relative allowed path refused", "allowed_paths: [dist]\n", nil, "must be an absolute path"},
 	}
 	for _, tt := range tests {
@@ -53,5 +72,49 @@ func TestLoad(t *testing.T) {
 				t.Errorf("got %+v", c)
 			}
 		})
+	}
+}
+
+func TestRequestBudget(t *testing.T) {
+	tests := []struct {
+		name string
+		hook time.Duration
+		want time.Duration
+	}{
+		{"default hook deadline", 2 * time.Second, 1500 * time.Millisecond},
+		{"short hook keeps at least 100ms of margin", 300 * time.Millisecond, 200 * time.Millisecond},
+		{"long hook keeps a quarter", 8 * time.Second, 6 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := (Config{HookTimeout: tt.hook}).RequestBudget(); got != tt.want {
+				t.Errorf("budget for %v = %v, want %v", tt.hook, got, tt.want)
+			}
+		})
+	}
+}
+
+// The daemon plans its deadline from hook_timeout; the hook installed
+// without --timeout uses its own default. They must agree.
+func TestDefaultHookTimeoutMatchesTheHook(t *testing.T) {
+	if got := Default().HookTimeout; got != hook.DefaultTimeout {
+		t.Errorf("config hook_timeout default %v, hook default %v", got, hook.DefaultTimeout)
+	}
+	if d := Default(); d.EvalTimeout >= d.RequestBudget() {
+		t.Errorf("default eval_timeout %v is not below the budget %v", d.EvalTimeout, d.RequestBudget())
+	}
+}
+
+func TestRefusedConfigKeepsNothingOfIt(t *testing.T) {
+	// A refused file yields the defaults (the daemon then keeps its last
+	// good config): none of the refused file's values leak through.
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("fail_mode: closed\neval_timeout: 50\n"), 0o600)
+	c, err := Load(path)
+	if err == nil {
+		t.Fatal("a unitless eval_timeout was accepted")
+	}
+	if c.FailMode != "open" || c.EvalTimeout != Default().EvalTimeout {
+		t.Errorf("got %+v, want the defaults", c)
 	}
 }
