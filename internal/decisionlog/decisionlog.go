@@ -1,14 +1,18 @@
 // Package decisionlog records every decision as one JSON line in
 // $AGENTJAIL_HOME/decisions.jsonl (rotated by size), and keeps the recent
 // denies in memory for the tray. Appending never blocks the decision
-// path: records queue in memory and one goroutine writes them; Close
-// writes whatever is still queued.
+// path: records queue in memory (a bounded queue) and one goroutine
+// writes them; Close writes whatever is still queued. A record that
+// cannot be written (disk full, unwritable file, failed rotation, a full
+// queue) is counted, so status and the tray can show the log as degraded
+// instead of losing decisions quietly. The file is kept private (0600).
 package decisionlog
 
 import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -33,6 +37,10 @@ type Record struct {
 	Reasons    []string `json:"reasons,omitempty"`
 	EvalMicros int64    `json:"eval_us"`
 	Revision   string   `json:"revision,omitempty"`
+	// Undelivered marks a decision whose answer could not be written to
+	// the hook (it had hung up or timed out): the agent went by its fail
+	// mode, not by this verdict.
+	Undelivered bool `json:"undelivered,omitempty"`
 }
 
 // Options configure New.
@@ -41,18 +49,23 @@ type Options struct {
 	MaxSizeMB  int    // rotate past this size; 0 means 10
 	MaxBackups int    // rotated files kept; 0 means 3
 	RecentMax  int    // denies kept in memory; 0 means 50
+	QueueMax   int    // records waiting for the disk; 0 means 10000; past it they are dropped and counted
 }
 
 // Log is the decision log.
 type Log struct {
-	out    io.WriteCloser
-	mu     sync.Mutex
-	queue  []Record
-	wake   chan struct{}
-	done   chan struct{}
-	closed bool
-	recent []Record // newest last
-	max    int
+	path     string
+	out      io.WriteCloser
+	mu       sync.Mutex
+	queue    []Record
+	queueMax int
+	wake     chan struct{}
+	done     chan struct{}
+	closed   bool
+	recent   []Record // newest last
+	max      int
+	failures int64  // records not written
+	lastErr  string // why the last one was not
 }
 
 // New opens the log and starts its writer.
@@ -66,14 +79,52 @@ func New(o Options) *Log {
 	if o.RecentMax == 0 {
 		o.RecentMax = 50
 	}
+	if o.QueueMax == 0 {
+		o.QueueMax = 10000
+	}
 	l := &Log{
-		out:  &lumberjack.Logger{Filename: o.Path, MaxSize: o.MaxSizeMB, MaxBackups: o.MaxBackups},
-		wake: make(chan struct{}, 1),
-		done: make(chan struct{}),
-		max:  o.RecentMax,
+		path:     o.Path,
+		out:      &lumberjack.Logger{Filename: o.Path, MaxSize: o.MaxSizeMB, MaxBackups: o.MaxBackups},
+		queueMax: o.QueueMax,
+		wake:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		max:      o.RecentMax,
+	}
+	// lumberjack gives a new file the mode of the one it replaces, so a
+	// log once made world-readable would stay so across rotations.
+	for _, f := range append(rotated(o.Path), o.Path) {
+		l.keepPrivate(f)
 	}
 	go l.writer()
 	return l
+}
+
+// keepPrivate narrows a regular file's mode to 0600. It never follows a
+// symlink: chmod through one would change some other file.
+func (l *Log) keepPrivate(path string) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	if err := os.Chmod(path, fi.Mode().Perm()&0o600); err != nil {
+		l.fail(0, fmt.Errorf("making %s private: %w", path, err))
+	}
+}
+
+// fail counts n records that were not written, and why.
+func (l *Log) fail(n int, err error) {
+	l.mu.Lock()
+	l.failures += int64(n)
+	l.lastErr = err.Error()
+	l.mu.Unlock()
+}
+
+// Failures reports how many records could not be written since New, and
+// the last reason.
+func (l *Log) Failures() (n int64, last string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.failures, l.lastErr
 }
 
 // Append queues r. It never waits on the disk.
@@ -83,7 +134,13 @@ func (l *Log) Append(r Record) {
 		l.mu.Unlock()
 		return
 	}
-	l.queue = append(l.queue, r)
+	if len(l.queue) >= l.queueMax {
+		// The disk is stuck: bound memory, and say so.
+		l.failures++
+		l.lastErr = fmt.Sprintf("the decision log fell %d records behind the disk; records were dropped", l.queueMax)
+	} else {
+		l.queue = append(l.queue, r)
+	}
 	if r.Verdict == "deny" {
 		l.recent = append(l.recent, r)
 		if len(l.recent) > l.max {
@@ -111,6 +168,13 @@ func (l *Log) RecentDenies(n int) []Record {
 func (l *Log) writer() {
 	defer close(l.done)
 	var buf []byte
+	lines := 0
+	flush := func() {
+		if _, err := l.out.Write(buf); err != nil {
+			l.fail(lines, fmt.Errorf("writing %s: %w", l.path, err))
+		}
+		buf, lines = buf[:0], 0
+	}
 	for {
 		l.mu.Lock()
 		batch := l.queue
@@ -120,16 +184,22 @@ func (l *Log) writer() {
 		// Each write holds whole lines only: the file rotates between
 		// writes, so a line is never split across two files.
 		for _, r := range batch {
-			b, _ := json.Marshal(r)
+			b, err := json.Marshal(r)
+			if err != nil {
+				l.fail(1, fmt.Errorf("encoding a record: %w", err))
+				continue
+			}
 			buf = append(append(buf, b...), '\n')
+			lines++
 			if len(buf) >= 64<<10 {
-				l.out.Write(buf)
-				buf = buf[:0]
+				flush()
 			}
 		}
 		if len(buf) > 0 {
-			l.out.Write(buf)
-			buf = buf[:0]
+			flush()
+		}
+		if len(batch) > 0 {
+			l.keepPrivate(l.path) // a cheap lstat; chmod only if someone widened it
 		}
 		if closed && len(batch) == 0 {
 			return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -76,5 +77,124 @@ func TestRecentDenies(t *testing.T) {
 	got := l.RecentDenies(10)
 	if len(got) != 3 || got[0].ID != "4" || got[2].ID != "2" {
 		t.Errorf("recent %+v", got)
+	}
+}
+
+func TestWriteFailuresAreCounted(t *testing.T) {
+	notADir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notADir, []byte("x"), 0o600)
+	diskFull := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.Symlink("/dev/full", diskFull); err != nil {
+		t.Skip(err)
+	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	tests := []struct {
+		name, path, wantErr string
+	}{
+		// Its folder is a file: no one, root included, can create it.
+		{"unwritable path", filepath.Join(notADir, "decisions.jsonl"), "not a directory"},
+		{"disk full", diskFull, "no space left"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := New(Options{Path: tt.path})
+			for i := range 5 {
+				l.Append(Record{ID: fmt.Sprint(i), Verdict: "deny"})
+			}
+			l.Close()
+			n, last := l.Failures()
+			if n != 5 || !strings.Contains(last, tt.wantErr) {
+				t.Errorf("failures %d (%q), want 5 naming %q", n, last, tt.wantErr)
+			}
+			if got := l.RecentDenies(10); len(got) != 5 {
+				t.Errorf("recent denies are kept in memory even when the disk fails: %d", len(got))
+			}
+		})
+	}
+}
+
+func TestAGoodLogCountsNoFailures(t *testing.T) {
+	l := New(Options{Path: filepath.Join(t.TempDir(), "d.jsonl")})
+	l.Append(Record{ID: "a", Verdict: "allow"})
+	l.Close()
+	if n, last := l.Failures(); n != 0 || last != "" {
+		t.Errorf("failures %d %q", n, last)
+	}
+}
+
+func TestAFullQueueDropsAndCounts(t *testing.T) {
+	// A writer that never finishes its first write stands for a stuck disk.
+	stuck := make(chan struct{})
+	defer close(stuck)
+	l := New(Options{Path: filepath.Join(t.TempDir(), "d.jsonl"), QueueMax: 10})
+	l.mu.Lock()
+	l.out = blockingWriter{stuck}
+	l.mu.Unlock()
+	l.Append(Record{ID: "first"})
+	// Wait until the writer holds "first" and is stuck on it.
+	for {
+		l.mu.Lock()
+		empty := len(l.queue) == 0
+		l.mu.Unlock()
+		if empty {
+			break
+		}
+		runtime.Gosched()
+	}
+	for i := range 25 {
+		l.Append(Record{ID: fmt.Sprint(i)})
+	}
+	n, last := l.Failures()
+	if n != 15 || !strings.Contains(last, "fell 10 records behind") {
+		t.Errorf("failures %d %q, want 15 dropped past a queue of 10", n, last)
+	}
+}
+
+type blockingWriter struct{ stuck chan struct{} }
+
+func (w blockingWriter) Write(p []byte) (int, error) { <-w.stuck; return len(p), nil }
+func (w blockingWriter) Close() error                { return nil }
+
+func TestTheLogIsPrivate(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		prepare func(path string)
+	}{
+		{"created private", func(string) {}},
+		{"a world-readable log is narrowed", func(p string) { os.WriteFile(p, []byte("{}\n"), 0o644) }},
+		{"a group-writable log is narrowed", func(p string) { os.WriteFile(p, []byte("{}\n"), 0o660) }},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("d%d.jsonl", i))
+			tt.prepare(path)
+			l := New(Options{Path: path})
+			l.Append(Record{ID: "x", Verdict: "allow"})
+			l.Close()
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+			}
+		})
+	}
+	// Widened while the daemon runs: the next write narrows it again.
+	path := filepath.Join(dir, "live.jsonl")
+	l := New(Options{Path: path})
+	defer l.Close()
+	l.Append(Record{ID: "a"})
+	for fi, _ := os.Stat(path); fi == nil || fi.Size() == 0; fi, _ = os.Stat(path) {
+		runtime.Gosched()
+	}
+	os.Chmod(path, 0o644)
+	l.Append(Record{ID: "b"})
+	l.Close()
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after a write %v, want 0600", fi.Mode().Perm())
 	}
 }
