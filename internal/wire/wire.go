@@ -71,6 +71,9 @@ type Decision struct {
 	Revision string `json:"revision,omitempty"`
 	// Input is the policy input, returned only when Request.Explain is set.
 	Input json.RawMessage `json:"input,omitempty"`
+	// Omitted counts the rule messages left out of Rules so the answer
+	// fits in a frame; Reason then ends with "and N more".
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // Rule is one message a policy added to deny, ask or allow.
@@ -117,6 +120,11 @@ type Status struct {
 	Decisions   map[Verdict]int64 `json:"decisions"`
 	EvalErrors  int64             `json:"eval_errors"`
 	LastEvalErr string            `json:"last_eval_error,omitempty"`
+	// LogErrors counts decisions the decision log could not record (disk
+	// full, unwritable file, failed rotation); LastLogError says why.
+	// Any makes the daemon degraded: decisions are being lost.
+	LogErrors    int64  `json:"log_errors"`
+	LastLogError string `json:"last_log_error,omitempty"`
 }
 
 // Source is one policy file in force.
