@@ -40,6 +40,10 @@ type Command struct {
 	Assigns map[string]string `json:"assigns,omitempty"`
 	// Redirects are the command's redirections.
 	Redirects []Redirect `json:"redirects,omitempty"`
+	// Prefixes are, for dynamic operands, the folder their static start
+	// names, absolute and cleaned: ~/.claude for `~/.claude/$F`. The
+	// operand may name anything inside it.
+	Prefixes []string `json:"prefixes,omitempty"`
 	// Dynamic is set when the program or an argument depends on something
 	// not known before running it: $VAR, $(...), globs, arithmetic.
 	Dynamic bool `json:"dynamic"`
@@ -71,6 +75,9 @@ type Redirect struct {
 	Op     string `json:"op"`             // ">", ">>", "<", "2>", "&>", "<<<" ...
 	Target string `json:"target"`         // the word, quotes resolved
 	Path   string `json:"path,omitempty"` // the target as an absolute path, for file redirections
+	// Prefix is, for a dynamic file target, the folder its static start
+	// names (see Command.Prefixes).
+	Prefix string `json:"prefix,omitempty"`
 }
 
 // Result is a parsed command line.
@@ -86,15 +93,33 @@ type Env struct {
 	Cwd  string // the working directory; relative paths join it
 	Home string // the user's home directory, for ~ and $HOME
 	Temp string // the temp directory, for $TMPDIR; "/tmp" when empty
+	// Vars are more variables whose values are known (AGENTJAIL_HOME,
+	// AGENTJAIL_SOCKET): $NAME and ${NAME} expand to them, so a path
+	// given through them is seen as the path it is.
+	Vars map[string]string
 }
 
 // Bounds keep a hostile command line from costing unbounded time or
 // memory; past them the result carries an Error and policies ask.
+//
+// Every expansion the walker does (brace expansion, xargs items, find's
+// {}, pipeline fan-out, variables, nested shells, dynamic words kept as
+// written) draws on two budgets, a count of words and a count of bytes
+// linear in the command's length, so that no command costs more than a
+// constant times its own size.
 const (
-	MaxLength   = 256 << 10 // bytes of command text parsed
-	MaxNesting  = 200       // bracket and quote nesting, checked before parsing
-	MaxDepth    = 8         // shells within shells (bash -c "eval ...")
-	MaxCommands = 2000      // simple commands collected
+	MaxLength      = 256 << 10 // bytes of command text parsed
+	MaxNesting     = 200       // bracket and quote nesting, checked before parsing
+	MaxDepth       = 8         // shells within shells (bash -c "eval ...")
+	MaxCommands    = 2000      // simple commands collected
+	MaxWords       = 10000     // words collected, after expansion, across all commands
+	MaxBraceGroups = 32        // brace expansions in one word ({a,b}{c,d} is two)
+	MaxVars        = 64        // variables assigned in the command and tracked
+	// WorkPerByte and WorkBase set the byte budget: text produced by
+	// expansion and nested parsing may total WorkPerByte times the
+	// command's length plus WorkBase.
+	WorkPerByte = 16
+	WorkBase    = 64 << 10
 )
 
 // Parse parses a command line as Bash.
@@ -102,7 +127,7 @@ func Parse(command string, env Env) Result {
 	if env.Temp == "" {
 		env.Temp = "/tmp"
 	}
-	w := &walker{env: env}
+	w := &walker{env: env, workLimit: WorkPerByte*len(command) + WorkBase}
 	w.script(command, scope{cwd: filepath.Clean(env.Cwd)}, "", 0)
 	return Result{Commands: w.out, Error: w.err}
 }

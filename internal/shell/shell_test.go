@@ -118,7 +118,7 @@ func TestRedirects(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	got := fmt.Sprint(r.Commands[0].Redirects)
-	want := "[{< /home/dev/.ssh/id_rsa /home/dev/.ssh/id_rsa} {> out.txt /home/dev/project/out.txt} {2>& 1 }]"
+	want := "[{< /home/dev/.ssh/id_rsa /home/dev/.ssh/id_rsa } {> out.txt /home/dev/project/out.txt } {2>& 1  }]"
 	if got != want {
 		t.Errorf("redirects %s, want %s", got, want)
 	}

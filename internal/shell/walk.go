@@ -14,6 +14,9 @@ type walker struct {
 	env Env
 	out []Command
 	err string
+	// words and work are what the command has cost so far against
+	// MaxWords and workLimit (see the bounds in shell.go).
+	words, work, workLimit int
 }
 
 // scope is what a command inherits from where it stands.
@@ -24,12 +27,33 @@ type scope struct {
 	remote    bool
 	pipeFrom  []string
 	redirects []Redirect // of an enclosing compound command: { ...; } > f
+	// vars are the variables assigned earlier in the command line
+	// (H=~/.agentjail; rm -rf $H/policies). Shared between scopes and
+	// copied on write.
+	vars map[string]word
 }
 
 func (w *walker) fail(msg string) {
 	if w.err == "" {
 		w.err = msg
 	}
+}
+
+// spend charges words and bytes of work to the command's budgets. It
+// reports false, recording an Error, once either is spent: the caller
+// then stops expanding.
+func (w *walker) spend(words, bytes int) bool {
+	w.words += words
+	w.work += bytes
+	switch {
+	case w.words > MaxWords:
+		w.fail(fmt.Sprintf("the command expands to more than %d words", MaxWords))
+		return false
+	case w.work > w.workLimit:
+		w.fail("the command expands to too much text to check")
+		return false
+	}
+	return true
 }
 
 // script parses src and walks it. via names how it is run ("bash -c").
@@ -44,6 +68,9 @@ func (w *walker) script(src string, sc scope, via string, depth int) {
 	}
 	if tooNested(src) {
 		w.fail(fmt.Sprintf("the command nests brackets more than %d deep", MaxNesting))
+		return
+	}
+	if depth > 0 && !w.spend(0, len(src)) {
 		return
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
@@ -70,7 +97,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 	}
 	// Redirections of a compound command apply to every command inside.
 	inner := *sc
-	if _, isCall := s.Cmd.(*syntax.CallExpr); !isCall && len(s.Redirs) > 0 {
+	if _, isCall := s.Cmd.(*syntax.CallExpr); !isCall && len(s.Redirs) > 0 && w.spend(len(sc.redirects)+len(s.Redirs), 0) {
 		inner.redirects = append(append([]Redirect(nil), sc.redirects...), w.redirects(s.Redirs, sc)...)
 	}
 	switch c := s.Cmd.(type) {
@@ -88,29 +115,39 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		}
 		w.stmt(c.X, &inner)
 		w.stmt(c.Y, &inner)
-		sc.cwd = inner.cwd
+		sc.cwd, sc.vars = inner.cwd, inner.vars
 	case *syntax.Subshell:
 		sub := inner // a subshell's cd does not leak out
 		w.stmts(c.Stmts, &sub)
 	case *syntax.Block:
 		w.stmts(c.Stmts, &inner)
-		sc.cwd = inner.cwd
+		sc.cwd, sc.vars = inner.cwd, inner.vars
+	// Variables assigned in a branch or loop may be set afterwards:
+	// assume they are, as function bodies are assumed to run.
 	case *syntax.IfClause:
 		for clause := c; clause != nil; clause = clause.Else {
 			w.stmts(clause.Cond, &inner)
 			w.stmts(clause.Then, &inner)
 		}
+		sc.vars = inner.vars
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, &inner)
 		w.stmts(c.Do, &inner)
+		sc.vars = inner.vars
 	case *syntax.ForClause:
 		w.substIn(c.Loop, &inner)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+			// The loop variable takes each item: unknown here.
+			w.setVar(&inner, wi.Name.Value, word{text: "$" + wi.Name.Value, dynamic: true})
+		}
 		w.stmts(c.Do, &inner)
+		sc.vars = inner.vars
 	case *syntax.CaseClause:
 		w.substIn(c.Word, &inner)
 		for _, item := range c.Items {
 			w.stmts(item.Stmts, &inner)
 		}
+		sc.vars = inner.vars
 	case *syntax.FuncDecl:
 		// The body runs whenever the function is called; assume it is.
 		w.stmt(c.Body, &inner)
@@ -121,8 +158,14 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt, &inner)
 	case *syntax.DeclClause:
-		// export/declare/local/readonly: values may run substitutions.
+		// export/declare/local/readonly: values may run substitutions,
+		// and the assignments hold for what follows.
 		w.substIn(c, &inner)
+		for _, a := range c.Args {
+			if !a.Naked {
+				w.assign(sc, a)
+			}
+		}
 	default:
 		// [[ ]], (( )), let: only their substitutions run commands.
 		w.substIn(c, &inner)
@@ -143,14 +186,23 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, sc *scope) {
 	}
 	flatten(c.X)
 	flatten(c.Y)
+	// Each member sees the names before it, once each. The members share
+	// one list (each a prefix of it, capped so appends never show
+	// through), so a long pipeline costs the sum of its distinct names,
+	// charged to the budget as each command is emitted.
 	var names []string
+	seen := map[string]bool{}
 	for _, p := range parts {
+		if w.err != "" && len(w.out) >= MaxCommands {
+			return
+		}
 		member := *sc // each side of a pipe runs in a subshell
-		member.pipeFrom = append([]string(nil), names...)
+		member.pipeFrom = names[:len(names):len(names)]
 		first := len(w.out)
 		w.stmt(p, &member)
 		for _, cmd := range w.out[first:] {
-			if cmd.Depth == sc.depth && cmd.Via == sc.via {
+			if cmd.Depth == sc.depth && cmd.Via == sc.via && !seen[cmd.Name] {
+				seen[cmd.Name] = true
 				names = append(names, cmd.Name)
 			}
 		}
@@ -193,6 +245,14 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 		subst = append(subst, w.substIn(r.Word, sc)...)
 	}
 	cmd := Command{Cwd: sc.cwd, Subst: subst}
+	if len(ce.Args) == 0 {
+		// Only assignments (their substitutions are walked above): they
+		// hold for the rest of the command line.
+		for _, a := range ce.Assigns {
+			w.assign(sc, a)
+		}
+		return
+	}
 	for _, a := range ce.Assigns {
 		if a.Name == nil {
 			continue
@@ -202,17 +262,21 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 		}
 		v := ""
 		if a.Value != nil {
-			v = w.word(a.Value, sc.cwd).text
+			v = w.word(a.Value, sc.cwd, sc.vars).text
 		}
 		cmd.Assigns[a.Name.Value] = v
 	}
 	var words []word
 	for _, arg := range ce.Args {
-		words = append(words, w.fields(arg, sc.cwd)...)
+		words = append(words, w.fields(arg, sc.cwd, sc.vars)...)
+	}
+	// The redirections of enclosing blocks repeat on every command in
+	// them: charged before they are copied.
+	if !w.spend(len(sc.redirects)+len(s.Redirs), 0) {
+		return
 	}
 	cmd.Redirects = append(append([]Redirect(nil), sc.redirects...), w.redirects(s.Redirs, sc)...)
 	if len(words) == 0 {
-		// Only assignments (and their substitutions, walked above).
 		return
 	}
 	w.resolve(cmd, words, s, sc)
@@ -255,17 +319,19 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc *scope) []Redirect {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
-				rd.Target = w.word(r.Hdoc, sc.cwd).text
+				rd.Target = w.word(r.Hdoc, sc.cwd, sc.vars).text
 			}
 		case syntax.WordHdoc:
-			rd.Target = w.word(r.Word, sc.cwd).text
+			rd.Target = w.word(r.Word, sc.cwd, sc.vars).text
 		case syntax.DplIn, syntax.DplOut:
-			rd.Target = w.word(r.Word, sc.cwd).text
+			rd.Target = w.word(r.Word, sc.cwd, sc.vars).text
 		default:
-			wd := w.word(r.Word, sc.cwd)
+			wd := w.word(r.Word, sc.cwd, sc.vars)
 			rd.Target = wd.text
 			if !wd.dynamic {
 				rd.Path = w.abs(wd.text, sc.cwd)
+			} else {
+				rd.Prefix = w.prefixPath(wd, sc.cwd)
 			}
 		}
 		out = append(out, rd)
@@ -277,6 +343,12 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc *scope) []Redirect {
 func (w *walker) emit(cmd Command, sc *scope) {
 	if len(w.out) >= MaxCommands {
 		w.fail(fmt.Sprintf("the command runs more than %d commands", MaxCommands))
+		return
+	}
+	// What a command repeats from its surroundings (the redirections of
+	// enclosing blocks, the names before it in a pipeline) is charged
+	// here, so nesting and long pipelines stay within the budget.
+	if !w.spend(1+len(sc.pipeFrom)+len(cmd.Wrappers), 0) {
 		return
 	}
 	cmd.Via, cmd.Depth, cmd.Remote = sc.via, sc.depth, sc.remote
@@ -306,4 +378,49 @@ func (w *walker) abs(p, cwd string) string {
 		p = filepath.Join(cwd, p)
 	}
 	return filepath.Clean(p)
+}
+
+// assign records NAME=value for the commands after it. A value that is
+// not fully known keeps its static start, so $NAME still shows where it
+// points.
+func (w *walker) assign(sc *scope, a *syntax.Assign) {
+	if a.Name == nil || a.Index != nil {
+		return
+	}
+	name := a.Name.Value
+	v := word{}
+	switch {
+	case a.Append || a.Array != nil:
+		v = word{text: "$" + name, dynamic: true}
+	case a.Value != nil:
+		v = w.word(a.Value, sc.cwd, sc.vars)
+	}
+	w.setVar(sc, name, v)
+}
+
+// setVar sets a variable in sc, copying the shared map first.
+func (w *walker) setVar(sc *scope, name string, v word) {
+	if _, ok := sc.vars[name]; !ok && len(sc.vars) >= MaxVars {
+		w.fail(fmt.Sprintf("the command assigns more than %d variables", MaxVars))
+		return
+	}
+	if !w.spend(0, len(sc.vars)*16+len(v.text)) {
+		return
+	}
+	vars := make(map[string]word, len(sc.vars)+1)
+	for k, x := range sc.vars {
+		vars[k] = x
+	}
+	vars[name] = v
+	sc.vars = vars
+}
+
+// prefixPath is the folder named by the static start of a dynamic word:
+// /home/dev/.claude for ~/.claude/$F; "" when that start names no folder.
+func (w *walker) prefixPath(wd word, cwd string) string {
+	i := strings.LastIndexByte(wd.prefix, '/')
+	if i < 0 {
+		return ""
+	}
+	return w.abs(wd.prefix[:i+1], cwd)
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"os/user"
 	"strconv"
 	"strings"
@@ -16,21 +17,105 @@ type word struct {
 	dynamic bool   // depends on $VAR, $(...), arithmetic or an extended glob
 	glob    bool   // has an unquoted *, ? or [
 	quoted  bool   // some part was quoted ("-rf" quoted is still an option to rm, but not a glob)
+	prefix  string // for a dynamic word, the text before its first dynamic part
 }
 
 // fields resolves a word after brace expansion: {a,b} gives two words.
-func (w *walker) fields(wd *syntax.Word, cwd string) []word {
+// The expansion is counted before it is made, and made only within the
+// budget: {1..9}{1..9}{1..9}{1..9}{1..9}{1..9} is refused, not built.
+func (w *walker) fields(wd *syntax.Word, cwd string, vars map[string]word) []word {
 	if hasBrace(wd) {
 		cp := *wd
 		if syntax.SplitBraces(&cp) {
+			groups, n := braceCount(&cp)
+			if groups > MaxBraceGroups {
+				w.fail(fmt.Sprintf("a word has more than %d brace expansions", MaxBraceGroups))
+				return []word{w.word(wd, cwd, vars)}
+			}
+			if !w.spend(n, n*(wordLen(wd)+groups)) {
+				return []word{w.word(wd, cwd, vars)}
+			}
 			var out []word
 			for _, x := range expand.Braces(&cp) {
-				out = append(out, w.word(x, cwd))
+				out = append(out, w.word(x, cwd, vars))
 			}
 			return out
 		}
 	}
-	return []word{w.word(wd, cwd)}
+	w.spend(1, 0)
+	return []word{w.word(wd, cwd, vars)}
+}
+
+// braceCount counts the brace expansions in a split word (nested ones
+// included) and the words it expands to, saturating at MaxWords+1.
+func braceCount(wd *syntax.Word) (groups, words int) {
+	words = 1
+	for _, part := range wd.Parts {
+		br, ok := part.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		groups++
+		n := 0
+		if br.Sequence {
+			n = seqLen(br)
+		} else {
+			for _, e := range br.Elems {
+				g, m := braceCount(e)
+				groups += g
+				n = satAdd(n, m)
+			}
+		}
+		words = satMul(words, n)
+	}
+	return groups, words
+}
+
+// seqLen is the length of {from..to[..step]}, saturated.
+func seqLen(br *syntax.BraceExp) int {
+	if len(br.Elems) < 2 {
+		return 1
+	}
+	from, err1 := strconv.ParseInt(br.Elems[0].Lit(), 10, 64)
+	to, err2 := strconv.ParseInt(br.Elems[1].Lit(), 10, 64)
+	if err1 != nil || err2 != nil {
+		a, b := br.Elems[0].Lit(), br.Elems[1].Lit()
+		if a == "" || b == "" {
+			return 1
+		}
+		from, to = int64(a[0]), int64(b[0])
+	}
+	step := int64(1)
+	if len(br.Elems) > 2 {
+		if n, err := strconv.ParseInt(br.Elems[2].Lit(), 10, 64); err == nil && n != 0 {
+			step = n
+		}
+	}
+	if step < 0 {
+		step = -step
+	}
+	span := to - from
+	if span < 0 {
+		span = -span
+	}
+	if span < 0 || span/step >= MaxWords { // span < 0: overflow
+		return MaxWords + 1
+	}
+	return int(span/step) + 1
+}
+
+func satAdd(a, b int) int { return min(a+b, MaxWords+1) }
+
+func satMul(a, b int) int {
+	if a != 0 && b > (MaxWords+1)/a {
+		return MaxWords + 1
+	}
+	return min(a*b, MaxWords+1)
+}
+
+// wordLen is the length of a word's source text.
+func wordLen(wd *syntax.Word) int {
+	return int(wd.End().Offset()) - int(wd.Pos().Offset())
 }
 
 func hasBrace(wd *syntax.Word) bool {
@@ -42,8 +127,9 @@ func hasBrace(wd *syntax.Word) bool {
 	return false
 }
 
-// word resolves one word.
-func (w *walker) word(wd *syntax.Word, cwd string) word {
+// word resolves one word; vars are the variables assigned earlier in
+// the command line.
+func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 	var out word
 	var sb strings.Builder
 	for i, part := range wd.Parts {
@@ -71,10 +157,10 @@ func (w *walker) word(wd *syntax.Word, cwd string) word {
 					sb.WriteString(unescapeDouble(l.Value))
 					continue
 				}
-				w.dynamicPart(dp, cwd, &sb, &out)
+				w.dynamicPart(dp, cwd, vars, &sb, &out)
 			}
 		default:
-			w.dynamicPart(part, cwd, &sb, &out)
+			w.dynamicPart(part, cwd, vars, &sb, &out)
 		}
 	}
 	out.text = sb.String()
@@ -82,10 +168,25 @@ func (w *walker) word(wd *syntax.Word, cwd string) word {
 }
 
 // dynamicPart writes a parameter expansion, substitution or the like:
-// the known variables by value, the rest as written, marked dynamic.
-func (w *walker) dynamicPart(part syntax.WordPart, cwd string, sb *strings.Builder, out *word) {
+// the known variables by value (assigned earlier in the command line,
+// then HOME, TMPDIR, PWD and Env.Vars), the rest as written, marked
+// dynamic.
+func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]word, sb *strings.Builder, out *word) {
 	if pe, ok := part.(*syntax.ParamExp); ok && simpleParam(pe) {
-		switch pe.Param.Value {
+		name := pe.Param.Value
+		if v, ok := vars[name]; ok {
+			if !w.spend(0, len(v.text)) {
+				markDynamic(sb, out, "")
+				return
+			}
+			if v.dynamic {
+				markDynamic(sb, out, v.prefix)
+			}
+			out.glob = out.glob || v.glob
+			sb.WriteString(v.text)
+			return
+		}
+		switch name {
 		case "HOME":
 			sb.WriteString(w.env.Home)
 			return
@@ -96,12 +197,32 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, sb *strings.Build
 			sb.WriteString(cwd)
 			return
 		}
+		if v, ok := w.env.Vars[name]; ok && v != "" {
+			sb.WriteString(v)
+			return
+		}
 	}
-	out.dynamic = true
+	markDynamic(sb, out, "")
 	if _, ok := part.(*syntax.ExtGlob); ok {
 		out.glob = true
 	}
+	// Kept as written: a substitution nested n deep would be printed n
+	// times, so the printing is charged to the budget.
+	if !w.spend(0, int(part.End().Offset())-int(part.Pos().Offset())) {
+		sb.WriteString("$(...)")
+		return
+	}
 	syntax.NewPrinter().Print(sb, part)
+}
+
+// markDynamic marks out dynamic from this point on; the first time, the
+// text so far (and what a dynamic variable's own value starts with) is
+// its static prefix.
+func markDynamic(sb *strings.Builder, out *word, more string) {
+	if !out.dynamic {
+		out.prefix = sb.String() + more
+	}
+	out.dynamic = true
 }
 
 // simpleParam reports whether pe is just $NAME or ${NAME}.

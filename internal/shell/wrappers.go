@@ -241,7 +241,11 @@ func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	}
 	for _, r := range s.Redirs {
 		if r.Op == syntax.WordHdoc {
-			for _, f := range strings.Fields(w.word(r.Word, cmd.Cwd).text) {
+			items := strings.Fields(w.word(r.Word, cmd.Cwd, sc.vars).text)
+			if !w.spend(len(items), 0) {
+				break
+			}
+			for _, f := range items {
 				rest = append(rest, word{text: f})
 			}
 		}
@@ -253,9 +257,11 @@ func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	w.resolve(inner, rest, s, &sub)
 }
 
-// sub is the scope of a string run by a shell inside this command.
+// sub is the scope of a string run by a shell inside this command. It
+// sees the variables assigned before it, as if they were exported: a
+// path given through one is still that path.
 func (w *walker) sub(sc *scope, cwd string) scope {
-	return scope{cwd: cwd, remote: sc.remote}
+	return scope{cwd: cwd, remote: sc.remote, vars: sc.vars}
 }
 
 // shell handles sh, bash, zsh ... (and `source /dev/stdin`): a -c
@@ -277,10 +283,10 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
-				w.script(w.word(r.Hdoc, cmd.Cwd).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
+				w.script(w.word(r.Hdoc, cmd.Cwd, sc.vars).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
 			}
 		case syntax.WordHdoc:
-			w.script(w.word(r.Word, cmd.Cwd).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
+			w.script(w.word(r.Word, cmd.Cwd, sc.vars).text, w.sub(sc, cmd.Cwd), "heredoc", sc.depth+1)
 		}
 	}
 }
@@ -326,6 +332,10 @@ func (w *walker) find(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		var argv []word
 		for _, a := range ex {
 			if strings.Contains(a.text, "{}") {
+				// Roots times {} words: charged, it could be n².
+				if !w.spend(len(roots), len(roots)*len(a.text)) {
+					return
+				}
 				for _, r := range roots {
 					argv = append(argv, word{text: strings.ReplaceAll(a.text, "{}", r), dynamic: a.dynamic})
 				}
@@ -376,6 +386,8 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 			cmd.Operands = append(cmd.Operands, t)
 			if !a.dynamic {
 				cmd.Paths = append(cmd.Paths, w.pathsOf(t, cmd.Cwd)...)
+			} else if p := w.prefixPath(a, cmd.Cwd); p != "" {
+				cmd.Prefixes = append(cmd.Prefixes, p)
 			}
 		case t == "--":
 			afterDashes = true
