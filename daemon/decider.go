@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/input"
@@ -108,10 +109,10 @@ func (d *Decider) Load(ctx context.Context) bool {
 	}
 	user, errs := DirSources(dirs, false)
 	data := policyData(cfg)
-	eng, compileErrs := engine.Compile(ctx, append(pack, user...), data)
+	eng, compileErrs := engine.Compile(ctx, append(pack, user...), data, cfg.DisabledRules)
 	errs = append(errs, compileErrs...)
 	if eng == nil && prev == nil {
-		eng = d.compileWithout(ctx, pack, user, compileErrs, data)
+		eng = d.compileWithout(ctx, pack, user, compileErrs, data, cfg.DisabledRules)
 	}
 	d.setLoadResult(errs, cfgErr)
 	if eng == nil {
@@ -123,7 +124,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 
 // compileWithout retries without the user files named in errs, then with
 // the default pack alone.
-func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source, errs []wire.LoadErr, data map[string]any) *engine.Engine {
+func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source, errs []wire.LoadErr, data map[string]any, disabled []string) *engine.Engine {
 	bad := map[string]bool{}
 	for _, e := range errs {
 		bad[e.File] = true
@@ -134,10 +135,10 @@ func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source
 			good = append(good, s)
 		}
 	}
-	if eng, errs := engine.Compile(ctx, append(pack, good...), data); len(errs) == 0 {
+	if eng, errs := engine.Compile(ctx, append(pack, good...), data, disabled); len(errs) == 0 {
 		return eng
 	}
-	eng, _ := engine.Compile(ctx, pack, data)
+	eng, _ := engine.Compile(ctx, pack, data, disabled)
 	return eng
 }
 
@@ -188,14 +189,24 @@ func (d *Decider) PolicyDirs() []string { return d.current.Load().dirs }
 func (d *Decider) ConfigPath() string { return d.configPath }
 
 // Decide evaluates one request. The error is a *wire.Error for a request
-// that cannot be evaluated (not a JSON object); an evaluation failure is
-// not an error here but a deny naming it.
+// that cannot be evaluated (not a JSON object); an evaluation failure or
+// a panic is not an error here but a deny naming it.
 func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision, error) {
-	dec, _, err := d.decide(ctx, req)
+	dec, _, _, err := d.decideSafe(ctx, req)
+	if err == nil {
+		d.count(dec.Verdict)
+	}
 	return dec, err
 }
 
-// decide is Decide that also returns the policy input it built.
+// testHookDecide, set only by tests, runs after the input is built and
+// before evaluation: the seam through which a test makes deciding slow
+// beyond interruption, or panic.
+var testHookDecide atomic.Pointer[func(*wire.Request)]
+
+// decide is Decide that also returns the policy input it built. It does
+// not count the verdict: the caller counts what it answered, which past a
+// deadline is not what decide found.
 func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision, map[string]any, error) {
 	start := time.Now()
 	set := d.current.Load()
@@ -207,34 +218,36 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
 		ProgramGroups: set.engine.ProgramGroups(),
+		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 	})
 	if err != nil {
 		return nil, nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
+	if hook := testHookDecide.Load(); hook != nil {
+		(*hook)(req)
+	}
+	evalCtx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
 	defer cancel()
-	dec, err := set.engine.Eval(ctx, in)
+	dec, err := set.engine.Eval(evalCtx, in)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
+			// The request's own deadline (see Daemon.decideBy) came first.
+			dec.Reason = fmt.Sprintf("agentjail blocked this call because deciding it took longer than its %v budget; a policy rule is too slow or the daemon is overloaded: see `agentjail status`", set.config.RequestBudget())
+			dec.Rules[0].Msg = dec.Reason
+		case errors.Is(err, context.DeadlineExceeded) || evalCtx.Err() != nil:
 			dec.Reason = fmt.Sprintf("agentjail blocked this call because the policies took longer than eval_timeout (%v) to decide; simplify the slow rule or raise eval_timeout", set.config.EvalTimeout)
 			dec.Rules[0].Msg = dec.Reason
 		}
 		d.evalErrs.Add(1)
 		d.mu.Lock()
-		d.lastEvalErr = err.Error()
+		d.lastEvalErr = clipMsg(err.Error())
 		d.mu.Unlock()
 	}
+	capDecision(dec)
 	dec.EvalMicros = time.Since(start).Microseconds()
 	if req.Explain {
 		dec.Input, _ = json.Marshal(in)
-	}
-	switch dec.Verdict {
-	case wire.Deny:
-		d.denies.Add(1)
-	case wire.Ask:
-		d.asks.Add(1)
-	default:
-		d.allows.Add(1)
 	}
 	return dec, in, nil
 }

@@ -27,7 +27,7 @@ func PackSources(pack fs.FS, withTests bool) ([]engine.Source, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, engine.Source{Name: DefaultPrefix + p, Text: b})
+		out = append(out, engine.Source{Name: DefaultPrefix + p, Text: b, Pack: true})
 		return nil
 	})
 	return out, err

@@ -25,43 +25,33 @@ import (
 type Source struct {
 	Name string // "default/ssh.rego" for embedded files, else the file path
 	Text []byte
+	// Pack marks the embedded default pack: the only source of locked
+	// rules, and whose rules other files may extend but not redefine.
+	Pack bool
 }
 
 // Package is the Rego package every policy adds its rules to.
 const Package = "agentjail"
 
-// verdictModule collects the three message sets, leaving out rules
-// config.yaml disables; locked rules cannot be disabled. A set over an
-// undefined rule is empty, so a policy set that never defines ask (say)
-// still evaluates.
+// verdictModule collects the three message sets. A set over an undefined
+// rule is empty, so a policy set that never defines ask (say) still
+// evaluates. Which rules config.yaml disables is decided after evaluation,
+// in Go (see Engine.Eval): nothing a policy file defines can reach it.
 const verdictModule = `package agentjail_verdict
 
-deny contains m if {
-	some m in data.agentjail.deny
-	not disabled(m)
-}
+deny contains m if some m in data.agentjail.deny
 
-ask contains m if {
-	some m in data.agentjail.ask
-	not disabled(m)
-}
+ask contains m if some m in data.agentjail.ask
 
-allow contains m if {
-	some m in data.agentjail.allow
-	not disabled(m)
-}
-
-disabled(m) if {
-	is_object(m)
-	not startswith(m.id, "` + LockedPrefix + `")
-	m.id in data.config.disabled_rules
-}
+allow contains m if some m in data.agentjail.allow
 `
 
 const query = `deny := data.agentjail_verdict.deny; ask := data.agentjail_verdict.ask; allow := data.agentjail_verdict.allow`
 
 // LockedPrefix starts the id of every rule config.yaml cannot disable:
 // the self-protection rules that keep an agent from switching agentjail off.
+// The pack's locked rules are also evaluated apart from every user file,
+// so no user file can change what they see (see Engine.Eval).
 const LockedPrefix = "self."
 
 // unsafeBuiltins keeps evaluation local and deterministic: a policy on
@@ -74,7 +64,11 @@ var unsafeBuiltins = map[string]struct{}{
 // Engine is a compiled policy set. It is immutable and safe for
 // concurrent use; a reload builds a new Engine.
 type Engine struct {
-	query    rego.PreparedEvalQuery
+	query rego.PreparedEvalQuery
+	// locked evaluates the pack alone, for its locked rules; nil when
+	// there are no user files (query is then the pack alone already).
+	locked   *rego.PreparedEvalQuery
+	disabled map[string]bool
 	sources  []wire.Source
 	revision string
 	groups   map[string][]string
@@ -86,24 +80,71 @@ type Engine struct {
 // where OPA gives them.
 //
 // data is what policies read under data (the daemon puts config.yaml's
-// tuning at data.config).
-func Compile(ctx context.Context, sources []Source, data map[string]any) (*Engine, []wire.LoadErr) {
+// tuning at data.config). disabled lists the rule ids config.yaml turns
+// off; ids starting with LockedPrefix are never turned off.
+func Compile(ctx context.Context, sources []Source, data map[string]any, disabled []string) (*Engine, []wire.LoadErr) {
 	modules, infos, errs := parseAll(sources)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	verdict, err := ast.ParseModuleWithOpts("agentjail/verdict.rego", verdictModule, ast.ParserOptions{RegoVersion: ast.RegoV1})
-	if err != nil {
-		return nil, []wire.LoadErr{{File: "agentjail/verdict.rego", Message: err.Error()}}
+	pack := map[string]bool{}
+	for _, s := range sources {
+		if s.Pack {
+			pack[s.Name] = true
+		}
 	}
-	modules["agentjail/verdict.rego"] = verdict
-	compiler := newCompiler()
-	compiler.Compile(modules)
-	if compiler.Failed() {
-		return nil, astErrors(compiler.Errors)
+	if errs := checkModules(modules, pack); len(errs) > 0 {
+		return nil, errs
 	}
 	if data == nil {
 		data = map[string]any{}
+	}
+	pq, compiler, errs := prepare(ctx, modules, data)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
+	if len(pack) > 0 && len(pack) < len(modules) {
+		packOnly := make(map[string]*ast.Module, len(pack))
+		for name := range pack {
+			packOnly[name] = modules[name]
+		}
+		lq, _, errs := prepare(ctx, packOnly, data)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		e.locked = &lq
+	}
+	for _, id := range disabled {
+		if !strings.HasPrefix(id, LockedPrefix) {
+			e.disabled[id] = true
+		}
+	}
+	groups, err := programGroups(ctx, compiler)
+	if err != nil {
+		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
+	}
+	e.groups = groups
+	return e, nil
+}
+
+// prepare compiles modules with the verdict module into the verdict query.
+// It parses the verdict module afresh each time: the compiler annotates
+// the modules it is given.
+func prepare(ctx context.Context, modules map[string]*ast.Module, data map[string]any) (rego.PreparedEvalQuery, *ast.Compiler, []wire.LoadErr) {
+	verdict, err := ast.ParseModuleWithOpts("agentjail/verdict.rego", verdictModule, ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		return rego.PreparedEvalQuery{}, nil, []wire.LoadErr{{File: "agentjail/verdict.rego", Message: err.Error()}}
+	}
+	all := make(map[string]*ast.Module, len(modules)+1)
+	for name, m := range modules {
+		all[name] = m
+	}
+	all["agentjail/verdict.rego"] = verdict
+	compiler := newCompiler()
+	compiler.Compile(all)
+	if compiler.Failed() {
+		return rego.PreparedEvalQuery{}, nil, astErrors(compiler.Errors)
 	}
 	pq, err := rego.New(
 		rego.Query(query),
@@ -111,13 +152,9 @@ func Compile(ctx context.Context, sources []Source, data map[string]any) (*Engin
 		rego.Store(inmem.NewFromObject(data)),
 	).PrepareForEval(ctx)
 	if err != nil {
-		return nil, []wire.LoadErr{{Message: err.Error()}}
+		return rego.PreparedEvalQuery{}, nil, []wire.LoadErr{{Message: err.Error()}}
 	}
-	groups, err := programGroups(ctx, compiler)
-	if err != nil {
-		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
-	}
-	return &Engine{query: pq, sources: infos, revision: revisionOf(sources), groups: groups, rules: countRules(modules)}, nil
+	return pq, compiler, nil
 }
 
 // countRules counts the deny, ask and allow rules of package agentjail.
@@ -289,27 +326,65 @@ func (e *EvalError) Unwrap() error { return e.Err }
 // returns a deny decision naming the error, so a caller that ignores the
 // error fails safe.
 func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
+	rules, err := evalQuery(ctx, e.query, input)
+	if err != nil {
+		return e.failed(err), &EvalError{Err: err}
+	}
+	kept := rules[:0]
+	for _, r := range rules {
+		// config.yaml's disabled_rules, applied here in Go rather than in
+		// Rego, where a policy file could redefine what decides it.
+		if !e.disabled[r.ID] || strings.HasPrefix(r.ID, LockedPrefix) {
+			kept = append(kept, r)
+		}
+	}
+	rules = kept
+	if e.locked != nil {
+		// The pack's locked rules, evaluated over the pack alone: a user
+		// file that extends a table they read (or anything else it
+		// defines) cannot make them stay silent.
+		locked, err := evalQuery(ctx, *e.locked, input)
+		if err != nil {
+			return e.failed(err), &EvalError{Err: err}
+		}
+		have := make(map[wire.Rule]bool, len(rules))
+		for _, r := range rules {
+			have[r] = true
+		}
+		for _, r := range locked {
+			if strings.HasPrefix(r.ID, LockedPrefix) && !have[r] {
+				rules = append(rules, r)
+			}
+		}
+		sortRules(rules)
+	}
+	d := &wire.Decision{Revision: e.revision, Rules: rules}
+	decide(d)
+	return d, nil
+}
+
+// evalQuery runs the verdict query and returns the rules that fired:
+// deny, then ask, then allow, each sorted by message.
+func evalQuery(ctx context.Context, q rego.PreparedEvalQuery, input any) ([]wire.Rule, error) {
 	var builtinErrs []topdown.Error
-	rs, err := e.query.Eval(ctx, rego.EvalInput(input), rego.EvalBuiltinErrorList(&builtinErrs))
+	rs, err := q.Eval(ctx, rego.EvalInput(input), rego.EvalBuiltinErrorList(&builtinErrs))
 	if err == nil && len(builtinErrs) > 0 {
 		// Outside strict mode a failing built-in just makes its rule
 		// undefined, which for a deny rule means allow. Refuse that.
 		err = &builtinErrs[0]
 	}
 	if err != nil {
-		return e.failed(err), &EvalError{Err: err}
+		return nil, err
 	}
 	if len(rs) != 1 {
-		err := fmt.Errorf("the verdict query returned %d results, want 1", len(rs))
-		return e.failed(err), &EvalError{Err: err}
+		return nil, fmt.Errorf("the verdict query returned %d results, want 1", len(rs))
 	}
 	b := rs[0].Bindings
-	d := &wire.Decision{Revision: e.revision}
-	d.Rules = append(d.Rules, messages(wire.Deny, b["deny"])...)
-	d.Rules = append(d.Rules, messages(wire.Ask, b["ask"])...)
-	d.Rules = append(d.Rules, messages(wire.Allow, b["allow"])...)
-	decide(d)
-	return d, nil
+	var rules []wire.Rule
+	rules = append(rules, messages(wire.Deny, b["deny"])...)
+	rules = append(rules, messages(wire.Ask, b["ask"])...)
+	rules = append(rules, messages(wire.Allow, b["allow"])...)
+	return rules, nil
 }
 
 func (e *Engine) failed(err error) *wire.Decision {
@@ -373,11 +448,24 @@ func messages(kind wire.Verdict, v any) []wire.Rule {
 		}
 		out = append(out, r)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Msg != out[j].Msg {
-			return out[i].Msg < out[j].Msg
-		}
-		return out[i].ID < out[j].ID
-	})
+	sortRules(out)
 	return out
+}
+
+// kindOrder puts deny before ask before allow.
+var kindOrder = map[wire.Verdict]int{wire.Deny: 0, wire.Ask: 1, wire.Allow: 2}
+
+// sortRules orders rules by kind, then message, then id, so a message two
+// rules share is adjacent (decide shows it once).
+func sortRules(rules []wire.Rule) {
+	sort.SliceStable(rules, func(i, j int) bool {
+		a, b := rules[i], rules[j]
+		if a.Kind != b.Kind {
+			return kindOrder[a.Kind] < kindOrder[b.Kind]
+		}
+		if a.Msg != b.Msg {
+			return a.Msg < b.Msg
+		}
+		return a.ID < b.ID
+	})
 }

@@ -22,7 +22,7 @@ func defaultPack(t testing.TB, withTests bool) []Source {
 			return nil
 		}
 		b, err := fs.ReadFile(policies.FS, path)
-		out = append(out, Source{Name: "default/" + path, Text: b})
+		out = append(out, Source{Name: "default/" + path, Text: b, Pack: true})
 		return err
 	})
 	if err != nil {
@@ -80,7 +80,7 @@ func TestVerdicts(t *testing.T) {
 		{Name: "second_deny.rego", Text: []byte(`package agentjail
 deny contains {"id": "a.first", "msg": "A first reason"} if contains(input.tool_input.command, "id_rsa")
 deny contains {"id": "z.same_text", "msg": "Blocked: command targets sensitive path ~/.ssh/"} if contains(input.tool_input.command, "rm ")`)},
-	}, nil)
+	}, nil, nil)
 	if len(errs) > 0 {
 		t.Fatalf("compile: %v", errs)
 	}
@@ -138,7 +138,7 @@ func TestCompileErrorsNameFileAndLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng, errs := Compile(context.Background(), []Source{{Name: "/p/bad.rego", Text: []byte(tt.text)}}, nil)
+			eng, errs := Compile(context.Background(), []Source{{Name: "/p/bad.rego", Text: []byte(tt.text)}}, nil, nil)
 			if eng != nil || len(errs) == 0 {
 				t.Fatalf("compiled, want an error")
 			}
@@ -161,7 +161,7 @@ deny contains "x" if regex.match(input.tool_input.command, "x")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			eng, errs := Compile(context.Background(), []Source{{Name: "err.rego", Text: []byte(tt.text)}}, nil)
+			eng, errs := Compile(context.Background(), []Source{{Name: "err.rego", Text: []byte(tt.text)}}, nil, nil)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
