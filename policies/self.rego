@@ -27,40 +27,6 @@ deny contains {"id": "self.settings_shell_write", "msg": msg} if {
 	msg := sprintf("Blocked: %s holds the agent's hooks, including agentjail's; shell commands may not change it. Use the Edit tool for other settings, and leave the agentjail hook in place.", [pretty(p)])
 }
 
-deny contains {"id": "self.settings_hook_removed", "msg": msg} if {
-	input.tool_name in {"Edit", "MultiEdit"}
-	claude_settings(derived.file_path)
-	some edit in settings_edits
-	contains(edit.old_string, "agentjail")
-	msg := "Blocked: this edit changes or removes the agentjail hook. Leave the agentjail entry in the hooks as it is."
-}
-
-deny contains {"id": "self.settings_hooks_disabled", "msg": msg} if {
-	input.tool_name in {"Edit", "MultiEdit", "Write"}
-	claude_settings(derived.file_path)
-	some text in settings_new_text
-	contains(text, "disableAllHooks")
-	msg := "Blocked: disableAllHooks would switch off agentjail and every other hook. Leave hooks enabled."
-}
-
-deny contains {"id": "self.settings_hook_removed", "msg": msg} if {
-	input.tool_name == "Write"
-	claude_settings(derived.file_path)
-	not contains(object.get(input.tool_input, "content", ""), "agentjail-hook")
-	msg := "Blocked: rewriting this settings file whole would drop the agentjail hook. Use the Edit tool to change only the keys you need."
-}
-
-settings_edits contains {"old_string": object.get(input.tool_input, "old_string", ""), "new_string": object.get(input.tool_input, "new_string", "")} if input.tool_name == "Edit"
-
-settings_edits contains {"old_string": object.get(e, "old_string", ""), "new_string": object.get(e, "new_string", "")} if {
-	input.tool_name == "MultiEdit"
-	some e in input.tool_input.edits
-}
-
-settings_new_text contains e.new_string if some e in settings_edits
-
-settings_new_text contains input.tool_input.content if input.tool_name == "Write"
-
 # agentjail's own files: policies, config, binaries, socket, logs.
 deny contains {"id": "self.home_write", "msg": msg} if {
 	input.agentjail.writes[0]

@@ -4,16 +4,13 @@ test_settings_shell_write_denied if t_denied("self.settings_shell_write", t_bash
 
 test_settings_shell_read_allowed if not t_fired("self.settings_shell_write", t_bash([t_cmd("cat", ["/home/dev/.claude/settings.json"], ["/home/dev/.claude/settings.json"])]))
 
-test_settings_edit_hook_denied if t_denied("self.settings_hook_removed", t_tool("Edit", {"file_path": "/home/dev/.claude/settings.json", "old_string": "\"command\": \"/home/dev/.agentjail/bin/agentjail-hook\"", "new_string": ""}, ["/home/dev/.claude/settings.json"]))
 
 test_settings_edit_other_key_allowed if {
 	ev := t_tool("Edit", {"file_path": "/home/dev/project/.claude/settings.json", "old_string": "\"model\": \"a\"", "new_string": "\"model\": \"b\""}, ["/home/dev/project/.claude/settings.json"])
 	count(deny) == 0 with input as ev
 }
 
-test_settings_disable_all_hooks_denied if t_denied("self.settings_hooks_disabled", t_tool("Edit", {"file_path": "/home/dev/project/.claude/settings.local.json", "old_string": "{", "new_string": "{\"disableAllHooks\": true,"}, ["/home/dev/project/.claude/settings.local.json"]))
 
-test_settings_rewrite_without_hook_denied if t_denied("self.settings_hook_removed", t_tool("Write", {"file_path": "/home/dev/.claude/settings.json", "content": "{}"}, ["/home/dev/.claude/settings.json"]))
 
 test_agentjail_home_write_denied if t_denied("self.home_write", t_tool("Write", {"file_path": "/home/dev/.agentjail/config.yaml", "content": "disabled_rules: [x]"}, ["/home/dev/.agentjail/config.yaml"]))
 

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
 )
 
@@ -32,6 +33,10 @@ type Env struct {
 	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
 	// lists the groups of the programs a call runs.
 	ProgramGroups map[string][]string
+	// ReadFile reads an agent hook configuration file's current content,
+	// so that a write to it is judged on the file it would leave (see
+	// agentconfig.ReadRegular). When nil, such files count as absent.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Derived is the documented shape of input.agentjail.
@@ -65,6 +70,12 @@ type Derived struct {
 	Unusual []string
 	// Shell is the parsed Bash command, for the Bash tool.
 	Shell *shell.Result
+	// GuardConfig judges each agent hook configuration file the call
+	// writes (input.agentjail.guard_config, only when there is one).
+	GuardConfig []agentconfig.Judgement
+	// Nested are the agents a Bash command would start with agentjail's
+	// hook switched off (input.agentjail.nested_agents, only when any).
+	Nested []agentconfig.Launch
 	// groups is Env.ProgramGroups, kept to derive kinds.
 	groups map[string][]string
 }
@@ -159,12 +170,41 @@ func Derive(event map[string]any, env Env) *Derived {
 			r := shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp})
 			d.Shell = &r
 			d.Paths, d.Writes = shellPaths(r.Commands)
+			d.Nested = nested(cmd, r.Commands)
 		}
 	} else if writeTool(tool) {
 		d.Writes = d.Paths
 	}
+	if tool != "Bash" {
+		d.GuardConfig = guardConfig(tool, ti, d, env)
+	}
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	return d
+}
+
+// guardConfig judges the call's writes to agent hook configuration files
+// on the files they would leave. An MCP tool whose input carries a whole
+// file's content writes it, whatever its name says.
+func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentconfig.Judgement {
+	targets := d.Writes
+	if _, ok := agentconfig.Content(ti); ok && len(targets) == 0 && strings.HasPrefix(tool, "mcp__") {
+		targets = d.Paths
+	}
+	var out []agentconfig.Judgement
+	for _, p := range targets {
+		if agent := agentconfig.Agent(p, env.Home); agent != "" {
+			out = append(out, agentconfig.Judge(agent, tool, ti, p, p == d.FilePath, env.ReadFile))
+		}
+	}
+	return out
+}
+
+func nested(text string, cmds []shell.Command) []agentconfig.Launch {
+	cs := make([]agentconfig.Cmd, len(cmds))
+	for i, c := range cmds {
+		cs[i] = agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns}
+	}
+	return agentconfig.Nested(text, cs)
 }
 
 // unusual keeps the paths not strictly inside cwd, or all of them when
@@ -260,6 +300,20 @@ func (d *Derived) Map() map[string]any {
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
+	}
+	if len(d.GuardConfig) > 0 {
+		list := make([]any, len(d.GuardConfig))
+		for i, j := range d.GuardConfig {
+			list[i] = j.Map()
+		}
+		m["guard_config"] = list
+	}
+	if len(d.Nested) > 0 {
+		list := make([]any, len(d.Nested))
+		for i, l := range d.Nested {
+			list[i] = l.Map()
+		}
+		m["nested_agents"] = list
 	}
 	if d.Shell != nil {
 		cmds := make([]any, len(d.Shell.Commands))

@@ -1,0 +1,247 @@
+// Package agentconfig judges writes to the files where agents keep their
+// hook configuration: it computes the file a tool call would leave behind
+// (an Edit applied exactly as the agent applies it, a Write's content) and
+// says whether that file would still run agentjail's hook for every tool
+// call. Nothing the agent writes decides whether it is guarded, so the
+// judgement is on the resulting file, never on the text of the edit.
+//
+// Each agent's judge is one function in its own file (claude.go, codex.go,
+// ...); Agent maps a path to the agent whose configuration it is.
+package agentconfig
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// MaxFileSize bounds what is read and what an edit may produce: a bigger
+// file cannot be checked within the decision's budget, so it is judged as
+// one that removes the guard.
+const MaxFileSize = 1 << 20
+
+// maxEdits bounds a MultiEdit: each edit is a pass over the file.
+const maxEdits = 256
+
+// Judgement is the verdict on one write to one hook configuration file.
+type Judgement struct {
+	Path  string // the file, absolute
+	Agent string // whose configuration it is: "claude-code", "codex", ...
+	// RemovesGuard is set when the file the call leaves behind would no
+	// longer run agentjail's hook for every tool call, or when that file
+	// cannot be computed or checked.
+	RemovesGuard bool
+	// Problem says what the write would break, for the deny message.
+	Problem string
+}
+
+// Map is j as a JSON-shaped value for the policy input.
+func (j Judgement) Map() map[string]any {
+	return map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem}
+}
+
+// ReadFunc reads a file's current content; an error wrapping
+// fs.ErrNotExist means there is none.
+type ReadFunc func(path string) ([]byte, error)
+
+// judge is one agent's judge: cur is the current content (nil when the
+// file does not exist), res what the call leaves (nil when it deletes the
+// file). It returns what the change would break, or "".
+type judge func(cur, res []byte) string
+
+// agents maps an agent name to its judge.
+var agents = map[string]judge{
+	"claude-code": judgeClaude,
+	"codex":       judgeCodex,
+	"gemini":      judgeGemini,
+	"cursor":      judgeCursor,
+	"copilot":     judgeCopilot,
+}
+
+// Agent names the agent whose hook configuration path is, or "". home is
+// the user's home directory.
+func Agent(path, home string) string {
+	switch {
+	case ClaudeSettings(path):
+		return "claude-code"
+	case CodexConfig(path, home):
+		return "codex"
+	case GeminiSettings(path, home):
+		return "gemini"
+	case CursorHooks(path, home):
+		return "cursor"
+	case CopilotConfig(path, home):
+		return "copilot"
+	}
+	return ""
+}
+
+// homeRel is path relative to home, or "" when it is not inside it.
+func homeRel(path, home string) string {
+	if home == "" || !strings.HasPrefix(path, home+"/") {
+		return ""
+	}
+	return path[len(home)+1:]
+}
+
+// Judge decides one tool call's write to path, a hook configuration file
+// of agent (see Agent). tool and input are the call as the agent sent it;
+// main is set when path is the call's main path argument (file_path), the
+// one its content or edits go to; read gives the file's current content
+// (nil: treated as absent).
+func Judge(agent, tool string, input map[string]any, path string, main bool, read ReadFunc) Judgement {
+	j := Judgement{Path: path, Agent: agent}
+	fail := func(problem string) Judgement {
+		j.RemovesGuard, j.Problem = true, problem
+		return j
+	}
+	var cur []byte
+	if read != nil {
+		b, err := read(path)
+		switch {
+		case err == nil:
+			cur = b
+			if cur == nil {
+				cur = []byte{}
+			}
+		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, ErrTooLarge):
+			return fail(fmt.Sprintf("leave a file agentjail cannot check (it is over %d bytes)", MaxFileSize))
+		default:
+			return fail(fmt.Sprintf("change a file agentjail cannot read to check (%v)", err))
+		}
+	}
+	if !main {
+		// A path the call names besides its target (an MCP move's source
+		// or destination): what it leaves there cannot be computed.
+		return fail(fmt.Sprintf("change it with %s, whose result agentjail cannot compute", tool))
+	}
+	res, unchanged, problem := Apply(tool, input, cur)
+	if problem != "" {
+		return fail(problem)
+	}
+	if unchanged {
+		return j
+	}
+	if len(res) > MaxFileSize {
+		return fail(fmt.Sprintf("leave a file agentjail cannot check (over %d bytes)", MaxFileSize))
+	}
+	if p := agents[agent](cur, res); p != "" {
+		return fail(p)
+	}
+	return j
+}
+
+// Apply computes the content a tool call leaves at path, given the
+// current content cur (nil when the file does not exist). unchanged is set
+// when the call would fail and so leave the file as it is; problem when
+// the result cannot be computed (agentjail then treats the write as one
+// that removes the guard).
+//
+// Edits are applied as Claude Code applies them: old_string must occur in
+// the file exactly once (every occurrence with replace_all), MultiEdit's
+// edits apply in order to the result of the ones before, and any edit that
+// does not apply makes the whole call fail. A call that fails leaves the
+// file unchanged, which is harmless, with one exception: when the file
+// exists but old_string is not in it, the agent's tool retries with
+// normalised quotes and other rewrites agentjail does not reproduce, so
+// that edit is treated as one that cannot be checked.
+func Apply(tool string, input map[string]any, cur []byte) (res []byte, unchanged bool, problem string) {
+	switch tool {
+	case "Write":
+		content, ok := input["content"].(string)
+		if !ok {
+			return nil, false, "write content agentjail cannot see"
+		}
+		return []byte(content), false, ""
+	case "Edit":
+		return applyEdits(cur, []any{input})
+	case "MultiEdit":
+		edits, ok := input["edits"].([]any)
+		if !ok {
+			return nil, false, "apply edits agentjail cannot read"
+		}
+		return applyEdits(cur, edits)
+	}
+	// Another tool that writes the file (an MCP write_file): judge the
+	// whole content it carries. A notebook edit of a JSON file, or a tool
+	// whose input holds no whole content, cannot be computed.
+	if tool != "NotebookEdit" {
+		if s, ok := Content(input); ok {
+			return []byte(s), false, ""
+		}
+	}
+	return nil, false, fmt.Sprintf("change it with %s, whose result agentjail cannot compute", tool)
+}
+
+// Content is the whole file content a generic write tool's input carries.
+func Content(input map[string]any) (string, bool) {
+	for _, k := range []string{"content", "contents", "text", "data"} {
+		if s, ok := input[k].(string); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+func applyEdits(cur []byte, edits []any) ([]byte, bool, string) {
+	if len(edits) > maxEdits {
+		return nil, false, fmt.Sprintf("apply more than %d edits at once, more than agentjail checks", maxEdits)
+	}
+	exists := cur != nil
+	text := string(cur)
+	for i, e := range edits {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, false, "apply an edit agentjail cannot read"
+		}
+		old, ok1 := m["old_string"].(string)
+		repl, ok2 := m["new_string"].(string)
+		all, _ := m["replace_all"].(bool)
+		if !ok1 || !ok2 {
+			return nil, false, "apply an edit agentjail cannot read"
+		}
+		if old == "" {
+			// An empty old_string creates the file; the tool refuses it
+			// for a file that has content.
+			if i == 0 && (!exists || strings.TrimSpace(text) == "") {
+				text, exists = repl, true
+				continue
+			}
+			return nil, true, ""
+		}
+		if !exists {
+			return nil, true, "" // the tool fails: no such file
+		}
+		if old == repl {
+			return nil, true, "" // the tool refuses an edit that changes nothing
+		}
+		n := strings.Count(text, old)
+		switch {
+		case n == 0:
+			return nil, false, "apply an edit whose old_string is not in the file as it is now (re-read the file and edit its current text)"
+		case n > 1 && !all:
+			return nil, true, "" // the tool refuses an ambiguous edit
+		}
+		if int64(len(text))+int64(n)*(int64(len(repl))-int64(len(old))) > MaxFileSize {
+			return nil, false, fmt.Sprintf("leave a file agentjail cannot check (over %d bytes)", MaxFileSize)
+		}
+		if all {
+			text = strings.ReplaceAll(text, old, repl)
+		} else {
+			text = strings.Replace(text, old, repl, 1)
+		}
+	}
+	return []byte(text), false, ""
+}
+
+// keepsHookName is the conservative judge for agents whose configuration
+// agentjail does not parse yet: a file that names agentjail-hook must
+// still name it afterwards.
+func keepsHookName(cur, res []byte) string {
+	if strings.Contains(string(cur), hookBinary) && !strings.Contains(string(res), hookBinary) {
+		return "drop the agentjail hook"
+	}
+	return ""
+}

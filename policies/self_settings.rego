@@ -1,0 +1,34 @@
+package agentjail
+
+# Self-protection, agent hook configuration: an edit of a file where an
+# agent keeps its hooks is judged on the file it would leave, not on the
+# text of the edit. The daemon reads the file, applies the edit as the
+# agent would, and says in input.agentjail.guard_config whether the result
+# would still run agentjail's hook for every tool call (the Go side,
+# internal/agentconfig, is the one definition of these files). Locked:
+# every id starts with "self.".
+
+deny contains {"id": "self.settings_result", "msg": msg} if {
+	some g in object.get(derived, "guard_config", [])
+	g.removes_guard
+	msg := sprintf("Blocked: this change to %s would %s. Leave the agentjail hook in place, as it is, and change only the settings you need.", [pretty(g.path), g.problem])
+}
+
+# Nested agents started with agentjail's hook switched off: claude --bare,
+# --safe-mode, --setting-sources without user, --settings carrying
+# disableAllHooks or an env that redirects the hook, CLAUDE_CODE_SIMPLE=1.
+deny contains {"id": "self.nested_agent", "msg": msg} if {
+	some n in object.get(derived, "nested_agents", [])
+	n.verdict == "deny"
+	msg := sprintf("Blocked: %s. Start %s with its hooks on, as the user configured them.", [n.problem, n.program])
+}
+
+ask contains {"id": "self.nested_agent", "msg": msg} if {
+	some n in object.get(derived, "nested_agents", [])
+	n.verdict == "ask"
+	msg := sprintf("%s; a human should check that it keeps agentjail's hook on.", [n.problem])
+}
+
+# Claude Code's managed-settings drop-in folder holds settings files too
+# (claude_settings in self.rego has the rest, as agentconfig.ClaudeSettings).
+claude_settings(p) if regex.match(`^(/etc/claude-code|/Library/Application Support/ClaudeCode)/managed-settings\.d/[^/]+\.json$`, p)
