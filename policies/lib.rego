@@ -162,7 +162,15 @@ network_tools := {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp
 # rule about downloads starts with `"download" in input.agentjail.kinds`,
 # which OPA's rule index answers without entering the rule, so most rules
 # cost next to nothing for most calls.
-program_groups := {
+# core_program_groups is the core table; program_groups adds the
+# [program, group] pairs of program_group (verbs.rego and the user's own
+# policies), so a family or a user adds programs without editing this.
+program_groups := {name: groups |
+	some name in {n | some n, _ in core_program_groups} | {pair[0] | some pair in program_group}
+	groups := array.concat(object.get(core_program_groups, name, []), [pair[1] | some pair in program_group; pair[0] == name])
+}
+
+core_program_groups := {
 	"GET": ["download", "network"],
 	"aria2c": ["download", "network"],
 	"ash": ["shell"],

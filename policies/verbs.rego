@@ -1,0 +1,243 @@
+package agentjail
+
+# Verbs: which words of a command are its subcommand and operands once
+# the options that take a value are skipped, so that `kubectl -n prod
+# delete deploy api` is a delete and `aws --region eu-west-1 rds
+# delete-db-cluster` a delete-db-cluster. The tables are data: a user's
+# own policy can add rows (value_option contains ["kubectl", "--as"]).
+
+# value_options maps a program to its options that take the next word as
+# their value (unless written --opt=value).
+value_options := {
+	"kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--as", "--as-group", "--token", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container", "--field-selector", "--request-timeout", "--timeout", "--grace-period", "--cache-dir", "--certificate-authority", "--client-key", "--client-certificate", "-k", "--kustomize", "--replicas"},
+	"oc": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--as", "--token", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"},
+	"helm": {"-n", "--namespace", "--kube-context", "--kubeconfig", "--repo", "--version", "-f", "--values", "--set", "--set-string", "--set-file", "--timeout", "-o", "--output", "--registry-config", "--repository-config", "--repository-cache", "--description"},
+	"aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"},
+	"gcloud": {"--project", "--account", "--configuration", "--format", "--region", "--zone", "--verbosity", "--impersonate-service-account", "--filter", "--billing-project"},
+	"gsutil": {"-o", "-h", "-u", "-p"},
+	"az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
+	"docker": {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"},
+	"podman": {"--url", "--connection", "-c", "--root", "--runroot", "--log-level", "--storage-driver", "-f", "--file", "-p", "--project-name"},
+	"docker-compose": {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"},
+	"heroku": {"-a", "--app", "-r", "--remote"},
+	"fly": {"-a", "--app", "-c", "--config", "-o", "--org"},
+	"flyctl": {"-a", "--app", "-c", "--config", "-o", "--org"},
+	"vercel": {"--scope", "--token", "-t", "-A", "--local-config", "--cwd"},
+	"firebase": {"--project", "-P", "--config"},
+	"pulumi": {"-s", "--stack", "-C", "--cwd"},
+	"cdk": {"-a", "--app", "--profile", "-c", "--context"},
+	"terragrunt": {"--terragrunt-working-dir", "--working-dir", "--terragrunt-config"},
+	"git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
+	"gh": {"-R", "--repo", "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname", "-q", "--jq", "-t", "--template", "--input"},
+	"glab": {"-R", "--repo", "-X", "--method"},
+	"redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i", "--tls-cert", "--cacert"},
+	"valkey-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
+	"psql": {"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-v", "--set", "-o", "--output"},
+	"mysql": {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
+	"mariadb": {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
+	"mysqladmin": {"-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket"},
+	"mongosh": {"--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase", "-f", "--file"},
+	"mongo": {"--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase"},
+	"etcdctl": {"--endpoints", "--user", "--cacert", "--cert", "--key", "-w", "--write-out"},
+	"influx": {"-o", "--org", "-n", "--name", "-t", "--token", "--host", "-b", "--bucket", "--bucket-id", "-i", "--id"},
+	"npx": {"-p", "--package", "-c", "--call"},
+	"pip": {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
+	"pip3": {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
+	"npm": {"--prefix", "-w", "--workspace"},
+	"ssh": {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"},
+	"curl": {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-b", "--cookie", "-c", "--cookie-jar", "-T", "--upload-file", "-w", "--write-out", "-x", "--proxy", "--connect-timeout", "-m", "--max-time", "--retry", "--cacert", "--cert", "--key", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range"},
+	"wget": {"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "--header", "-U", "--user-agent", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute", "-t", "--tries", "-T", "--timeout"},
+}
+
+# value_option holds [program, option] pairs that users may add to.
+value_option contains [prog, opt] if {
+	some prog, opts in value_options
+	some opt in opts
+}
+
+# takes_value(name, word): word is an option of program name that takes
+# the next word as its value.
+takes_value(name, word) if [name, word] in value_option
+
+# positional(cmd) are the words of cmd that are neither options nor
+# option values: ["delete", "deploy", "api"] for `kubectl -n prod delete
+# deploy api --grace-period 0`.
+positional(cmd) := [a |
+	some i, a in cmd.args
+	not startswith(a, "-")
+	not option_value_at(cmd, i)
+]
+
+option_value_at(cmd, i) if {
+	i > 0
+	prev := cmd.args[i - 1]
+	startswith(prev, "-")
+	not contains(prev, "=")
+	takes_value(cmd.name, prev)
+}
+
+# option_value(cmd, names) is the value of one of the options names
+# (written with dashes), as `--opt value`, `--opt=value` or `-ovalue`.
+option_value(cmd, names) := v if {
+	some i, a in cmd.args
+	a in names
+	v := cmd.args[i + 1]
+}
+
+option_value(cmd, names) := v if {
+	some a in cmd.args
+	some n in names
+	startswith(n, "--")
+	startswith(a, concat("", [n, "="]))
+	v := substring(a, count(n) + 1, -1)
+}
+
+option_value(cmd, names) := v if {
+	some a in cmd.args
+	some n in names
+	count(n) == 2
+	not startswith(n, "--")
+	startswith(a, n)
+	count(a) > 2
+	not startswith(a, "--")
+	v := substring(a, 2, -1)
+}
+
+# option_values(cmd, names) are all the values of the options names.
+option_values(cmd, names) := {v |
+	some i, a in cmd.args
+	a in names
+	v := cmd.args[i + 1]
+} | {v |
+	some a in cmd.args
+	some n in names
+	startswith(n, "--")
+	startswith(a, concat("", [n, "="]))
+	v := substring(a, count(n) + 1, -1)
+} | {v |
+	some a in cmd.args
+	some n in names
+	count(n) == 2
+	not startswith(n, "--")
+	startswith(a, n)
+	count(a) > 2
+	not startswith(a, "--")
+	v := substring(a, 2, -1)
+}
+
+# Package runners run the tool named after them: `npx prisma migrate
+# reset`, `bundle exec rails db:drop`, `python manage.py flush`.
+runner_prefixes := {
+	"npx": 0, "bunx": 0, "pnpx": 0,
+	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx", "run"}, "bun": {"x", "run"}, "npm": {"exec"},
+	"bundle": {"exec"}, "poetry": {"run"}, "uv": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"},
+	"php": 0, "python": 0, "python3": 0, "node": 0, "dotnet": 0,
+}
+
+# invocation(cmd) is the tool a command runs and its verbs, the runner
+# stripped: ["prisma", "migrate", "reset"] for `npx -y prisma migrate
+# reset`, ["manage.py", "flush"] for `python manage.py flush`.
+invocation(cmd) := array.concat([cmd.name], positional(cmd)) if not runner_prefixes[cmd.name]
+
+invocation(cmd) := tool_words(pos) if {
+	runner_prefixes[cmd.name] == 0
+	pos := positional(cmd)
+	count(pos) > 0
+}
+
+invocation(cmd) := tool_words(array.slice(pos, 1, count(pos))) if {
+	subs := runner_prefixes[cmd.name]
+	subs != 0
+	pos := positional(cmd)
+	pos[0] in subs
+	count(pos) > 1
+}
+
+# yarn prisma ..., pnpm prisma ...: a runner given a tool directly.
+invocation(cmd) := tool_words(pos) if {
+	subs := runner_prefixes[cmd.name]
+	subs != 0
+	pos := positional(cmd)
+	count(pos) > 0
+	not pos[0] in subs
+}
+
+tool_words(pos) := array.concat([base_name(pos[0])], array.slice(pos, 1, count(pos)))
+
+# has_words(words, seq): seq (a string of space-separated words) appears
+# in words, in order and contiguous.
+has_words(words, seq) if {
+	want := split(seq, " ")
+	some i, _ in words
+	array.slice(words, i, i + count(want)) == want
+}
+
+# full_text(cmd) is the command written out, for messages.
+full_text(cmd) := concat(" ", array.concat([cmd.name], cmd.args))
+
+# dry_run(cmd): a flag that makes the command only show what it would do.
+dry_run(cmd) if {
+	has_flag(cmd, {"dry-run", "dryrun", "what-if", "whatif", "preview-only"})
+	not "--dry-run=none" in cmd.args
+}
+
+# The families of the pack file their programs under these groups, so a
+# rule can start with `"database" in input.agentjail.kinds`.
+family_programs := {
+	"database": {
+		"psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "redis-cli", "valkey-cli", "keydb-cli", "mongosh", "mongo",
+		"cqlsh", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "usql", "pgcli", "mycli", "litecli", "etcdctl",
+		"influx", "mysqladmin", "dropdb", "dropuser", "rails", "rake", "bundle", "prisma", "npx", "bunx", "pnpx", "pnpm",
+		"yarn", "bun", "python", "python3", "php", "sequelize", "sequelize-cli", "knex", "typeorm", "mix", "dotnet", "alembic",
+		"supabase", "drizzle-kit", "flyway", "liquibase", "diesel", "django-admin", "console", "poetry", "uv", "pipenv",
+		"curl", "http", "xh", "npm",
+	},
+	"infra": {
+		"kubectl", "oc", "helm", "docker", "podman", "docker-compose", "nerdctl", "terraform", "tofu", "terragrunt", "cdk",
+		"cdktf", "serverless", "sls", "pulumi", "aws", "gsutil", "gcloud", "az", "heroku", "fly", "flyctl", "vercel",
+		"firebase", "netlify", "doctl", "eksctl", "supabase", "wrangler", "railway", "rclone", "s3cmd", "mc", "sst",
+		"amplify", "copilot", "kind", "npx", "bunx", "pnpx", "pnpm", "yarn",
+	},
+	"envdump": {
+		"env", "printenv", "export", "set", "declare", "typeset", "compgen", "echo", "printf", "print", "ps", "awk", "gawk",
+		"mawk", "perl", "python", "python2", "python3", "node", "ruby", "php", "bun", "deno", "jq",
+	},
+	"tokens": {
+		"gh", "glab", "aws", "kubectl", "oc", "git", "pass", "gopass", "op", "bw", "lpass", "secret-tool", "gcloud", "az",
+		"vault", "heroku", "npm", "fly", "flyctl", "keyring", "keepassxc-cli", "docker-credential-desktop",
+		"docker-credential-osxkeychain", "docker-credential-secretservice", "docker-credential-pass",
+		"docker-credential-wincred", "docker-credential-gcloud", "docker-credential-ecr-login", "docker-credential-gcr",
+		"docker-credential-acr-env", "git-credential-osxkeychain", "git-credential-manager", "git-credential-store",
+		"git-credential-libsecret",
+	},
+	"netshell": {
+		"nc", "ncat", "netcat", "socat", "telnet", "mkfifo", "openssl", "python", "python2", "python3", "perl", "ruby",
+		"php", "node", "lua", "awk", "gawk",
+	},
+	"dns": {"host", "dig", "nslookup", "drill", "ping", "ping6", "traceroute", "getent", "resolvectl"},
+	"tunnel": {"ssh", "autossh", "ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "tailscale"},
+	"wipe": {
+		"rsync", "shred", "truncate", "mv", "blkdiscard", "sgdisk", "cryptsetup", "hdparm", "nvme", "zpool", "lvremove",
+		"vgremove", "pvremove", "mdadm", "srm", "wipe", "rm", "chmod",
+	},
+	"install": {
+		"pip", "pip3", "uv", "pipx", "python", "python3", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "deno",
+		"uvx", "go", "curl", "wget", "git",
+	},
+	"persist": {
+		"git", "systemd-run", "osascript", "ssh-copy-id", "npm", "yarn", "pnpm", "pip", "pip3", "gem", "go", "conda",
+		"bundle", "composer", "defaults",
+	},
+	"firewall": {
+		"ufw", "systemctl", "service", "iptables", "ip6tables", "nft", "pfctl", "spctl", "csrutil", "setenforce",
+		"socketfilterfw", "netsh", "aa-teardown", "firewall-cmd", "setcap", "run0", "usermod", "gpasswd", "chmod",
+	},
+	"search": {"grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "find"},
+}
+
+# program_group holds [program, group] pairs; lib.rego merges them into
+# program_groups. A user's policy can add its own pairs.
+program_group contains [prog, group] if {
+	some group, progs in family_programs
+	some prog in progs
+}
