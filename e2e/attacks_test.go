@@ -1,0 +1,244 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// attack is one row of testdata/attacks.jsonl: a tool call an agent could
+// make to switch agentjail off, blind it or make it lie, or a harmless
+// look-alike of one that must stay allowed.
+//
+// Strings in tool_input, cwd and files may hold placeholders, replaced per
+// run: {home} ($HOME), {aj} ($AGENTJAIL_HOME), {proj} (the project the
+// agent works in, {home}/project), {sock} (the daemon's socket), {pid} (the
+// daemon's pid). {repeat} becomes Repeat.Unit Repeat.Times times, with {i}
+// in the unit numbering the copies; "{nest}" becomes an object nested Nest
+// levels deep; "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
+// keys: shapes encoding/json would not write). A files value "@name" is
+// the content of testdata/name, placeholders replaced.
+type attack struct {
+	Name      string            `json:"name"`
+	Class     string            `json:"class"` // issue 9 item number and a short name
+	ToolName  string            `json:"tool_name"`
+	ToolInput json.RawMessage   `json:"tool_input"`
+	Cwd       string            `json:"cwd,omitempty"`
+	Files     map[string]string `json:"files,omitempty"` // written before the call
+	Repeat    *struct {
+		Unit  string `json:"unit"`
+		Times int    `json:"times"`
+	} `json:"repeat,omitempty"`
+	Nest   int    `json:"nest,omitempty"`
+	Expect string `json:"expect"` // "stopped" (deny or ask) or "allow"
+}
+
+const attacksFile = "testdata/attacks.jsonl"
+
+func loadAttacks(t *testing.T) []attack {
+	t.Helper()
+	f, err := os.Open(attacksFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []attack
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var a attack
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("%s:%d: %v", attacksFile, n, err)
+		}
+		if a.Name == "" || a.Class == "" || a.ToolName == "" || (a.Expect != "stopped" && a.Expect != "allow") {
+			t.Fatalf("%s:%d: a row needs name, class, tool_name and expect stopped|allow", attacksFile, n)
+		}
+		out = append(out, a)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// rawValue matches "{raw:TEXT}" as a JSON string.
+var rawValue = regexp.MustCompile(`"\{raw:((?:[^"\\]|\\.)*)\}"`)
+
+// event builds the hook event for a, as Claude Code sends it.
+func (a attack) event(t *testing.T, vars *strings.Replacer) string {
+	t.Helper()
+	in := vars.Replace(string(a.ToolInput))
+	if a.Repeat != nil {
+		var b strings.Builder
+		for i := range a.Repeat.Times {
+			b.WriteString(strings.ReplaceAll(a.Repeat.Unit, "{i}", strconv.Itoa(i)))
+		}
+		quoted, _ := json.Marshal(b.String())
+		in = strings.ReplaceAll(in, "{repeat}", string(quoted[1:len(quoted)-1]))
+	}
+	if a.Nest > 0 {
+		nested := strings.Repeat(`{"a":`, a.Nest) + `"rm -rf ~"` + strings.Repeat("}", a.Nest)
+		in = strings.ReplaceAll(in, `"{nest}"`, nested)
+	}
+	in = rawValue.ReplaceAllStringFunc(in, func(m string) string {
+		text, err := strconv.Unquote(`"` + rawValue.FindStringSubmatch(m)[1] + `"`)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", a.Name, m, err)
+		}
+		return text
+	})
+	cwd := vars.Replace(a.Cwd)
+	if cwd == "" {
+		cwd = vars.Replace("{proj}")
+	}
+	head, _ := json.Marshal(map[string]any{
+		"session_id": "attacks", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+		"permission_mode": "default", "hook_event_name": "PreToolUse",
+		"tool_name": a.ToolName, "tool_use_id": "toolu_attack",
+	})
+	// tool_input goes in as text: the shapes above must reach the hook unchanged.
+	return strings.TrimSuffix(string(head), "}") + `,"tool_input":` + in + "}"
+}
+
+// outcome classifies one hook run: "deny", "ask", "allow" (JSON allow or
+// silence), or "fail-open" / "broken" for anything else, with a detail.
+func outcome(r result) (string, string) {
+	if r.stdout == "" {
+		if r.code == 0 && r.stderr == "" {
+			return "allow", ""
+		}
+		if r.code == 0 {
+			return "fail-open", strings.TrimSpace(r.stderr)
+		}
+		return "broken", fmt.Sprintf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	var out hookJSON
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		return "broken", fmt.Sprintf("stdout %.200q is not the hook JSON", r.stdout)
+	}
+	v := out.HookSpecificOutput.PermissionDecision
+	switch {
+	case v == "deny" && r.code == 2, v == "ask" && r.code == 0, v == "allow" && r.code == 0 && r.stderr == "":
+		return v, out.HookSpecificOutput.PermissionDecisionReason
+	}
+	return "broken", fmt.Sprintf("exit %d with %q", r.code, v)
+}
+
+// TestAttacks drives every row of testdata/attacks.jsonl through the real
+// hook binary and one real daemon, from the agent's seat: each attack must
+// be stopped (deny or ask, never the fail-open path), each look-alike
+// allowed, and the same daemon must still answer afterwards.
+func TestAttacks(t *testing.T) {
+	attacks := loadAttacks(t)
+	e := newEnv(t)
+	proj := filepath.Join(e.home, "project")
+	teamDir := filepath.Join(e.home, "team-policies")
+	for _, dir := range []string{proj, teamDir, filepath.Join(e.home, ".claude")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A configured policy folder, and a user policy an attack may edit.
+	os.MkdirAll(e.ajHome, 0o700)
+	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.writePolicy("team.rego", "package agentjail\n\n"+seedRule)
+	e.start()
+	pid := e.daemon.Process.Pid
+
+	vars := strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", proj, "{sock}", e.socket, "{pid}", strconv.Itoa(pid))
+	var (
+		failed                                []string
+		attacksN, stopped, harmlessN, allowed int
+		classes                               = map[string][2]int{} // class -> held, rows
+		classOrder                            []string
+	)
+	for _, a := range attacks {
+		for path, content := range a.Files {
+			if name, ok := strings.CutPrefix(content, "@"); ok {
+				b, err := os.ReadFile(filepath.Join("testdata", name))
+				if err != nil {
+					t.Fatalf("%s: %v", a.Name, err)
+				}
+				content = string(b)
+			}
+			path = vars.Replace(path)
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			if err := os.WriteFile(path, []byte(vars.Replace(content)), 0o644); err != nil {
+				t.Fatalf("%s: %v", a.Name, err)
+			}
+		}
+		got, detail := outcome(e.hook(a.event(t, vars)))
+		held := false
+		if a.Expect == "stopped" {
+			attacksN++
+			held = got == "deny" || got == "ask"
+			if held {
+				stopped++
+			}
+		} else {
+			harmlessN++
+			held = got == "allow"
+			if held {
+				allowed++
+			}
+		}
+		c, seen := classes[a.Class]
+		if !seen {
+			classOrder = append(classOrder, a.Class)
+		}
+		c[1]++
+		if held {
+			c[0]++
+		} else {
+			if len(detail) > 160 {
+				detail = detail[:160] + "…"
+			}
+			failed = append(failed, fmt.Sprintf("  [%s] %s: want %s, got %s %s", a.Class, a.Name, a.Expect, got, detail))
+		}
+		classes[a.Class] = c
+	}
+
+	// The same daemon, still alive, still answering.
+	select {
+	case <-e.stopped:
+		t.Fatalf("the daemon died during the attacks:\n%s", e.logs)
+	default:
+	}
+	if got, detail := outcome(e.hook(bashEvent("ls ./src"))); got != "allow" {
+		t.Errorf("after the attacks a harmless call got %s %s", got, detail)
+	}
+	if got, _ := outcome(e.hook(bashEvent("rm -rf ~"))); got != "deny" {
+		t.Errorf("after the attacks rm -rf ~ got %s", got)
+	}
+	if e.daemon.Process.Pid != pid {
+		t.Errorf("the daemon was replaced")
+	}
+
+	lines := []string{fmt.Sprintf("attacks: %d stopped of %d, harmless: %d allowed of %d", stopped, attacksN, allowed, harmlessN)}
+	for _, c := range classOrder {
+		lines = append(lines, fmt.Sprintf("  %-20s %3d/%d held", c, classes[c][0], classes[c][1]))
+	}
+	// Shown by go test -v, so the figures are visible without a failure.
+	if testing.Verbose() {
+		fmt.Println(strings.Join(lines, "\n"))
+	} else {
+		t.Log("\n" + strings.Join(lines, "\n"))
+	}
+	if attacksN < 70 || harmlessN < 30 {
+		t.Errorf("the table has %d attacks and %d look-alikes, want at least 70 and 30", attacksN, harmlessN)
+	}
+	if len(failed) > 0 {
+		t.Errorf("%d rows did not hold:\n%s", len(failed), strings.Join(failed, "\n"))
+	}
+}
