@@ -6,6 +6,7 @@ package daemon
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -51,6 +54,10 @@ type Daemon struct {
 	conns   sync.WaitGroup
 	workers *workers
 	watcher *watcher
+	// inFlight holds a slot for every request being read or decided: a
+	// flood of connections each carrying a full frame must not exhaust
+	// memory.
+	inFlight chan struct{}
 	// decisions is the decision log; log is the daemon's own log.
 	decisions *decisionlog.Log
 }
@@ -86,6 +93,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		started:   time.Now(),
 		reload:    make(chan struct{}, 1),
 		workers:   newWorkers(2 * runtime.GOMAXPROCS(0)),
+		inFlight:  make(chan struct{}, maxInFlight),
 		decisions: decisionlog.New(decisionlog.Options{Path: filepath.Join(opts.Home, "decisions.jsonl")}),
 	}
 	d.watcher = d.newWatcher()
@@ -164,10 +172,22 @@ func (d *Daemon) waitConns(max time.Duration) bool {
 	}
 }
 
+// maxInFlight bounds the requests read or decided at once. Each may hold
+// a frame of up to wire.MaxFrame and the input built from it; an agent
+// runs a handful of tool calls at a time, so this is never reached in use.
+const maxInFlight = 128
+
 // handle serves the one request a connection carries. One request per
 // connection keeps the protocol trivial for the hook, which makes a single
 // call per process, and saves the daemon a read that would only see EOF.
+//
+// A decide request has one deadline, measured from here: the request
+// budget (config.RequestBudget, below the hook's own deadline) covers
+// waiting for a slot and a worker, parsing, deriving and evaluating.
+// Past it the answer is deny, never silence: a hook that hears nothing
+// lets the call run.
 func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
+	accepted := time.Now()
 	defer conn.Close()
 	defer func() {
 		if r := recover(); r != nil {
@@ -179,7 +199,26 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		d.log.Warn("refused a connection", "err", err)
 		return
 	}
-	conn.SetReadDeadline(time.Now().Add(d.decider.Config().ReadTimeout))
+	cfg := d.decider.Config()
+	deadline := accepted.Add(cfg.RequestBudget())
+	select {
+	case d.inFlight <- struct{}{}:
+		defer func() { <-d.inFlight }()
+	case <-time.After(time.Until(deadline)):
+		// Every slot is taken. Answer without reading the request into
+		// memory: drain it, then deny.
+		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
+		discardFrame(conn)
+		d.decider.late(cfg.RequestBudget(), "waiting for a free request slot")
+		d.decider.count(wire.Deny)
+		writeResponse(conn, &wire.Response{Decision: lateDecision(cfg.RequestBudget(), "waiting for a free request slot", accepted)})
+		return
+	}
+	readBy := time.Now().Add(cfg.ReadTimeout)
+	if readBy.After(deadline) {
+		readBy = deadline
+	}
+	conn.SetReadDeadline(readBy)
 	body, err := wire.ReadFrame(conn)
 	if err != nil {
 		var werr *wire.Error
@@ -195,35 +234,74 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	resp, after := d.serve(ctx, body)
-	writeResponse(conn, resp)
+	resp, after := d.serve(ctx, body, cfg, accepted)
+	err = writeResponse(conn, resp)
+	if err != nil {
+		d.log.Warn("the answer could not be delivered", "err", err)
+	}
 	if after != nil {
-		after() // the hook has its answer; bookkeeping does not delay it
+		after(err == nil) // the hook has its answer; bookkeeping does not delay it
 	}
 }
 
+// discardFrame reads one frame without keeping it.
+func discardFrame(r io.Reader) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return
+	}
+	n := int64(binary.BigEndian.Uint32(hdr[:]))
+	if n <= wire.MaxFrame {
+		io.CopyN(io.Discard, r, n)
+	}
+}
+
+// writeResponse writes resp. An answer too large for a frame (the
+// explained input of a huge event) loses its explanation, and failing
+// that becomes a plain deny: the hook always gets a verdict.
 func writeResponse(conn net.Conn, resp *wire.Response) error {
 	conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
-	return wire.WriteFrame(conn, resp)
+	err := wire.WriteFrame(conn, resp)
+	var werr *wire.Error
+	if !errors.As(err, &werr) || werr.Code != wire.CodeTooLarge || resp.Decision == nil {
+		return err
+	}
+	slim := *resp.Decision
+	slim.Input = nil
+	if err = wire.WriteFrame(conn, &wire.Response{Decision: &slim}); !errors.As(err, &werr) || werr.Code != wire.CodeTooLarge {
+		return err
+	}
+	msg := "agentjail blocked this call because its answer was too large to send; a policy emits too much text: see `agentjail try`"
+	return wire.WriteFrame(conn, &wire.Response{Decision: &wire.Decision{
+		Verdict: wire.Deny, Reason: msg, Revision: slim.Revision,
+		Rules: []wire.Rule{{Kind: wire.Deny, ID: "agentjail.too_large", Msg: msg}},
+	}})
 }
 
 // serve answers one request body, and returns what to do once the
-// answer is sent (log a decision), if anything.
-func (d *Daemon) serve(ctx context.Context, body []byte) (*wire.Response, func()) {
+// answer is sent (log a decision, told whether it was delivered), if
+// anything.
+func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time) (*wire.Response, func(delivered bool)) {
 	var req wire.Request
 	if err := json.Unmarshal(body, &req); err != nil {
 		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil
 	}
 	switch req.Op {
 	case wire.OpDecide:
-		var dec *wire.Decision
-		var in map[string]any
-		var err error
-		d.workers.do(func() { dec, in, err = d.decider.decide(ctx, &req) })
+		dec, in, err := d.decideBy(ctx, &req, cfg.RequestBudget(), accepted)
 		if err != nil {
-			return &wire.Response{Error: err.(*wire.Error)}, nil
+			return &wire.Response{Error: err}, nil
 		}
-		return &wire.Response{Decision: dec}, func() { d.logDecision(in, dec) }
+		d.decider.count(dec.Verdict)
+		return &wire.Response{Decision: dec}, func(delivered bool) {
+			if in == nil {
+				// Answered before the input was built (late, or a
+				// panic): log what the event itself says.
+				in = map[string]any{}
+				json.Unmarshal(req.Event, &in)
+			}
+			d.logDecision(in, dec, delivered)
+		}
 	case wire.OpStatus:
 		return &wire.Response{Status: d.Status()}, nil
 	case wire.OpReload:
@@ -234,9 +312,60 @@ func (d *Daemon) serve(ctx context.Context, body []byte) (*wire.Response, func()
 	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}, nil
 }
 
+// decideBy decides req on a worker and answers by accepted+budget
+// whatever happens: a deny if no worker was free in time, or if the
+// worker has not finished (derivation cannot be interrupted; evaluation
+// is cancelled at the deadline too). A late worker's result is dropped.
+func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
+	ctx, cancel := context.WithDeadline(ctx, accepted.Add(budget))
+	defer cancel()
+	type result struct {
+		dec *wire.Decision
+		in  map[string]any
+		err error
+	}
+	done := make(chan result, 1) // buffered: a late worker never blocks
+	job := func() {
+		if ctx.Err() != nil {
+			return // abandoned while it waited for this worker
+		}
+		dec, in, stack, err := d.decider.decideSafe(ctx, req)
+		if stack != nil {
+			d.log.Error("panic while deciding; the call was denied", "reason", dec.Reason, "stack", string(stack))
+		}
+		done <- result{dec, in, err}
+	}
+	stage := "waiting for a free worker"
+	if d.workers.submit(ctx, job) {
+		stage = "deciding"
+		select {
+		case r := <-done:
+			if r.err != nil {
+				var werr *wire.Error
+				if !errors.As(r.err, &werr) {
+					werr = &wire.Error{Code: wire.CodeInternal, Message: r.err.Error()}
+				}
+				return nil, nil, werr
+			}
+			return r.dec, r.in, nil
+		case <-ctx.Done():
+			select {
+			case r := <-done: // finished just as time ran out: use it
+				if r.err == nil {
+					return r.dec, r.in, nil
+				}
+			default:
+			}
+		}
+	}
+	d.decider.late(budget, stage)
+	return lateDecision(budget, stage, accepted), nil, nil
+}
+
 // logDecision records a decision in the decision log and tells the tray.
-func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision) {
+func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bool) {
 	rec := record(in, dec)
+	rec.Undelivered = !delivered
 	d.decisions.Append(rec)
 	if d.opts.OnDecision != nil {
 		d.opts.OnDecision(rec)
@@ -257,6 +386,7 @@ func (d *Daemon) Status() *wire.Status {
 		Mode:      d.opts.Mode,
 	}
 	d.decider.fillStatus(st)
+	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	return st
 }
 

@@ -9,7 +9,13 @@ import (
 
 // settle is how long the watcher waits after the last change before it
 // reloads, so an editor's write-rename-chmod burst causes one reload.
-const settle = 150 * time.Millisecond
+// maxWait bounds the wait from the first change of a burst: a stream of
+// writes (a process touching a policy file over and over) must not hold
+// off a reload, and so a new rule, forever.
+const (
+	settle  = 150 * time.Millisecond
+	maxWait = time.Second
+)
 
 // watcher reloads on changes to policy files or config.yaml. It is set
 // up in New, so a change made right after New returns is not missed.
@@ -41,17 +47,24 @@ func (d *Daemon) watch(ctx context.Context) {
 	}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	var due time.Time // when the pending burst must be reloaded at the latest; zero: none pending
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case ev := <-events:
-			if d.decider.watchedFile(ev.Name) {
-				timer.Reset(settle)
+			if !d.decider.watchedFile(ev.Name) {
+				continue
 			}
+			now := time.Now()
+			if due.IsZero() {
+				due = now.Add(maxWait)
+			}
+			timer.Reset(min(settle, due.Sub(now)))
 		case err := <-errs:
 			d.log.Warn("file watcher", "err", err)
 		case <-timer.C:
+			due = time.Time{}
 			d.reloadNow(ctx)
 		case <-d.reload:
 			d.reloadNow(ctx)

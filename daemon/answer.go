@@ -1,0 +1,143 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Caps on what one answer carries. A policy may emit any number of
+// messages of any length (a rule that quotes the command, a rule per
+// item of a list); an answer over wire.MaxFrame would be dropped, and a
+// hook without an answer applies its fail mode. With these caps an
+// answer stays far below the frame limit whatever the policies say.
+const (
+	maxReasonMsgs = 10   // messages joined into Reason
+	maxRules      = 50   // entries in Rules
+	maxMsgBytes   = 1000 // bytes of one message
+)
+
+// capDecision clips every message and keeps the first maxRules rules and
+// the first maxReasonMsgs messages of the winning kind, saying how many
+// more there were. Rules lists deny first, then ask, then allow, so the
+// rules that decided are the ones kept.
+func capDecision(dec *wire.Decision) {
+	long := false
+	for _, r := range dec.Rules {
+		if len(r.Msg) > maxMsgBytes || len(r.ID) > maxMsgBytes {
+			long = true
+			break
+		}
+	}
+	if !long && len(dec.Rules) <= maxReasonMsgs {
+		return // nothing to cap: the reason stays exactly as evaluated
+	}
+	winner := dec.Verdict
+	if winner == wire.Allow && !dec.Explicit {
+		winner = "" // no rule decided
+	}
+	// The reason, rebuilt from the winning kind's messages as the engine
+	// builds it (sorted, adjacent duplicates once).
+	var msgs []string
+	for _, r := range dec.Rules {
+		if r.Kind == winner && (len(msgs) == 0 || msgs[len(msgs)-1] != r.Msg) {
+			msgs = append(msgs, r.Msg)
+		}
+	}
+	if len(msgs) > 0 {
+		shown := msgs[:min(len(msgs), maxReasonMsgs)]
+		parts := make([]string, len(shown), len(shown)+1)
+		for i, m := range shown {
+			parts[i] = clipMsg(m)
+		}
+		if more := len(msgs) - len(shown); more > 0 {
+			parts = append(parts, fmt.Sprintf("and %d more", more))
+		}
+		dec.Reason = strings.Join(parts, "; ")
+	}
+	if len(dec.Rules) > maxRules {
+		dec.Omitted += len(dec.Rules) - maxRules
+		dec.Rules = dec.Rules[:maxRules:maxRules]
+	}
+	for i := range dec.Rules {
+		dec.Rules[i].Msg = clipMsg(dec.Rules[i].Msg)
+		dec.Rules[i].ID = clipMsg(dec.Rules[i].ID)
+	}
+}
+
+// clipMsg cuts s to maxMsgBytes on a rune boundary.
+func clipMsg(s string) string {
+	if len(s) <= maxMsgBytes {
+		return s
+	}
+	cut := maxMsgBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// lateDecision is the answer when a request runs past its budget: deny,
+// because a hook that hears nothing lets the call run.
+func lateDecision(budget time.Duration, stage string, started time.Time) *wire.Decision {
+	msg := fmt.Sprintf("agentjail blocked this call because deciding it took longer than its %v budget (%s); a policy rule is too slow or the daemon is overloaded: see `agentjail status`", budget, stage)
+	return &wire.Decision{
+		Verdict:    wire.Deny,
+		Reason:     msg,
+		Rules:      []wire.Rule{{Kind: wire.Deny, ID: "agentjail.deadline", Msg: msg}},
+		EvalMicros: time.Since(started).Microseconds(),
+	}
+}
+
+// panicDecision is the answer when deciding panicked: deny, naming an
+// internal error, and the daemon goes on serving.
+func panicDecision(p any) *wire.Decision {
+	msg := fmt.Sprintf("agentjail blocked this call because of an internal error while deciding (%v); this is a bug in agentjail: the daemon log has the details", p)
+	msg = clipMsg(msg)
+	return &wire.Decision{
+		Verdict: wire.Deny,
+		Reason:  msg,
+		Rules:   []wire.Rule{{Kind: wire.Deny, ID: "agentjail.internal_error", Msg: msg}},
+	}
+}
+
+// decideSafe is decide with a panic (in deriving or evaluating) turned
+// into a deny for this one request; stack is the panic's, for the log.
+func (d *Decider) decideSafe(ctx context.Context, req *wire.Request) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.evalErrs.Add(1)
+			d.mu.Lock()
+			d.lastEvalErr = clipMsg(fmt.Sprintf("internal error: %v", p))
+			d.mu.Unlock()
+			dec, in, stack, err = panicDecision(p), nil, debug.Stack(), nil
+		}
+	}()
+	dec, in, err = d.decide(ctx, req)
+	return dec, in, nil, err
+}
+
+// late records a request that ran past its budget as an evaluation error.
+func (d *Decider) late(budget time.Duration, stage string) {
+	d.evalErrs.Add(1)
+	d.mu.Lock()
+	d.lastEvalErr = fmt.Sprintf("a request ran past its %v budget (%s)", budget, stage)
+	d.mu.Unlock()
+}
+
+// count adds a verdict the caller received to the counters.
+func (d *Decider) count(v wire.Verdict) {
+	switch v {
+	case wire.Deny:
+		d.denies.Add(1)
+	case wire.Ask:
+		d.asks.Add(1)
+	default:
+		d.allows.Add(1)
+	}
+}
