@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/gen2brain/beeep"
@@ -38,7 +39,17 @@ stops cleanly on SIGTERM or SIGINT.`,
 	return cmd
 }
 
+// memoryLimit is the daemon's soft memory limit unless GOMEMLIMIT sets
+// one: the garbage collector works harder as the heap nears it, so a
+// burst of large requests slows the daemon down instead of growing it
+// without bound. Requests themselves are capped (wire.MaxFrame, a bound
+// on requests in flight), so in use the heap stays far below it.
+const memoryLimit = 256 << 20
+
 func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	level := new(slog.LevelVar)
 	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
