@@ -72,17 +72,22 @@ func (o Options) HookCommandLine() string {
 
 // entry is the settings entry; Claude Code's own timeout (seconds) is a
 // little longer than the hook's, so the hook's fail mode decides, and a
-// stuck hook still never stalls the agent for long.
+// stuck hook still never stalls the agent for long. Failing closed, the
+// entry also blocks when the hook cannot start at all (onFailure).
 func (o Options) entry() HookEntry {
 	hook := o.HookTimeout
 	if hook <= 0 {
 		hook = 2 * time.Second
 	}
-	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
+	cmd := HookCommand{
 		Type:    "command",
 		Command: o.HookCommandLine(),
 		Timeout: int(math.Ceil(hook.Seconds())) + 3,
-	}}}
+	}
+	if o.FailClosed {
+		cmd.OnFailure = "block"
+	}
+	return HookEntry{Matcher: "*", Hooks: []HookCommand{cmd}}
 }
 
 // Install copies the binaries, adds the hook to Claude Code's settings,

@@ -24,6 +24,10 @@ type HookCommand struct {
 	Type    string `json:"type"`
 	Command string `json:"command"`
 	Timeout int    `json:"timeout,omitempty"`
+	// OnFailure "block" makes Claude Code (2.1.295 and later) block the
+	// call when the hook cannot even start, where it would otherwise run
+	// the tool unchecked; set with fail_mode: closed.
+	OnFailure string `json:"onFailure,omitempty"`
 }
 
 // hookBinary is the base name that identifies our hook commands.
