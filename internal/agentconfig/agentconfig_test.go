@@ -86,6 +86,7 @@ func TestJudgeClaudeSettings(t *testing.T) {
 		{"timeout made a string", installed, "Edit", edit(`"timeout": 5`, `"timeout": "60"`), true, "timeout"},
 		{"type changed", installed, "Edit", edit(`"type": "command"`, `"type": "prompt"`), true, `"type"`},
 		{"made async", installed, "Edit", edit(`"timeout": 5`, `"timeout": 5, "async": true`), true, `"async"`},
+		{"onFailure block removed", strings.Replace(installed, `"timeout": 5`, `"timeout": 5, "onFailure": "block"`, 1), "Edit", edit(`, "onFailure": "block"`, ``), true, `"onFailure"`},
 		{"if condition added", installed, "Edit", edit(`"timeout": 5`, `"timeout": 5, "if": "Bash(git *)"`), true, `"if"`},
 		{"no longer JSON", installed, "Edit", edit(`"model": "sonnet",`, `"model": "sonnet"`), true, "not a valid JSON object"},
 		{"top level an array", installed, "Write", write(`[]`), true, "not a valid JSON object"},
