@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/safetext"
 )
 
 type logFilter struct {
@@ -113,7 +114,7 @@ func (p *logPrinter) header() {
 func (p *logPrinter) print(r decisionlog.Record) {
 	if p.json {
 		b, _ := json.Marshal(r)
-		fmt.Fprintf(p.out, "%s\n", b)
+		fmt.Fprintf(p.out, "%s\n", safetext.JSON(b))
 		return
 	}
 	verdict := fmt.Sprintf("%-7s", r.Verdict)
@@ -121,11 +122,16 @@ func (p *logPrinter) print(r decisionlog.Record) {
 		colour := map[string]string{"deny": "31", "ask": "33", "allow": "32"}[r.Verdict]
 		verdict = "\x1b[" + colour + "m" + verdict + "\x1b[0m"
 	}
-	summary := strings.ReplaceAll(r.Summary, "\n", " ")
+	// Everything but the time and verdict came from the agent or a
+	// policy: shown with control characters neutralised.
+	summary := safetext.Line(strings.ReplaceAll(r.Summary, "\n", " "))
 	if len([]rune(summary)) > 50 {
 		summary = string([]rune(summary)[:49]) + "…"
 	}
-	fmt.Fprintf(p.out, "%-19s  %s  %-10s  %-50s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"), verdict, r.Tool, summary, strings.Join(r.RuleIDs, ","))
+	if r.Undelivered {
+		verdict += " (undelivered)"
+	}
+	fmt.Fprintf(p.out, "%-19s  %s  %-10s  %-50s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"), verdict, safetext.Line(r.Tool), summary, safetext.Line(strings.Join(r.RuleIDs, ",")))
 }
 
 // followLog prints records appended to the log after now, until ctx ends.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -27,7 +28,8 @@ files in force with any load errors, decisions served by verdict, and the
 calls the hook could not check (fail-opens).
 
 Exit code: 0 running and healthy, 3 not running, 4 running but degraded
-(policy, config or evaluation errors, or fail-opens since it started).`,
+(policy, config or evaluation errors, decisions the decision log could
+not record, or fail-opens since it started).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return status(cmd.Context(), cmd.OutOrStdout(), asJSON)
@@ -65,12 +67,11 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 		since, _ = time.Parse(time.RFC3339, st.StartedAt)
 	}
 	rep.FailOpens = readFailOpens(paths.FailLog(), since)
-	rep.Healthy = rep.Running && len(st.LoadErrors) == 0 && st.ConfigError == "" && st.EvalErrors == 0 && rep.FailOpens.SinceStart == 0
+	rep.Healthy = rep.Running && healthy(st, rep.FailOpens)
 
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(out, "%s\n", safetext.JSON(b))
 	} else {
 		printStatus(out, rep, err)
 	}
@@ -83,6 +84,13 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	return nil
 }
 
+// healthy reports a daemon with nothing to fix: no policy, config or
+// evaluation errors, no decision lost by the decision log, and no call
+// let through unchecked since it started.
+func healthy(st *wire.Status, fo failOpenStats) bool {
+	return len(st.LoadErrors) == 0 && st.ConfigError == "" && st.EvalErrors == 0 && st.LogErrors == 0 && fo.SinceStart == 0
+}
+
 func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	if !rep.Running {
 		fmt.Fprintf(out, "agentjail: not running (%v)\n", dialErr)
@@ -90,15 +98,22 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	} else {
 		st := rep.Daemon
 		started, _ := time.Parse(time.RFC3339, st.StartedAt)
-		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), st.Version, st.Mode)
-		fmt.Fprintf(out, "socket:    %s\n", st.Socket)
-		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", st.Revision, st.Rules, len(st.Sources), st.LoadedAt)
+		// Every string below may carry text an agent chose (a path, a
+		// command quoted in an error): control characters are shown,
+		// never sent to the terminal.
+		line := safetext.Line
+		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
+		fmt.Fprintf(out, "socket:    %s\n", line(st.Socket))
+		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", line(st.Revision), st.Rules, len(st.Sources), line(st.LoadedAt))
 		for _, s := range st.Sources {
-			fmt.Fprintf(out, "  %s (%s)\n", s.Name, s.RegoVersion)
+			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
 		fmt.Fprintf(out, "decisions: %d allow, %d ask, %d deny\n", st.Decisions[wire.Allow], st.Decisions[wire.Ask], st.Decisions[wire.Deny])
 		if st.EvalErrors > 0 {
-			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, st.LastEvalErr)
+			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))
+		}
+		if st.LogErrors > 0 {
+			fmt.Fprintf(out, "decision log: %d decisions not recorded (last: %s); check the disk and the file's permissions\n", st.LogErrors, line(st.LastLogError))
 		}
 		printProblems(out, st)
 	}
@@ -107,7 +122,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	case fo.Total == 0:
 		fmt.Fprintln(out, "fail-opens: none recorded")
 	default:
-		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, fo.Last.Time, fo.Last.Error)
+		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(fo.Last.Time), safetext.Line(fo.Last.Error))
 	}
 	if rep.Running && !rep.Healthy {
 		fmt.Fprintln(out, "health: degraded")
@@ -121,11 +136,11 @@ func printProblems(out io.Writer, st *wire.Status) {
 	if len(st.LoadErrors) > 0 {
 		fmt.Fprintln(out, "policy errors (the last good policies stay in force):")
 		for _, e := range st.LoadErrors {
-			fmt.Fprintf(out, "  %s\n", e)
+			fmt.Fprintf(out, "  %s\n", safetext.Line(e.String()))
 		}
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(out, "config error (the last good config stays in force):\n  %s\n", st.ConfigError)
+		fmt.Fprintf(out, "config error (the last good config stays in force):\n  %s\n", safetext.Line(st.ConfigError))
 	}
 }
 

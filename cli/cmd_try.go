@@ -17,6 +17,7 @@ import (
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
@@ -143,9 +144,14 @@ func printDecision(out io.Writer, d *wire.Decision) {
 			verdict += " (no rule fired)"
 		}
 	}
-	fmt.Fprintf(out, "verdict:  %s\n", verdict)
+	// Reasons, rule messages and the derived input quote the command,
+	// which the agent wrote: control characters are shown, never sent to
+	// the terminal. The hook output is shown escaped too; the hook itself
+	// sends it to the agent unchanged.
+	line := safetext.Line
+	fmt.Fprintf(out, "verdict:  %s\n", line(verdict))
 	if d.Reason != "" {
-		fmt.Fprintf(out, "reason:   %s\n", d.Reason)
+		fmt.Fprintf(out, "reason:   %s\n", line(d.Reason))
 	}
 	if len(d.Rules) > 0 {
 		fmt.Fprintln(out, "rules:")
@@ -154,23 +160,26 @@ func printDecision(out io.Writer, d *wire.Decision) {
 			if id == "" {
 				id = "(no id)"
 			}
-			fmt.Fprintf(out, "  %-5s %s: %s\n", r.Kind, id, r.Msg)
+			fmt.Fprintf(out, "  %-5s %s: %s\n", line(string(r.Kind)), line(id), line(r.Msg))
+		}
+		if d.Omitted > 0 {
+			fmt.Fprintf(out, "  … and %d more not shown\n", d.Omitted)
 		}
 	}
-	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", d.Revision, d.EvalMicros)
+	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", line(d.Revision), d.EvalMicros)
 	printCommands(out, d.Input)
 	if derived := derivedPart(d.Input); derived != "" {
-		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, derived)
+		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, safetext.JSON([]byte(derived)))
 	}
 	stdout, stderr, code := hook.Render(d)
 	fmt.Fprintln(out, "hook output:")
 	if len(stdout) == 0 {
 		fmt.Fprintln(out, "  stdout: (nothing)")
 	} else {
-		fmt.Fprintf(out, "  stdout: %s", stdout)
+		fmt.Fprintf(out, "  stdout: %s\n", line(strings.TrimSuffix(string(stdout), "\n")))
 	}
 	if stderr != "" {
-		fmt.Fprintf(out, "  stderr: %s", stderr)
+		fmt.Fprintf(out, "  stderr: %s\n", line(strings.TrimSuffix(stderr, "\n")))
 	}
 	fmt.Fprintf(out, "  exit:   %d\n", code)
 }
@@ -200,7 +209,7 @@ func printCommands(out io.Writer, in json.RawMessage) {
 	}
 	d := event.Derived
 	if d.ParseError != "" {
-		fmt.Fprintf(out, "parse error: %s\n", d.ParseError)
+		fmt.Fprintf(out, "parse error: %s\n", safetext.Line(d.ParseError))
 	}
 	if len(d.Commands) == 0 {
 		return
@@ -230,6 +239,6 @@ func printCommands(out io.Writer, in json.RawMessage) {
 		if len(notes) > 0 {
 			line += "   [" + strings.Join(notes, "; ") + "]"
 		}
-		fmt.Fprintf(out, "  %s\n", line)
+		fmt.Fprintf(out, "  %s\n", safetext.Line(line))
 	}
 }
