@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/safetext"
 )
 
 // Icon states.
@@ -83,8 +84,8 @@ func BuildMenu(s Snapshot) Menu {
 		}
 		rule := strings.Join(r.RuleIDs, ", ")
 		m.Recent = append(m.Recent, RecentItem{
-			Title:  fmt.Sprintf("%s  %s  %s  (%s)", r.Time.Local().Format("15:04"), r.Tool, short(r.Summary, 40), rule),
-			Reason: strings.Join(r.Reasons, "\n"),
+			Title:  fmt.Sprintf("%s  %s  %s  (%s)", r.Time.Local().Format("15:04"), short(r.Tool, 40), short(r.Summary, 40), short(rule, 60)),
+			Reason: safetext.Text(strings.Join(r.Reasons, "\n")),
 		})
 	}
 	m.NoRecent = len(m.Recent) == 0
@@ -102,9 +103,12 @@ func BuildMenu(s Snapshot) Menu {
 	return m
 }
 
-// short cuts s to n runes, on one line.
+// short cuts s to n runes, on one line, with control and bidi characters
+// shown as escapes: s may be text an agent chose (a command, a tool
+// name), and a label or notification must show what it is, not what it
+// makes the renderer do.
 func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = safetext.Line(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}

@@ -59,7 +59,7 @@ func (n *Notifier) Deny(r decisionlog.Record) {
 	if now.Sub(n.last) >= CoalesceWindow && n.pending == 0 {
 		n.last = now
 		rule := strings.Join(r.RuleIDs, ", ")
-		title := fmt.Sprintf("agentjail blocked %s (%s)", r.Tool, rule)
+		title := fmt.Sprintf("agentjail blocked %s (%s)", short(r.Tool, 40), short(rule, 60))
 		body := short(r.Summary, 80) + "\n" + short(strings.Join(r.Reasons, " "), 200)
 		go n.deliver(title, body)
 		return

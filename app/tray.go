@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -87,14 +88,7 @@ func (t *Tray) snapshot() Snapshot {
 	s := Snapshot{Now: time.Now(), Running: st != nil}
 	if st != nil {
 		s.Rules = st.Rules
-		switch {
-		case len(st.LoadErrors) > 0:
-			s.LastError = "policy error: " + st.LoadErrors[0].String()
-		case st.ConfigError != "":
-			s.LastError = "config error: " + st.ConfigError
-		case st.EvalErrors > 0:
-			s.LastError = "evaluation error: " + st.LastEvalErr
-		}
+		s.LastError = lastError(st)
 	}
 	s.Recent = t.opts.Daemon.RecentDenies(RecentMax)
 	if t.opts.HookInstalled != nil {
@@ -109,6 +103,22 @@ func (t *Tray) snapshot() Snapshot {
 	}
 	t.mu.Unlock()
 	return s
+}
+
+// lastError is the problem the tray shows the daemon degraded for, if
+// any: the first of policy, config, evaluation and decision-log errors.
+func lastError(st *wire.Status) string {
+	switch {
+	case len(st.LoadErrors) > 0:
+		return "policy error: " + st.LoadErrors[0].String()
+	case st.ConfigError != "":
+		return "config error: " + st.ConfigError
+	case st.EvalErrors > 0:
+		return "evaluation error: " + st.LastEvalErr
+	case st.LogErrors > 0:
+		return fmt.Sprintf("decision log: %d decisions not recorded: %s", st.LogErrors, st.LastLogError)
+	}
+	return ""
 }
 
 // Run shows the tray until ctx ends or Quit is chosen. It must be called
