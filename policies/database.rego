@@ -157,7 +157,7 @@ database_resets := [
 	{"tool": "typeorm", "verbs": ["schema:drop"]},
 	{"tool": "typeorm-ts-node-commonjs", "verbs": ["schema:drop"]},
 	{"tool": "mix", "verbs": ["ecto.drop", "ecto.reset"]},
-	{"tool": "dotnet", "verbs": ["ef database drop"]},
+	{"tool": "ef", "verbs": ["database drop"]},
 	{"tool": "dotnet-ef", "verbs": ["database drop"]},
 	{"tool": "alembic", "verbs": ["downgrade base"]},
 	{"tool": "flask", "verbs": ["db downgrade base"]},

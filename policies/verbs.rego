@@ -241,3 +241,14 @@ program_group contains [prog, group] if {
 	some group, progs in family_programs
 	some prog in progs
 }
+
+# has_option(cmd, names): one of the option names is given, as a flag
+# (-x, --name) or as a single-dash long option (terraform's -destroy).
+has_option(cmd, names) if has_flag(cmd, names)
+
+has_option(cmd, names) if {
+	some a in cmd.args
+	startswith(a, "-")
+	some n in names
+	regex.replace(a, `^--?([^=]*)(=.*)?$`, "$1") == n
+}
