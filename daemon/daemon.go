@@ -80,7 +80,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, fmt.Errorf("creating the policies folder: %w", err)
 	}
-	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome})
+	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket})
 	if err != nil {
 		ln.Close()
 		return nil, err

@@ -27,6 +27,7 @@ type Decider struct {
 	pack       fs.FS
 	home       string // $AGENTJAIL_HOME
 	userHome   string
+	socket     string // the socket served, so rules see $AGENTJAIL_SOCKET expanded
 	configPath string
 
 	current atomic.Pointer[policySet]
@@ -59,6 +60,7 @@ type DeciderOptions struct {
 	Pack     fs.FS  // the embedded default pack
 	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
 	UserHome string // the user's home directory, for ~ in paths
+	Socket   string // the socket the daemon serves (input.agentjail.socket)
 }
 
 // NewDecider loads policies and config once. It fails only if even the
@@ -69,6 +71,7 @@ func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
 		pack:       opts.Pack,
 		home:       opts.Home,
 		userHome:   opts.UserHome,
+		socket:     opts.Socket,
 		configPath: filepath.Join(opts.Home, "config.yaml"),
 	}
 	d.Load(ctx)
@@ -148,6 +151,7 @@ func policyData(cfg config.Config) map[string]any {
 		"disabled_rules":  anyList(cfg.DisabledRules),
 		"protected_paths": anyList(cfg.ProtectedPaths),
 		"allowed_paths":   anyList(cfg.AllowedPaths),
+		"policy_dirs":     anyList(cfg.PolicyDirs), // protected like $AGENTJAIL_HOME
 	}}
 }
 
@@ -217,6 +221,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		Agent:         req.Agent,
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
+		Socket:        d.socket,
 		ProgramGroups: set.engine.ProgramGroups(),
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 	})

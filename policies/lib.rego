@@ -21,16 +21,21 @@ agentjail_homes := {h |
 	h != ".agentjail"
 }
 
-# commands are the simple commands of a Bash call, as the shell sees them.
-commands := object.get(derived, "commands", []) if input.tool_name == "Bash"
+# shell_call: the call runs a command line: Bash, or any tool the daemon
+# recognises as a shell under another name (an MCP server's run_command,
+# another agent's shell tool); see input.agentjail.tool_kind.
+shell_call if input.agentjail.tool_kind == "shell"
+
+# commands are the simple commands of a shell call, as the shell sees them.
+commands := object.get(derived, "commands", []) if shell_call
 
 # named_paths are every path the call names: a file tool's paths, or
-# every operand and redirect target of the Bash commands.
+# every operand and redirect target of the shell commands.
 named_paths := {p | some p in object.get(derived, "paths", [])}
 
 # tool_paths are the paths a file tool (Read, Write, Edit, Grep, Glob,
 # an MCP file tool ...) names.
-tool_paths := named_paths if input.tool_name != "Bash"
+tool_paths := named_paths if not shell_call
 
 # rm_recursive are the `rm -r` commands of the call.
 rm_recursive := [cmd |
@@ -172,15 +177,18 @@ program_groups := {name: groups |
 
 core_program_groups := {
 	"GET": ["download", "network"],
+	"R": ["interpreter"],
+	"Rscript": ["interpreter"],
 	"aria2c": ["download", "network"],
 	"ash": ["shell"],
 	"at": ["at"],
+	"awk": ["interpreter"],
 	"aws": ["cloud"],
 	"az": ["cloud"],
 	"base64": ["decode"],
 	"bash": ["shell"],
 	"batch": ["at"],
-	"bun": ["publish"],
+	"bun": ["publish", "interpreter"],
 	"bzip2": ["decode"],
 	"cargo": ["publish"],
 	"chgrp": ["chmod"],
@@ -189,10 +197,12 @@ core_program_groups := {
 	"command": ["lookup"],
 	"curl": ["download", "network"],
 	"dash": ["shell"],
+	"deno": ["interpreter"],
 	"diskutil": ["format"],
 	"doas": ["privilege"],
 	"docker": ["publish"],
 	"doctl": ["cloud"],
+	"elixir": ["interpreter"],
 	"eval": ["shell"],
 	"fdisk": ["format"],
 	"fetch": ["download", "network"],
@@ -201,24 +211,32 @@ core_program_groups := {
 	"flit": ["publish"],
 	"flyctl": ["cloud"],
 	"ftp": ["network"],
+	"gawk": ["interpreter"],
 	"gcloud": ["cloud"],
 	"gdisk": ["format"],
 	"gem": ["publish"],
 	"gh": ["publish"],
 	"gpg": ["export"],
 	"gpg2": ["export"],
+	"groovy": ["interpreter"],
+	"gsed": ["interpreter"],
 	"gunzip": ["decode"],
 	"gzip": ["decode"],
 	"hatch": ["publish"],
 	"heroku": ["cloud"],
 	"http": ["download", "network"],
 	"https": ["download", "network"],
+	"julia": ["interpreter"],
 	"kill": ["stop"],
 	"killall": ["stop"],
 	"ksh": ["shell"],
 	"kubectl": ["cloud"],
 	"launchctl": ["service", "stop"],
+	"loginctl": ["stop"],
+	"lua": ["interpreter"],
+	"luajit": ["interpreter"],
 	"lwp-download": ["download", "network"],
+	"mawk": ["interpreter"],
 	"mke2fs": ["format"],
 	"mkfs": ["format"],
 	"mkfs.apfs": ["format"],
@@ -233,6 +251,7 @@ core_program_groups := {
 	"mkfs.xfs": ["format"],
 	"mksh": ["shell"],
 	"mkswap": ["format"],
+	"nawk": ["interpreter"],
 	"nc": ["network"],
 	"ncat": ["network"],
 	"netcat": ["network"],
@@ -240,22 +259,45 @@ core_program_groups := {
 	"newfs_apfs": ["format"],
 	"newfs_hfs": ["format"],
 	"newfs_msdos": ["format"],
+	"node": ["interpreter"],
+	"nodejs": ["interpreter"],
 	"npm": ["publish"],
 	"openssl": ["decode"],
+	"osascript": ["interpreter"],
 	"parted": ["format"],
+	"perl": ["interpreter"],
+	"php": ["interpreter"],
 	"pkexec": ["privilege"],
 	"pkill": ["stop"],
 	"pnpm": ["publish"],
 	"podman": ["publish"],
 	"poetry": ["publish"],
+	"powershell": ["interpreter"],
 	"pulumi": ["cloud"],
+	"pwsh": ["interpreter"],
+	"pypy": ["interpreter"],
+	"pypy3": ["interpreter"],
+	"python": ["interpreter"],
+	"python2": ["interpreter"],
+	"python3": ["interpreter"],
+	"python3.10": ["interpreter"],
+	"python3.11": ["interpreter"],
+	"python3.12": ["interpreter"],
+	"python3.13": ["interpreter"],
+	"python3.14": ["interpreter"],
+	"python3.6": ["interpreter"],
+	"python3.7": ["interpreter"],
+	"python3.8": ["interpreter"],
+	"python3.9": ["interpreter"],
 	"readlink": ["lookup"],
 	"realpath": ["lookup"],
 	"rev": ["decode"],
 	"rsync": ["network"],
+	"ruby": ["interpreter"],
 	"runas": ["privilege"],
 	"scp": ["network"],
 	"security": ["export"],
+	"sed": ["interpreter"],
 	"service": ["stop"],
 	"sfdisk": ["format"],
 	"sftp": ["network"],
@@ -268,6 +310,7 @@ core_program_groups := {
 	"sudo": ["privilege"],
 	"sudoedit": ["privilege"],
 	"systemctl": ["service", "stop"],
+	"tclsh": ["interpreter"],
 	"telnet": ["network"],
 	"terraform": ["cloud"],
 	"tofu": ["cloud"],

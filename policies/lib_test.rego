@@ -25,7 +25,7 @@ t_bash(cmds) := {
 	"tool_name": "Bash",
 	"tool_input": {"command": "(see agentjail.commands)"},
 	"agentjail": {
-		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
+		"tool_kind": "shell", "home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
 		"daemon_pid": 4242, "commands": cmds, "names": t_names(cmds), "kinds": t_kinds(cmds),
 		"paths": [p | some p in t_paths(cmds)], "writes": [p | some p in t_writes(cmds)],
 		"unusual_paths": [p | some p in t_paths(cmds); not startswith(p, concat("", [t_project, "/"]))],
@@ -60,7 +60,7 @@ t_tool(tool, tool_input, paths) := {
 	"tool_name": tool,
 	"tool_input": tool_input,
 	"agentjail": {
-		"home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
+		"tool_kind": "other", "home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
 		"daemon_pid": 4242, "paths": paths, "file_path": paths[0],
 		"unusual_paths": [p | some p in paths; not startswith(p, concat("", [t_project, "/"]))],
 		"writes": t_tool_writes(tool, paths),

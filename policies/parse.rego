@@ -4,7 +4,7 @@ package agentjail
 # rather than allow it unseen.
 
 ask contains {"id": "shell.unparsed", "msg": msg} if {
-	input.tool_name == "Bash"
+	input.agentjail.tool_kind == "shell"
 	err := input.agentjail.parse_error
 	msg := sprintf("agentjail could not check this command (%s), so the user has to approve it. Simpler commands (no unusual syntax, one step at a time) can be checked.", [err])
 }

@@ -84,7 +84,7 @@ key_file_paths := {p | some p in named_paths; key_file(p); not harmless_key_file
 # /proc/$$/environ and the like: a process environment, even when the
 # pid is only known at run time (so the path is not normalized).
 deny contains {"id": "secrets.credentials", "msg": msg} if {
-	input.tool_name == "Bash"
+	input.agentjail.tool_kind == "shell"
 	some cmd in commands
 	cmd.dynamic
 	some o in cmd.operands

@@ -29,6 +29,7 @@ type Env struct {
 	Agent         string // "claude-code" when empty
 	Temp          string // the temp directory, for $TMPDIR
 	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
+	Socket        string // the daemon's socket ($AGENTJAIL_SOCKET or its default)
 	// ProgramGroups maps a program to the rule groups that care about it
 	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
 	// lists the groups of the programs a call runs.
@@ -41,6 +42,12 @@ type Env struct {
 
 // Derived is the documented shape of input.agentjail.
 type Derived struct {
+	// ToolKind is the call's canonical kind: "shell" for Bash and every
+	// other tool that runs a command line (see shellkind.go), else read,
+	// write, edit, search, list, fetch, agent, mcp or other.
+	ToolKind string
+	// Socket is the daemon's socket path.
+	Socket        string
 	Agent         string
 	Home          string
 	AgentjailHome string
@@ -116,7 +123,7 @@ func pathLike(key string) bool {
 
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
-	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, groups: env.ProgramGroups}
+	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Socket: env.Socket, groups: env.ProgramGroups}
 	if d.Agent == "" {
 		d.Agent = "claude-code"
 	}
@@ -165,17 +172,21 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Paths = append(d.Paths, Abs(pattern, dir, env.Home))
 	}
 	tool, _ := event["tool_name"].(string)
-	if tool == "Bash" {
-		if cmd, ok := ti["command"].(string); ok {
-			r := shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp})
-			d.Shell = &r
-			d.Paths, d.Writes = shellPaths(r.Commands)
-			d.Nested = nested(cmd, r.Commands)
+	cmd, isShell, bad := shellCall(tool, event["tool_input"])
+	d.ToolKind = toolKind(tool, isShell)
+	if isShell {
+		// A command that cannot be read is a parse error: policies ask.
+		r := shell.Result{Commands: []shell.Command{}, Error: bad}
+		if bad == "" {
+			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars()})
 		}
+		d.Shell = &r
+		d.Paths, d.Writes = shellPaths(r.Commands)
+		d.Nested = nested(cmd, r.Commands)
 	} else if writeTool(tool) {
 		d.Writes = d.Paths
 	}
-	if tool != "Bash" {
+	if !isShell {
 		d.GuardConfig = guardConfig(tool, ti, d, env)
 	}
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
@@ -293,6 +304,8 @@ func (d *Derived) Map() map[string]any {
 		"agentjail_home": d.AgentjailHome,
 		"temp":           d.Temp,
 		"daemon_pid":     d.DaemonPID,
+		"tool_kind":      d.ToolKind,
+		"socket":         d.Socket,
 		"cwd":            d.Cwd,
 		"paths":          strings2any(d.Paths),
 		"writes":         strings2any(d.Writes),

@@ -1,0 +1,191 @@
+package input
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Tool kinds, the canonical view of what a call does whatever the tool is
+// called (input.agentjail.tool_kind). Rules about shell commands test
+// tool_kind == "shell", so a shell tool under another name (an MCP
+// server's run_command, a lowercase bash) is judged like Bash.
+const (
+	KindShell = "shell"
+	KindRead  = "read"
+	KindWrite = "write"
+	KindEdit  = "edit"
+	KindFind  = "search"
+	KindList  = "list"
+	KindFetch = "fetch"
+	KindAgent = "agent"
+	KindMCP   = "mcp"
+	KindOther = "other"
+)
+
+// builtinKinds are the agents' own tools by kind. Shell tools are matched
+// without regard to case.
+var builtinKinds = map[string]string{
+	"Read": KindRead, "Write": KindWrite, "Edit": KindEdit, "MultiEdit": KindEdit, "NotebookEdit": KindEdit,
+	"Grep": KindFind, "Glob": KindFind, "LS": KindList, "WebFetch": KindFetch, "WebSearch": KindFetch,
+	"Task": KindAgent, "Agent": KindAgent,
+}
+
+// shellTools are tool names (any case) that run a shell command: Claude
+// Code's Bash and what other agents call theirs.
+var shellTools = map[string]bool{"bash": true, "shell": true, "run_shell_command": true, "exec_command": true, "execute_command": true, "run_terminal_cmd": true}
+
+// mcpRuns recognises an MCP tool whose name says it runs things.
+var mcpRuns = regexp.MustCompile(`(?i)(exec|run|shell|terminal|process|command|bash|(^|[_\-.])sh([_\-.]|$)|spawn|cmd)`)
+
+// commandKeys are the input fields (any case) that carry a command line
+// for a tool that runs things. "code" is left out on purpose: a tool that
+// runs code usually runs Python or JavaScript, not a shell.
+var commandKeys = []string{"command", "cmd", "script", "shell_command", "shellcommand", "commandline", "command_line", "bash_command"}
+
+// shellCall reports whether the call runs a shell command, and the
+// command line to parse; bad says why the command cannot be read (not a
+// string), in which case the policies ask.
+func shellCall(tool string, rawInput any) (command string, isShell bool, bad string) {
+	ti, isObject := rawInput.(map[string]any)
+	isMCP := strings.HasPrefix(strings.ToLower(tool), "mcp__")
+	switch {
+	case shellTools[strings.ToLower(tool)] && !isMCP:
+		if !isObject {
+			return "", true, "the tool input is not an object"
+		}
+	case isMCP && mcpRuns.MatchString(mcpToolName(tool)):
+		if !isObject {
+			return "", false, ""
+		}
+	default:
+		return "", false, ""
+	}
+	key, v, found := commandField(ti)
+	if !found {
+		if isMCP {
+			return "", false, "" // runs something, but takes no command line
+		}
+		return "", true, "the command is missing"
+	}
+	switch c := v.(type) {
+	case string:
+		command = c
+	case []any:
+		// An argument vector: ["rm", "-rf", "~"].
+		argv, ok := stringList(c)
+		if !ok {
+			return "", true, "the " + key + " field is a list of things that are not all strings"
+		}
+		command = joinArgv(argv)
+	default:
+		return "", true, "the " + key + " field is " + jsonKind(v) + ", not a string"
+	}
+	// An MCP runner may take the arguments apart: {"command": "rm", "args": [...]}.
+	if isMCP {
+		for k, x := range ti {
+			if lk := strings.ToLower(k); lk == "args" || lk == "arguments" || lk == "argv" {
+				list, _ := x.([]any)
+				argv, ok := stringList(list)
+				if !ok {
+					return "", true, "the " + k + " field is not a list of strings"
+				}
+				if len(argv) > 0 {
+					command += " " + joinArgv(argv)
+				}
+			}
+		}
+	}
+	return command, true, ""
+}
+
+// mcpToolName is the tool part of mcp__server__tool (the server's name
+// says nothing about what this tool does).
+func mcpToolName(tool string) string {
+	rest := tool[len("mcp__"):]
+	if i := strings.Index(rest, "__"); i >= 0 {
+		return rest[i+2:]
+	}
+	return rest
+}
+
+// commandField finds the command field, matching names without regard
+// to case; the first of commandKeys wins.
+func commandField(ti map[string]any) (string, any, bool) {
+	for _, want := range commandKeys {
+		if v, ok := ti[want]; ok {
+			return want, v, true
+		}
+	}
+	for k, v := range ti {
+		lk := strings.ToLower(k)
+		for _, want := range commandKeys {
+			if lk == want {
+				return k, v, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+func stringList(list []any) ([]string, bool) {
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// joinArgv quotes each argument for the shell, so the parser sees exactly
+// these words.
+func joinArgv(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case map[string]any:
+		return "an object"
+	}
+	return "not a string"
+}
+
+// toolKind is the call's canonical kind (see the Kind constants).
+func toolKind(tool string, isShell bool) string {
+	switch {
+	case isShell:
+		return KindShell
+	case builtinKinds[tool] != "":
+		return builtinKinds[tool]
+	case strings.HasPrefix(strings.ToLower(tool), "mcp__"):
+		return KindMCP
+	}
+	return KindOther
+}
+
+// shellVars are the variables whose values the daemon knows, so that
+// `rm $AGENTJAIL_SOCKET` is seen as removing the socket.
+func (env Env) shellVars() map[string]string {
+	vars := map[string]string{}
+	if env.AgentjailHome != "" {
+		vars["AGENTJAIL_HOME"] = env.AgentjailHome
+	}
+	if env.Socket != "" {
+		vars["AGENTJAIL_SOCKET"] = env.Socket
+	}
+	return vars
+}

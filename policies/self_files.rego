@@ -1,0 +1,345 @@
+package agentjail
+
+# Self-protection, files: every writer is a writer. A shell command that
+# names one of agentjail's protected files (the agents' hook settings,
+# anything in agentjail's home or policy folders, its socket, the
+# LaunchAgent or systemd unit that keeps it running) is stopped unless its
+# program is known only to read: sed -i, perl -pi, cp, mv, rsync, tar,
+# an interpreter, and any program the tables below do not know are all
+# writers. Locked rules (every id starts with "self.").
+
+# --- where -------------------------------------------------------------
+
+# policy_dirs are the extra policy folders of config.yaml (data.config).
+default policy_dirs := []
+
+policy_dirs := data.config.policy_dirs
+
+# daemon_socket is the socket the daemon serves ($AGENTJAIL_SOCKET).
+daemon_socket := object.get(derived, "socket", "")
+
+# service_dirs hold the LaunchAgent plist and the systemd --user unit;
+# the folders themselves are protected (moving one away unloads us), and
+# so is every entry in them whose name mentions agentjail (the unit, its
+# .d drop-ins, the .wants link).
+service_dirs := {
+	concat("", [home_slash, "Library/LaunchAgents"]),
+	concat("", [home_slash, ".config/systemd/user"]),
+	concat("", [home_slash, ".config/systemd"]),
+	concat("", [home_slash, ".local/share/systemd/user"]),
+	"/Library/LaunchAgents",
+	"/Library/LaunchDaemons",
+	"/etc/systemd/user",
+}
+
+service_file(p) if p in service_dirs
+
+service_file(p) if {
+	some d in service_dirs
+	startswith(p, concat("", [d, "/"]))
+	contains(lower(substring(p, count(d), -1)), "agentjail")
+}
+
+# protected_file(p): p is, or is inside, something that keeps agentjail
+# guarding this machine.
+protected_file(p) if claude_settings(p)
+
+protected_file(p) if {
+	some aj in agentjail_homes
+	under(p, aj)
+}
+
+protected_file(p) if {
+	some d in policy_dirs
+	under(p, d)
+}
+
+protected_file(p) if service_file(p)
+
+protected_file(p) if {
+	daemon_socket != ""
+	p == daemon_socket
+}
+
+# The socket's own folder, when it is not a shared one.
+protected_file(p) if {
+	daemon_socket != ""
+	p == parent_dir(daemon_socket)
+	not under(home, p)
+	not catastrophic(p)
+}
+
+# A glob that would match one of them: rm -rf ~/.agentj*, cp x ~/.cla*/settings.json.
+protected_file(p) if {
+	plain_glob(p)
+	some f in protected_examples
+	glob.match(p, ["/"], f)
+}
+
+# plain_glob(p): p has * or ? and none of the syntax glob.match could
+# refuse ([ranges], {alternatives}, escapes), so matching cannot fail.
+plain_glob(p) if {
+	regex.match(`[*?]`, p)
+	not regex.match(`[\[\]{}\\]`, p)
+}
+
+protected_examples := {f |
+	some f in array.concat(
+		[aj | some aj in agentjail_homes],
+		[
+			concat("", [home_slash, ".claude"]),
+			concat("", [home_slash, ".claude/settings.json"]),
+			concat("", [home_slash, ".claude/settings.local.json"]),
+			concat("", [project, "/.claude/settings.json"]),
+			concat("", [project, "/.claude/settings.local.json"]),
+			concat("", [home_slash, ".codex/config.toml"]),
+			concat("", [home_slash, ".gemini/settings.json"]),
+			concat("", [home_slash, "Library/LaunchAgents/dev.agentjail.agent.plist"]),
+			concat("", [home_slash, ".config/systemd/user/agentjail.service"]),
+			daemon_socket,
+		],
+	)
+	f != ""
+}
+
+# --- what only reads ---------------------------------------------------
+
+# read_only_programs never change a file they name: they read it, list
+# it or print about it. mkdir only creates what is not there.
+read_only_programs := {
+	"[", "ack", "ag", "b2sum", "basename", "bat", "batcat", "cat", "cd", "cksum", "cmp", "column", "comm",
+	"cut", "df", "diff", "dirname", "du", "echo", "egrep", "eza", "exa", "fd", "fgrep", "file", "fold",
+	"getfacl", "grep", "gron", "head", "hexdump", "jq", "less", "ls", "lsattr", "lsd", "lsof", "md5",
+	"md5sum", "mdls", "mkdir", "more", "nl", "od", "paste", "pgrep", "printf", "ps", "pushd", "pwd",
+	"readlink", "realpath", "rev", "rg", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+	"shasum", "stat", "strings", "tac", "tail", "test", "tree", "type", "wc", "which",
+}
+
+# read_only_unless: programs that only read unless given one of these
+# flags (sed -i, find -delete, sort -o, yq -i, fuser -k ...).
+read_only_unless := {
+	"awk": {"i", "f", "inplace"},
+	"find": {"delete", "exec", "execdir", "ok", "okdir", "fprint", "fprint0", "fprintf", "fls"},
+	"fuser": {"k", "kill"},
+	"gawk": {"i", "f", "inplace"},
+	"gsed": {"i", "in-place", "f", "file"},
+	"mawk": {"i", "f"},
+	"nawk": {"i", "f"},
+	"sed": {"i", "in-place", "f", "file"},
+	"sort": {"o", "output"},
+	"xattr": {"w", "d", "c", "r"},
+	"yq": {"i", "inplace"},
+}
+
+# read_only_subcommands: programs that only read when run with one of
+# these subcommands (git diff, systemctl status, launchctl list ...).
+read_only_subcommands := {
+	"git": {
+		"annotate", "blame", "cat-file", "check-ignore", "describe", "diff", "diff-files", "diff-index",
+		"diff-tree", "grep", "log", "ls-files", "ls-tree", "rev-list", "rev-parse", "shortlog", "show", "status",
+		"whatchanged",
+	},
+	"launchctl": {"blame", "help", "list", "print", "print-disabled"},
+	"opa": {"check", "deps", "eval", "inspect", "parse", "test", "version"},
+	"systemctl": {
+		"cat", "help", "is-active", "is-enabled", "is-failed", "list-dependencies", "list-timers",
+		"list-unit-files", "list-units", "show", "status",
+	},
+}
+
+# Scripts of sed and awk that write files or run commands: sed's w and e
+# commands (s///w file, 1w file), awk's print > file, | "cmd", system().
+script_writers := {
+	"sed": `(^|[;{}/0-9$\s])[wWe](\s|$|;)`,
+	"gsed": `(^|[;{}/0-9$\s])[wWe](\s|$|;)`,
+	"awk": `[>|]|system\s*\(`,
+	"gawk": `[>|]|system\s*\(`,
+	"mawk": `[>|]|system\s*\(`,
+	"nawk": `[>|]|system\s*\(`,
+}
+
+writes_by_script(cmd) if {
+	re := script_writers[cmd.name]
+	some a in cmd.args
+	regex.match(re, a)
+}
+
+read_only(cmd) if cmd.name in read_only_programs
+
+read_only(cmd) if {
+	flags := read_only_unless[cmd.name]
+	not has_flag(cmd, flags)
+	not writes_by_script(cmd)
+}
+
+read_only(cmd) if {
+	subcommand(cmd) in read_only_subcommands[cmd.name]
+	not has_flag(cmd, {"output"})
+}
+
+read_only(cmd) if {
+	cmd.name == "agentjail"
+	agentjail_cli_read_only(cmd)
+}
+
+# --- the rules ---------------------------------------------------------
+
+# command_named(cmd) are the paths a command names: its operands, and
+# the folder a dynamic operand starts in (~/.claude/$F).
+command_named(cmd) := array.concat(cmd.paths, object.get(cmd, "prefixes", []))
+
+# guard_named are the protected paths the call names, worked out once.
+guard_named := {p |
+	shell_call
+	some cmd in commands
+	some p in command_named(cmd)
+	protected_file(p)
+}
+
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	count(guard_named) > 0
+	some cmd in commands
+	not read_only(cmd)
+	some p in command_named(cmd)
+	p in guard_named
+	msg := sprintf("Blocked: `%s` on %s could change what keeps agentjail guarding this session (its files, policies, socket or service, or the agent's hook settings); only read-only tools (cat, grep, ls, git diff ...) may touch it. Tell the user what you need changed.", [cmd.name, pretty(p)])
+}
+
+# Output redirections: echo x > $AGENTJAIL_HOME/policies/allow.rego,
+# > ~/.agentjail/policies/$N.rego.
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	shell_call
+	some cmd in commands
+	some r in cmd.redirects
+	contains(r.op, ">")
+	some p in {r.path, object.get(r, "prefix", "")}
+	p != ""
+	protected_file(p)
+	msg := sprintf("Blocked: writing to %s could change what keeps agentjail guarding this session; agents may not. Tell the user what you need changed.", [pretty(p)])
+}
+
+# Paths that arrive through a pipe: find ~/.agentjail -name '*.rego' | xargs rm.
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	count(guard_named) > 0
+	some cmd in commands
+	"xargs" in cmd.wrappers
+	not read_only(cmd)
+	some other in commands
+	other.name in cmd.pipe_from
+	some p in command_named(other)
+	p in guard_named
+	msg := sprintf("Blocked: `%s` would receive %s through a pipe and could change what keeps agentjail guarding this session. Tell the user what you need changed.", [cmd.name, pretty(p)])
+}
+
+# File tools writing the service definition, the socket or a policy
+# folder (agent settings are judged on the file they leave, see
+# self_settings.rego; agentjail's home by self.home_write).
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	input.agentjail.writes[0]
+	not shell_call
+	some p in writes
+	protected_file(p)
+	not claude_settings(p)
+	msg := sprintf("Blocked: %s keeps agentjail guarding this session; agents may not change it. Tell the user what you need changed.", [pretty(p)])
+}
+
+# --- interpreters ------------------------------------------------------
+
+# interpreter_code_options: how each interpreter is given code on the
+# command line (python3 -c CODE, node -e CODE ...). Code on standard
+# input (python3 - <<EOF) counts too.
+interpreter_code_options := {
+	"bun": {"-e", "--eval", "-p", "--print"},
+	"deno": {"eval"},
+	"elixir": {"-e"},
+	"groovy": {"-e"},
+	"julia": {"-e", "--eval"},
+	"lua": {"-e"},
+	"luajit": {"-e"},
+	"node": {"-e", "--eval", "-p", "--print"},
+	"nodejs": {"-e", "--eval", "-p", "--print"},
+	"osascript": {"-e"},
+	"perl": {"-e", "-E"},
+	"php": {"-r"},
+	"powershell": {"-c", "-command", "-Command"},
+	"pwsh": {"-c", "-command", "-Command"},
+	"python": {"-c"},
+	"python2": {"-c"},
+	"python3": {"-c"},
+	"pypy": {"-c"},
+	"pypy3": {"-c"},
+	"R": {"-e"},
+	"Rscript": {"-e"},
+	"ruby": {"-e"},
+	"tclsh": {"-c"},
+}
+
+# interpreter_name: python3.12 is python3.
+interpreter_name(cmd) := n if {
+	regex.match(`^(python|pypy)[0-9]*(\.[0-9]+)?$`, cmd.name)
+	n := regex.replace(cmd.name, `\.[0-9]+$`, "")
+}
+
+interpreter_name(cmd) := cmd.name if not regex.match(`^(python|pypy)[0-9]*\.[0-9]+$`, cmd.name)
+
+# code_strings(cmd) are the code an interpreter runs that the command
+# line shows: the value of its code option (also clustered, perl -ne
+# CODE, or joined, --eval=CODE), what it reads on stdin (python3 - <<EOF),
+# and an awk or sed script that writes or runs something.
+code_strings(cmd) := (((code_option_values(cmd) | code_cluster_values(cmd)) | code_joined_values(cmd)) | code_stdin(cmd)) | script_code(cmd)
+
+code_option_values(cmd) := {code |
+	opts := interpreter_code_options[interpreter_name(cmd)]
+	some i, a in cmd.args
+	a in opts
+	code := cmd.args[i + 1]
+}
+
+code_cluster_values(cmd) := {code |
+	opts := interpreter_code_options[interpreter_name(cmd)]
+	some i, a in cmd.args
+	regex.match(`^-[A-Za-z]{2,}$`, a)
+	concat("", ["-", substring(a, count(a) - 1, 1)]) in opts
+	code := cmd.args[i + 1]
+}
+
+code_joined_values(cmd) := {code |
+	opts := interpreter_code_options[interpreter_name(cmd)]
+	some a in cmd.args
+	[opt, code] := split(a, "=")
+	opt in opts
+}
+
+code_stdin(cmd) := {r.target |
+	interpreter_code_options[interpreter_name(cmd)]
+	some r in cmd.redirects
+	r.op in {"<<", "<<-", "<<<"}
+}
+
+script_code(cmd) := {a |
+	re := script_writers[cmd.name]
+	some a in cmd.args
+	regex.match(re, a)
+}
+
+# guard_markers: text in code that points at what keeps agentjail running.
+guard_markers := {"agentjail", ".claude", ".codex", ".gemini", ".cursor", ".copilot", "managed-settings", "launchagents", "systemd"}
+
+code_mentions_guard(code) if {
+	some m in guard_markers
+	contains(lower(code), m)
+}
+
+code_mentions_guard(code) if {
+	some d in array.concat(policy_dirs, [daemon_socket])
+	d != ""
+	contains(code, d)
+}
+
+deny contains {"id": "self.interpreter", "msg": msg} if {
+	"interpreter" in input.agentjail.kinds
+	some cmd in commands
+	some code in code_strings(cmd)
+	code_mentions_guard(code)
+	msg := sprintf("Blocked: this %s code points at agentjail's own files, socket, service or the agent's hook settings, and code can change or stop them. Read them with cat or grep instead, or tell the user what you need changed.", [cmd.name])
+}
