@@ -94,13 +94,13 @@ func judgeClaude(cur, res []byte) string {
 			return fmt.Sprintf("set env %s, which switches off or redirects agentjail's hook", k)
 		}
 	}
-	if p := newWeakEntry(curDoc, resDoc); p != "" {
-		return p
-	}
 	for _, want := range ourHooks(curDoc) {
 		if p := kept(want, resDoc); p != "" {
 			return p
 		}
+	}
+	if p := newWeakEntry(curDoc, resDoc); p != "" {
+		return p
 	}
 	if len(ourHooks(curDoc)) > 0 {
 		before := invalid(curDoc)
