@@ -196,7 +196,7 @@ names_service(cmd) if {
 	some op in cmd.operands
 	plain_glob(op)
 	some unit in {"agentjail.service", "dev.agentjail.agent"}
-	glob.match(op, [], unit)
+	glob.match(op, ["/"], unit) # [] would mean ".", and agent* would not reach agentjail.service
 }
 
 names_service(cmd) if {

@@ -362,6 +362,7 @@ func commandMap(c shell.Command) map[string]any {
 		"cwd":       c.Cwd,
 		"remote":    c.Remote,
 		"depth":     c.Depth,
+		"prefixes":  strings2any(c.Prefixes),
 	}
 	assigns := make(map[string]any, len(c.Assigns))
 	for k, v := range c.Assigns {
@@ -370,7 +371,7 @@ func commandMap(c shell.Command) map[string]any {
 	m["assigns"] = assigns
 	redirects := make([]any, len(c.Redirects))
 	for i, r := range c.Redirects {
-		redirects[i] = map[string]any{"op": r.Op, "target": r.Target, "path": r.Path}
+		redirects[i] = map[string]any{"op": r.Op, "target": r.Target, "path": r.Path, "prefix": r.Prefix}
 	}
 	m["redirects"] = redirects
 	return m

@@ -72,8 +72,13 @@ func shellCall(tool string, rawInput any) (command string, isShell bool, bad str
 	case string:
 		command = c
 	case []any:
-		// An argument vector: ["rm", "-rf", "~"].
+		// An MCP runner may take an argument vector: ["rm", "-rf", "~"].
+		// An agent's own shell tool takes a string, so anything else
+		// there is odd.
 		argv, ok := stringList(c)
+		if !isMCP {
+			ok = false
+		}
 		if !ok {
 			return "", true, "the " + key + " field is a list of things that are not all strings"
 		}

@@ -37,7 +37,9 @@ func TestVariables(t *testing.T) {
 		{"relative static start", `rm .claude/$F`, "", "/home/dev/project/.claude"},
 		{"no folder in the static start", `rm $F`, "", ""},
 		{"unknown variable stays dynamic", `rm $NOPE/x`, "", ""},
-		{"loop variable is unknown", `for H in a; do rm $H; done`, "", ""},
+		{"loop variable is unknown", `for H in a b; do rm $H; done`, "", ""},
+		{"loop variable of one item", `for H in ~/.agentjail/policies/*; do rm "$H"; done`, "/home/dev/.agentjail/policies/*", ""},
+		{"loop variable's common start", `for H in ~/.agentjail/policies/a ~/.agentjail/policies/b; do rm "$H"; done`, "", "/home/dev/.agentjail/policies"},
 		{"bash -c sees earlier assignments", `H=~/.agentjail; bash -c "rm -rf $H"`, "/home/dev/.agentjail", ""},
 	}
 	for _, tt := range tests {

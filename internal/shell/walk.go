@@ -137,8 +137,7 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 	case *syntax.ForClause:
 		w.substIn(c.Loop, &inner)
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
-			// The loop variable takes each item: unknown here.
-			w.setVar(&inner, wi.Name.Value, word{text: "$" + wi.Name.Value, dynamic: true})
+			w.setVar(&inner, wi.Name.Value, w.loopVar(wi, &inner))
 		}
 		w.stmts(c.Do, &inner)
 		sc.vars = inner.vars
@@ -423,4 +422,35 @@ func (w *walker) prefixPath(wd word, cwd string) string {
 		return ""
 	}
 	return w.abs(wd.prefix[:i+1], cwd)
+}
+
+// loopVar is what a for loop's variable is known to be: its one item, or
+// (unknown) starting with what all the items start with, so that
+// `for f in ~/.agentjail/policies/*.rego x; do rm "$f"; done` is still
+// seen inside ~/.agentjail/policies.
+func (w *walker) loopVar(wi *syntax.WordIter, sc *scope) word {
+	var items []word
+	for _, it := range wi.Items {
+		items = append(items, w.fields(it, sc.cwd, sc.vars)...)
+	}
+	if len(items) == 1 {
+		return items[0]
+	}
+	v := word{text: "$" + wi.Name.Value, dynamic: true}
+	for i, it := range items {
+		start := it.text
+		if it.dynamic {
+			start = it.prefix
+		}
+		if i == 0 {
+			v.prefix = start
+			continue
+		}
+		n := 0
+		for n < len(v.prefix) && n < len(start) && v.prefix[n] == start[n] {
+			n++
+		}
+		v.prefix = v.prefix[:n]
+	}
+	return v
 }
