@@ -135,7 +135,7 @@ read_only_unless := {
 # these subcommands (git diff, systemctl status, launchctl list ...).
 read_only_subcommands := {
 	"git": {
-		"annotate", "blame", "cat-file", "check-ignore", "describe", "diff", "diff-files", "diff-index",
+		"add", "annotate", "blame", "commit", "cat-file", "check-ignore", "describe", "diff", "diff-files", "diff-index",
 		"diff-tree", "grep", "log", "ls-files", "ls-tree", "rev-list", "rev-parse", "shortlog", "show", "status",
 		"whatchanged",
 	},
@@ -217,6 +217,21 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 	protected_file(p)
 	msg := sprintf("Blocked: writing to %s could change what keeps agentjail guarding this session; agents may not. Tell the user what you need changed.", [pretty(p)])
 }
+
+# A protected location inside a larger word, where no path is split out:
+# socat UNIX-LISTEN:$HOME/.agentjail/agentjail.sock,fork (a fake daemon on
+# our socket), --opt:/home/dev/.agentjail/x.
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	shell_call
+	some cmd in commands
+	not read_only(cmd)
+	some a in cmd.args
+	some place in guard_places
+	contains(a, place)
+	msg := sprintf("Blocked: `%s` names %s, which keeps agentjail guarding this session, inside `%s`; agents may not touch it. Tell the user what you need changed.", [cmd.name, pretty(place), a])
+}
+
+guard_places := {p | some p in array.concat([aj | some aj in agentjail_homes], array.concat(policy_dirs, [daemon_socket])); p != ""}
 
 # Paths that arrive through a pipe: find ~/.agentjail -name '*.rego' | xargs rm.
 deny contains {"id": "self.protected_file", "msg": msg} if {
