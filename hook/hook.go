@@ -115,6 +115,12 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
 			return tooLarge(opts, stdout, stderr, len(event))
 		}
+		var untrusted *wire.UntrustedError
+		if errors.As(err, &untrusted) {
+			// Whatever answers there could be anyone's: the event is never
+			// sent to it and its verdict never believed.
+			return failure(opts, stdout, stderr, err.Error(), "find out what is listening there, remove it, and start agentjail with `agentjail run`")
+		}
 		var timeout interface{ Timeout() bool }
 		if ctx.Err() != nil || (errors.As(err, &timeout) && timeout.Timeout()) {
 			err = fmt.Errorf("no answer from the agentjail daemon within %v", opts.Timeout)

@@ -3,9 +3,9 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"net"
 	"time"
 )
 
@@ -29,8 +29,7 @@ func dial(ctx context.Context, socket string) (Conn, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		return dialBlocking(socket, dl)
 	}
-	var d net.Dialer
-	return d.DialContext(ctx, "unix", socket)
+	return dialNetpoll(ctx, socket)
 }
 
 // DialError says the daemon could not be reached at all, as opposed to
@@ -68,6 +67,10 @@ func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
 	}
 	conn, err := dialFn(ctx, sock)
 	if err != nil {
+		var untrusted *UntrustedError
+		if errors.As(err, &untrusted) {
+			return nil, untrusted // a server is there, just not ours
+		}
 		return nil, &DialError{Socket: sock, Err: err}
 	}
 	defer conn.Close()

@@ -3,7 +3,9 @@
 package wire
 
 import (
+	"context"
 	"io"
+	"net"
 	"os"
 	"syscall"
 	"time"
@@ -14,7 +16,13 @@ import (
 // one call per process; with a blocking descriptor the kernel wakes the
 // one waiting thread directly instead of going through Go's netpoller and
 // scheduler, which saves the hook several thread wake-ups per call.
+//
+// Before it sends anything it checks that the server is the user's own
+// (see checkFolder and checkPeer): one stat and one getsockopt.
 func dialBlocking(socket string, deadline time.Time) (Conn, error) {
+	if err := checkFolder(socket); err != nil {
+		return nil, err
+	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		return nil, os.NewSyscallError("socket", err)
@@ -38,7 +46,38 @@ func dialBlocking(socket string, deadline time.Time) (Conn, error) {
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}
+	if err := checkPeer(socket, fd); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return c, nil
+}
+
+// dialNetpoll connects through Go's netpoller (no deadline to bound a
+// blocking socket) with the same checks as dialBlocking.
+func dialNetpoll(ctx context.Context, socket string) (Conn, error) {
+	if err := checkFolder(socket); err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := conn.(*net.UnixConn).SyscallConn()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	var peerErr error
+	if err := raw.Control(func(fd uintptr) { peerErr = checkPeer(socket, int(fd)) }); err != nil {
+		peerErr = err
+	}
+	if peerErr != nil {
+		conn.Close()
+		return nil, peerErr
+	}
+	return conn, nil
 }
 
 type blockingConn struct{ fd int }

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package wire
+
+import "io/fs"
+
+func ownerOf(fs.FileInfo) (int, bool) { return 0, false }
