@@ -120,6 +120,7 @@ ask contains {"id": "git.discard_work", "msg": msg} if {
 discards_work(cmd) if {
 	git_subcommand(cmd) == "clean"
 	has_flag(cmd, {"f", "force"})
+	not has_flag(cmd, {"n", "dry-run"}) # -n only lists what it would remove
 }
 
 discards_work(cmd) if {
@@ -130,6 +131,14 @@ discards_work(cmd) if {
 discards_work(cmd) if {
 	git_subcommand(cmd) in {"checkout", "restore"}
 	"." in cmd.operands
+	not unstage_only(cmd)
+}
+
+# restore --staged (without --worktree) only unstages: the work stays.
+unstage_only(cmd) if {
+	git_subcommand(cmd) == "restore"
+	has_flag(cmd, {"S", "staged"})
+	not has_flag(cmd, {"W", "worktree"})
 }
 
 discards_work(cmd) if {
@@ -148,6 +157,7 @@ ask contains {"id": "publish.release", "msg": msg} if {
 publishes(cmd) if {
 	cmd.name in {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv"}
 	subcommand(cmd) == "publish"
+	not dry_run(cmd) # --dry-run uploads nothing
 }
 
 publishes(cmd) if {

@@ -1,0 +1,158 @@
+package agentjail
+
+# The environment: printing every variable, or one whose name says it
+# holds a secret, puts tokens in the agent's transcript (ask: a developer
+# sometimes needs to see it). Using a variable (curl -H "Bearer $TOKEN")
+# is not printing it. /proc/*/environ stays denied (secrets.rego).
+
+# secret_var_pattern matches the name of a variable that holds a secret.
+secret_var_pattern := `(?i)(token|secret|passw(or)?d|passphrase|api_?key|access_?key|private_?key|credential|session_?key|auth_?key|signing_?key|client_?secret|_pat$|^database_url$|_dsn$|conn(ection)?_?str(ing)?|cookie|webhook_url)`
+
+# secret_var_refs(s) are the names of the variables s expands: $NAME,
+# ${NAME}, ${NAME:-x}, ${!NAME}.
+secret_var_refs(s) := {name |
+	contains(s, "$")
+	some m in regex.find_all_string_submatch_n(`\$\{?!?([A-Za-z_][A-Za-z0-9_]*)`, s, -1)
+	name := m[1]
+	regex.match(secret_var_pattern, name)
+}
+
+# The whole environment: these print every variable when given no operand.
+env_listers := {"env", "printenv", "export", "set", "declare", "typeset"}
+
+ask contains {"id": "env.dump", "msg": msg} if {
+	"envdump" in input.agentjail.kinds
+	some cmd in commands
+	dumps_environment(cmd)
+	not output_hidden(cmd)
+	msg := sprintf("`%s` prints every environment variable, tokens and keys included; the user has to approve it. Print only the variables you need by name (printenv PATH).", [full_text(cmd)])
+}
+
+dumps_environment(cmd) if {
+	cmd.name in {"env", "printenv"}
+	count(cmd.operands) == 0
+	not has_flag(cmd, {"u", "unset", "i", "ignore-environment", "C", "chdir", "S", "split-string"})
+}
+
+dumps_environment(cmd) if {
+	cmd.name in {"export", "declare", "typeset"}
+	count(cmd.operands) == 0
+}
+
+dumps_environment(cmd) if {
+	cmd.name in {"export", "declare", "typeset"}
+	has_flag(cmd, {"p", "x"})
+	count(cmd.operands) == 0
+}
+
+dumps_environment(cmd) if {
+	cmd.name == "set"
+	count(cmd.args) == 0
+}
+
+dumps_environment(cmd) if {
+	cmd.name == "compgen"
+	has_flag(cmd, {"v", "e"})
+}
+
+# ps e / ps eww / ps auxe: BSD-style options that add each process's
+# environment to its line.
+dumps_environment(cmd) if {
+	cmd.name == "ps"
+	some o in cmd.operands
+	regex.match(`^[a-zA-Z]*e[a-zA-Z]*$`, o)
+	not regex.match(`^-`, o)
+	regex.match(`^[auxwejcfghlmnrsStTvZ]+$`, o)
+}
+
+ask contains {"id": "env.secret_variable", "msg": msg} if {
+	"envdump" in input.agentjail.kinds
+	some cmd in commands
+	prints_variables(cmd)
+	some a in cmd.args
+	some name in secret_var_refs(a)
+	not feeds_login
+	msg := sprintf("`%s` prints $%s, which looks like a secret; the user has to approve it. Check that it is set with `test -n \"$%s\"` instead.", [cmd.name, name, name])
+}
+
+ask contains {"id": "env.secret_variable", "msg": msg} if {
+	"envdump" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "printenv"
+	some o in cmd.operands
+	regex.match(secret_var_pattern, o)
+	not feeds_login
+	msg := sprintf("`printenv %s` prints a variable that looks like a secret; the user has to approve it. Check that it is set with `test -n \"$%s\"` instead.", [o, o])
+}
+
+prints_variables(cmd) if cmd.name in {"echo", "printf", "print"}
+
+# `echo "$TOKEN" | docker login --password-stdin` hands the secret to a
+# login without showing it.
+feeds_login if {
+	some cmd in commands
+	has_flag(cmd, {"password-stdin", "with-token", "password-file"})
+}
+
+# Interpreters that read the environment in their code string.
+env_code_pattern := `os\.environ|os\.getenv|getenv\(|process\.env|\bENV\b|\$ENV\{|%ENV|ENVIRON|Deno\.env|System\.getenv|\$_ENV|\$_SERVER`
+
+# Code that prints or serialises the whole environment.
+env_dump_code_pattern := `os\.environ\s*($|[)},;]|\.(items|copy|keys|values)\()|dict\(\s*os\.environ|process\.env\s*($|[)},;])|Object\.(entries|keys|values)\(\s*process\.env|ENV\.(to_h|to_hash|each|inspect|to_a|keys|map|select)\b|p\s+ENV\b|print\s+ENV\b|for\s*\(\s*\w+\s+in\s+ENVIRON|%ENV\s*\)|keys\s*\(?\s*%ENV|Deno\.env\.toObject|getenv\(\s*\)|\$_ENV\s*\)|\$_SERVER\s*\)`
+
+interpreters := {"python", "python2", "python3", "node", "ruby", "perl", "php", "bun", "deno", "awk", "gawk", "mawk", "jq"}
+
+# code_args(cmd) are the words of an interpreter that hold its program.
+code_args(cmd) := [a | some a in cmd.args; not startswith(a, "-")] if cmd.name in interpreters
+
+ask contains {"id": "env.interpreter", "msg": msg} if {
+	"envdump" in input.agentjail.kinds
+	some cmd in commands
+	some code in code_args(cmd)
+	regex.match(env_code_pattern, code)
+	reads_secret_env(code)
+	msg := sprintf("This `%s` code prints the environment or a variable that looks like a secret; the user has to approve it. Read only the variables you need by name.", [cmd.name])
+}
+
+reads_secret_env(code) if regex.match(env_dump_code_pattern, code)
+
+reads_secret_env(code) if {
+	some m in regex.find_all_string_submatch_n(`(?:environ|getenv|env|ENV|ENVIRON)\s*(?:\[|\{|\.get\(|\(|\.)\s*['"]?([A-Za-z_][A-Za-z0-9_]*)`, code, -1)
+	regex.match(secret_var_pattern, m[1])
+}
+
+# jq's $ENV / env hold the whole environment.
+reads_secret_env(code) if regex.match(`^\s*(\$ENV|env)\s*$`, code)
+
+# output_hidden(cmd): what cmd prints goes only to a consumer that counts
+# lines, keeps the names, or filters for something that is not a secret
+# (env | wc -l, env | cut -d= -f1, env | grep PATH).
+output_hidden(cmd) if {
+	some other in commands
+	cmd.name in other.pipe_from
+	hides_values(other)
+}
+
+hides_values(cmd) if cmd.name == "wc"
+
+hides_values(cmd) if {
+	cmd.name in {"grep", "egrep", "rg"}
+	has_flag(cmd, {"c", "count", "q", "quiet", "silent"})
+}
+
+hides_values(cmd) if {
+	cmd.name == "cut"
+	option_value(cmd, {"-f", "--fields"}) == "1"
+}
+
+hides_values(cmd) if {
+	cmd.name in {"grep", "egrep", "fgrep", "rg", "sort", "head", "tail", "cut", "sed", "awk", "less", "column", "uniq"}
+	count(cmd.args) > 0
+	not has_flag(cmd, {"v", "invert-match"})
+	every a in cmd.args {
+		not regex.match(secret_var_pattern, a)
+		not regex.match(secret_search_pattern, a)
+	}
+}
+
+hides_values(cmd) if cmd.name == "sort"

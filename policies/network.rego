@@ -1,0 +1,317 @@
+package agentjail
+
+# Network: reverse shells, secrets sent in a request, cloud metadata
+# endpoints (deny); ports exposed to the outside and pushes to ad-hoc
+# remotes (ask).
+
+# --- reverse shells ----------------------------------------------------
+
+loopback_host := `^(localhost|127\.[0-9.]+|::1|0\.0\.0\.0|\[::1\])$`
+
+# /dev/tcp/HOST/PORT redirects: a shell wired to a socket.
+deny contains {"id": "network.reverse_shell", "msg": msg} if {
+	input.agentjail.commands[0]
+	some cmd in commands
+	some r in cmd.redirects
+	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
+	count(parts) > 0
+	not regex.match(loopback_host, parts[0][2])
+	socket_shell(cmd, r)
+	msg := sprintf("Blocked: `%s` wires a shell or a stream to %s, a reverse shell or a raw upload. Use the project's own tools to talk to servers.", [cmd.name, r.target])
+}
+
+socket_shell(cmd, _) if cmd.name in shells
+
+socket_shell(cmd, _) if cmd.name == "exec"
+
+socket_shell(_, r) if contains(r.op, ">")
+
+ask contains {"id": "network.raw_socket", "msg": msg} if {
+	input.agentjail.commands[0]
+	some cmd in commands
+	some r in cmd.redirects
+	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
+	count(parts) > 0
+	not regex.match(loopback_host, parts[0][2])
+	not socket_shell(cmd, r)
+	msg := sprintf("`%s` opens a raw connection to %s; the user has to approve it.", [cmd.name, r.target])
+}
+
+deny contains {"id": "network.reverse_shell", "msg": msg} if {
+	"netshell" in input.agentjail.kinds
+	some cmd in commands
+	reverse_shell(cmd)
+	msg := sprintf("Blocked: `%s` hands a shell to a network connection (a reverse or bind shell). Ask the user to set up remote access themselves.", [full_text(cmd)])
+}
+
+reverse_shell(cmd) if {
+	cmd.name in {"nc", "ncat", "netcat"}
+	has_flag(cmd, {"e", "c", "exec", "sh-exec", "lua-exec"})
+}
+
+reverse_shell(cmd) if {
+	cmd.name == "socat"
+	some a in cmd.args
+	regex.match(`(?i)(^|,|!!)(exec|system):`, a)
+	some b in cmd.args
+	regex.match(`(?i)^(tcp|tcp4|tcp6|udp|udp4|udp6|ssl|openssl|sctp)[-:]`, b)
+}
+
+# A shell or interpreter reading its code from a network connection.
+reverse_shell(cmd) if {
+	cmd.name in code_runners
+	reads_stdin(cmd)
+	some src in cmd.pipe_from
+	src in {"nc", "ncat", "netcat", "socat", "telnet", "openssl"}
+}
+
+# mkfifo with a network tool in one call: the classic named-pipe shell.
+reverse_shell(cmd) if {
+	cmd.name in {"nc", "ncat", "netcat", "telnet", "openssl"}
+	"mkfifo" in input.agentjail.names
+	some other in commands
+	other.name in shells
+}
+
+# Interpreter code that connects a socket and hands it a shell.
+reverse_shell(cmd) if {
+	cmd.name in interpreters
+	some code in code_args(cmd)
+	regex.match(`(?i)socket|fsockopen|TCPSocket|net\.connect|new\s+net\.Socket|IO::Socket`, code)
+	regex.match(`(?i)dup2|pty\.spawn|/bin/(ba|z)?sh|\bexec\s*\(|spawn\(|subprocess|child_process|popen|proc_open|system\(`, code)
+}
+
+# --- secrets in requests -----------------------------------------------
+
+# Token shapes: cloud keys, provider tokens, private key headers.
+token_shape := `AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20}|sk-[A-Za-z0-9_-]{20,}|sk_(live|test)_[A-Za-z0-9]{10,}|rk_live_[A-Za-z0-9]{10,}|xox[abposr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{20,}|-----BEGIN [A-Z ]*PRIVATE KEY|sk-live-[A-Za-z0-9]{10,}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}`
+
+request_tools := {"curl", "wget", "http", "https", "xh", "aria2c", "lwp-download", "GET", "POST", "fetch"}
+
+# Options whose value carries credentials on purpose (using, not leaking).
+credential_options := {"-H", "--header", "-u", "--user", "--oauth2-bearer", "--proxy-user", "-K", "--config", "--http-user", "--http-password", "--password", "--user-agent", "-A"}
+
+# request_words(cmd) are the words of a request other than its
+# credential options' values: the URL, the body, form fields.
+request_words(cmd) := [a |
+	some i, a in cmd.args
+	not credential_value(cmd, i)
+	not credential_option_word(a)
+]
+
+credential_value(cmd, i) if {
+	i > 0
+	cmd.args[i - 1] in credential_options
+}
+
+credential_option_word(a) if {
+	some o in credential_options
+	startswith(o, "--")
+	startswith(a, concat("", [o, "="]))
+}
+
+credential_option_word(a) if regex.match(`^-[Hu].`, a)
+
+# httpie and xh take headers as Name:value words.
+credential_option_word(a) if regex.match(`^[A-Za-z0-9-]+:[^/=]`, a)
+
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in request_words(cmd)
+	some name in secret_var_refs(a)
+	msg := sprintf("Blocked: `%s` puts $%s, a secret, in a request's URL or body. Send credentials only in the header the service documents, to that service.", [cmd.name, name])
+}
+
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in request_words(cmd)
+	regex.match(token_shape, a)
+	msg := sprintf("Blocked: `%s` sends a token-shaped secret in a request's URL or body.", [cmd.name])
+}
+
+# A request whose body or URL is computed from the environment or a
+# secret store: curl -d "$(env)".
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some src in cmd.subst
+	src in {"env", "printenv", "gh", "aws", "pass", "op", "security", "gcloud", "az", "git", "secret-tool"}
+	some other in commands
+	other.name == src
+	leaks_from(other)
+	msg := sprintf("Blocked: `%s` sends the output of `%s` (the environment or a credential) over the network.", [cmd.name, src])
+}
+
+leaks_from(cmd) if cmd.name in {"env", "printenv"}
+
+leaks_from(cmd) if {
+	words := invocation(cmd)
+	some row in token_printers
+	words[0] == row.tool
+	token_verb(words, row)
+}
+
+# Interpreter code that sends the environment or a secret variable over
+# the network.
+deny contains {"id": "network.env_to_network", "msg": msg} if {
+	"netshell" in input.agentjail.kinds
+	some cmd in commands
+	some code in code_args(cmd)
+	regex.match(env_code_pattern, code)
+	reads_secret_env(code)
+	regex.match(`fetch\(|requests\.|urllib|https?\.(request|get)|XMLHttpRequest|axios|net\.connect|socket|Net::HTTP|LWP|HTTP::Tiny|curl|https?://`, code)
+	msg := sprintf("Blocked: this `%s` code sends environment variables (tokens, keys) over the network. Send only the specific non-secret values needed.", [cmd.name])
+}
+
+# A stream of the project, an archive or a database dump piped to a
+# remote host.
+ask contains {"id": "network.upload_stream", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"ssh", "nc", "ncat", "netcat", "socat", "curl", "telnet"}
+	some src in cmd.pipe_from
+	src in {"tar", "zip", "gzip", "pg_dump", "pg_dumpall", "mysqldump", "mongodump", "sqlite3", "cpio", "bsdtar"}
+	msg := sprintf("`%s | %s` sends an archive or a database dump to another host; the user has to approve it.", [src, cmd.name])
+}
+
+# Uploading a database file or a dump.
+ask contains {"id": "network.upload_stream", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in cmd.args
+	regex.match(`(^@|^[A-Za-z0-9_-]+=@|^)[^=]*\.(sqlite3?|db|sql|dump|bak)(\.gz)?$`, a)
+	upload_word(cmd, a)
+	msg := sprintf("`%s` uploads a database or a dump (%s); the user has to approve it.", [cmd.name, a])
+}
+
+upload_word(_, a) if contains(a, "@")
+
+upload_word(cmd, a) if a in option_values(cmd, {"-T", "--upload-file", "--post-file", "--body-file"})
+
+# DNS exfiltration: a name built from a secret or a substitution.
+deny contains {"id": "network.dns_exfil", "msg": msg} if {
+	"dns" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"host", "dig", "nslookup", "drill", "ping", "ping6", "traceroute", "getent", "resolvectl"}
+	dns_leak(cmd)
+	msg := sprintf("Blocked: `%s` looks up a name built from a secret or a command's output, which sends it to whoever runs that DNS zone.", [cmd.name])
+}
+
+dns_leak(cmd) if {
+	some a in cmd.args
+	count(secret_var_refs(a)) > 0
+}
+
+dns_leak(cmd) if count(cmd.subst) > 0
+
+# --- cloud metadata endpoints ------------------------------------------
+
+metadata_hosts := {"169.254.169.254", "metadata.google.internal", "metadata.goog", "fd00:ec2::254", "100.100.100.200", "169.254.170.2", "metadata.azure.com", "169.254.169.123"}
+
+metadata_pattern := `(?i)(^|[^0-9a-z.])(169\.254\.169\.254|metadata\.google\.internal|metadata\.goog|fd00:ec2::254|100\.100\.100\.200|169\.254\.170\.2|169\.254\.169\.123)([^0-9]|$)`
+
+# Programs whose words are only text.
+text_programs := {"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "git", "gh", "jq", "yq", "cat", "less", "head", "tail", "man"}
+
+deny contains {"id": "network.metadata", "msg": msg} if {
+	input.agentjail.commands[0]
+	some cmd in commands
+	not cmd.name in text_programs
+	some a in cmd.args
+	contains(a, ".")
+	regex.match(metadata_pattern, a)
+	msg := sprintf("Blocked: `%s` reaches the cloud metadata endpoint, which hands out this machine's cloud credentials. Ask the user for the value you need.", [cmd.name])
+}
+
+deny contains {"id": "network.metadata", "msg": msg} if {
+	input.agentjail.commands[0]
+	some cmd in commands
+	not cmd.name in text_programs
+	some a in cmd.args
+	contains(a, "fd00:ec2::254")
+	msg := sprintf("Blocked: `%s` reaches the cloud metadata endpoint, which hands out this machine's cloud credentials.", [cmd.name])
+}
+
+# WebFetch and MCP fetches: the url field.
+deny contains {"id": "network.metadata", "msg": msg} if {
+	url := fetched_url
+	regex.match(metadata_pattern, url)
+	msg := sprintf("Blocked: %s is the cloud metadata endpoint, which hands out this machine's cloud credentials.", [url])
+}
+
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	url := fetched_url
+	regex.match(token_shape, url)
+	msg := "Blocked: this URL carries a token-shaped secret; fetching it sends the secret to that server."
+}
+
+fetched_url := u if {
+	not input.agentjail.commands
+	u := input.tool_input.url
+	is_string(u)
+}
+
+fetched_url := u if {
+	not input.agentjail.commands
+	u := input.tool_input.uri
+	is_string(u)
+}
+
+# --- exposing local ports ----------------------------------------------
+
+ask contains {"id": "network.expose_port", "msg": msg} if {
+	"tunnel" in input.agentjail.kinds
+	some cmd in commands
+	exposes_port(cmd)
+	msg := sprintf("`%s` exposes a port of this machine to another host or the internet; the user has to approve it.", [full_text(cmd)])
+}
+
+exposes_port(cmd) if {
+	cmd.name in {"ssh", "autossh"}
+	has_flag(cmd, {"R"})
+}
+
+exposes_port(cmd) if {
+	cmd.name in {"ssh", "autossh"}
+	some v in option_values(cmd, {"-o"})
+	regex.match(`(?i)^(RemoteForward|GatewayPorts)`, v)
+}
+
+exposes_port(cmd) if {
+	cmd.name == "ngrok"
+	positional(cmd)[0] in {"http", "tcp", "tls", "start", "tunnel"}
+}
+
+exposes_port(cmd) if {
+	cmd.name == "cloudflared"
+	"tunnel" in positional(cmd)
+	not positional(cmd)[1] in {"list", "info", "login"}
+}
+
+exposes_port(cmd) if cmd.name in {"lt", "localtunnel", "bore", "frpc"}
+
+exposes_port(cmd) if {
+	cmd.name == "tailscale"
+	positional(cmd)[0] == "funnel"
+}
+
+# --- pushes to ad-hoc remotes ------------------------------------------
+
+adhoc_remote := `^([a-z+]+://|[A-Za-z0-9._-]+@[A-Za-z0-9._-]+:|[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}[:/])`
+
+ask contains {"id": "network.push_url", "msg": msg} if {
+	"git" in input.agentjail.names
+	some cmd in commands
+	cmd.name == "git"
+	pos := positional(cmd)
+	pos[0] == "push"
+	count(pos) > 1
+	regex.match(adhoc_remote, pos[1])
+	msg := sprintf("`git push %s` sends the repository to a URL that is not one of its configured remotes; the user has to approve it.", [pos[1]])
+}
