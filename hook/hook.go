@@ -260,11 +260,11 @@ func recordFailure(opts Options, mode, what string) {
 		path = wire.FailLogPath()
 	}
 	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Error: what})
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|wire.NoFollow, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The daemon never ran here yet; create its private home.
 		os.MkdirAll(filepath.Dir(path), 0o700)
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|wire.NoFollow, 0o600)
 	}
 	if err != nil {
 		return

@@ -5,3 +5,6 @@ package wire
 import "io/fs"
 
 func ownerOf(fs.FileInfo) (int, bool) { return 0, false }
+
+// NoFollow is not available here.
+const NoFollow = 0

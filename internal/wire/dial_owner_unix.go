@@ -14,3 +14,8 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 	}
 	return int(st.Uid), true
 }
+
+// NoFollow makes os.OpenFile refuse a symlink in the last part of the
+// path: files in agentjail's home are opened with it, so one planted there
+// cannot redirect a write.
+const NoFollow = syscall.O_NOFOLLOW

@@ -16,11 +16,25 @@ func Home() string {
 		return filepath.Clean(h)
 	}
 	home, err := os.UserHomeDir()
-	if err != nil {
-		// No HOME: fall back to a per-user path that is still private.
-		return filepath.Join(os.TempDir(), "agentjail-"+strconv.Itoa(os.Getuid()))
+	if err == nil {
+		return filepath.Join(home, ".agentjail")
 	}
-	return filepath.Join(home, ".agentjail")
+	return fallbackHome()
+}
+
+// fallbackHome is the home when HOME is unset. XDG_RUNTIME_DIR comes
+// first: the login manager creates it for this user alone (0700), so no
+// other user can have made an agentjail folder in it beforehand. Without
+// it, a per-user folder in the temp folder is the last resort; another
+// user could create that name first in a shared /tmp, so the daemon
+// refuses a folder there that is not its user's own (or is their symlink)
+// and the hook refuses a socket in it (see checkFolder): they fail safe,
+// and say why, rather than use it.
+func fallbackHome() string {
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
+		return filepath.Join(rt, "agentjail")
+	}
+	return filepath.Join(os.TempDir(), "agentjail-"+strconv.Itoa(os.Getuid()))
 }
 
 // SocketPath is $AGENTJAIL_SOCKET, or agentjail.sock in Home.
