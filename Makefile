@@ -35,6 +35,7 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 
 test: vet claude-code ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus' -v ./policies | grep -E '^(quality|corpus|redteam):'  # the figures, printed
 
 bench: ## print the benchmark figures (see BENCHMARKS.md)

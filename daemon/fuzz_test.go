@@ -70,24 +70,22 @@ func FuzzDecide(f *testing.F) {
 		if d.Verdict != wire.Allow {
 			return
 		}
-		var in struct {
-			ToolName  any            `json:"tool_name"`
-			ToolInput map[string]any `json:"tool_input"`
-			Agentjail struct {
-				ParseError string `json:"parse_error"`
-			} `json:"agentjail"`
-		}
+		// A map, not a struct: encoding/json matches struct fields without
+		// regard to case, and "tool_nAme" is not "tool_name".
+		var in map[string]any
 		dj := json.NewDecoder(bytes.NewReader(d.Input))
 		dj.UseNumber() // 1e400 is a valid JSON number, not a float64
 		if err := dj.Decode(&in); err != nil {
 			t.Fatalf("the explained input does not decode: %v", err)
 		}
-		if in.Agentjail.ParseError != "" {
-			t.Fatalf("allowed although the parse hit a bound: %s", in.Agentjail.ParseError)
+		derived, _ := in["agentjail"].(map[string]any)
+		if pe, _ := derived["parse_error"].(string); pe != "" {
+			t.Fatalf("allowed although the parse hit a bound: %s", pe)
 		}
-		if name, _ := in.ToolName.(string); strings.EqualFold(name, "Bash") {
-			if _, ok := in.ToolInput["command"].(string); !ok {
-				t.Fatalf("a shell call whose command is %T was allowed", in.ToolInput["command"])
+		if name, _ := in["tool_name"].(string); strings.EqualFold(name, "Bash") {
+			ti, _ := in["tool_input"].(map[string]any)
+			if _, ok := ti["command"].(string); !ok {
+				t.Fatalf("a shell call whose command is %T was allowed", ti["command"])
 			}
 		}
 	})
@@ -105,8 +103,9 @@ func isObject(b []byte) bool {
 	return !dec.More()
 }
 
-// caseTableSeeds turns policies/cases/*.txt (format in its README) into
-// events.
+// caseTableSeeds turns every fourth line of policies/cases/*.txt (format
+// in its README) into an event: enough to reach every rule group, few
+// enough that the fuzzer's baseline run fits its short time in CI.
 func caseTableSeeds(f *testing.F) [][]byte {
 	files, _ := filepath.Glob("../policies/cases/*.txt")
 	if len(files) == 0 {
@@ -119,9 +118,9 @@ func caseTableSeeds(f *testing.F) [][]byte {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, line := range strings.Split(string(b), "\n") {
+		for i, line := range strings.Split(string(b), "\n") {
 			line = strings.TrimSpace(line)
-			if line == "" || strings.HasPrefix(line, "#") {
+			if line == "" || strings.HasPrefix(line, "#") || i%4 != 0 {
 				continue
 			}
 			_, call, _ := strings.Cut(line, " ")
