@@ -150,22 +150,14 @@ schedules(cmd) if {
 	regex.match(`(?i)loginitems|LoginHook|LogoutHook`, a)
 }
 
-# ssh-copy-id: to this machine, or of a key that is not the user's own,
-# it grants someone a login here; to another host it is the user's call.
+# ssh-copy-id to this machine, or of a key that is not the user's own,
+# grants someone a login; the user's own key to another host is ordinary.
 deny contains {"id": "persist.ssh_copy_id", "msg": msg} if {
 	"persist" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name == "ssh-copy-id"
 	foreign_key_or_local(cmd)
 	msg := "Blocked: this adds a key to this machine's authorized_keys (or copies a key that is not yours), letting someone log in. Ask the user to add keys themselves."
-}
-
-ask contains {"id": "persist.ssh_copy_id", "msg": msg} if {
-	"persist" in input.agentjail.kinds
-	some cmd in commands
-	cmd.name == "ssh-copy-id"
-	not foreign_key_or_local(cmd)
-	msg := "`ssh-copy-id` installs a login key on another host; the user has to approve it."
 }
 
 foreign_key_or_local(cmd) if {

@@ -171,7 +171,7 @@ database_resets := [
 ask contains {"id": "database.reset", "msg": msg} if {
 	"database" in input.agentjail.kinds
 	some cmd in commands
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	some row in database_resets
 	words[0] == row.tool
 	some verb in row.verbs

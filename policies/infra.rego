@@ -69,7 +69,7 @@ ask contains {"id": "infra.destroy", "msg": msg} if {
 	"infra" in input.agentjail.kinds
 	some cmd in commands
 	not dry_run(cmd)
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	some row in infra_destroys
 	words[0] == row.tool
 	infra_verb(cmd, words, row)

@@ -103,10 +103,10 @@ default_indexes := `^https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs
 ask contains {"id": "remote.package_source", "msg": msg} if {
 	"install" in input.agentjail.kinds
 	some cmd in commands
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	installs_packages(words)
 	some src in package_sources(cmd, words)
-	msg := sprintf("`%s` installs code from %s, not from the default package index; the user has to approve it.", [full_text(cmd)])
+	msg := sprintf("`%s` installs code from %s, not from the default package index; the user has to approve it.", [full_text(cmd), src])
 }
 
 installs_packages(words) if {
@@ -118,6 +118,7 @@ installs_packages(words) if {
 package_sources(cmd, words) := {w |
 	some w in words
 	regex.match(`^(https?|ftp|git(\+[a-z]+)?|ssh|hg\+[a-z]+|svn\+[a-z]+)://|^git@|^git\+`, w)
+	not regex.match(default_indexes, w)
 } | {v |
 	some v in option_values(cmd, {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--registry", "--default-index", "--index", "--trusted-host"})
 	not regex.match(default_indexes, v)

@@ -150,7 +150,7 @@ deny contains {"id": "network.secret_in_request", "msg": msg} if {
 leaks_from(cmd) if cmd.name in {"env", "printenv"}
 
 leaks_from(cmd) if {
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	some row in token_printers
 	words[0] == row.tool
 	token_verb(words, row)

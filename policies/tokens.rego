@@ -55,7 +55,7 @@ token_printers := [
 deny contains {"id": "tokens.print", "msg": msg} if {
 	"tokens" in input.agentjail.kinds
 	some cmd in commands
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	some row in token_printers
 	words[0] == row.tool
 	token_verb(words, row)
@@ -103,7 +103,7 @@ deny contains {"id": "tokens.print", "msg": msg} if {
 ask contains {"id": "tokens.secret_store", "msg": msg} if {
 	"tokens" in input.agentjail.kinds
 	some cmd in commands
-	words := invocation(cmd)
+	some words in invocations(cmd)
 	reads_secret_store(cmd, words)
 	msg := sprintf("`%s` reads secrets out of a secret store; the user has to approve it.", [full_text(cmd)])
 }

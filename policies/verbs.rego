@@ -41,9 +41,12 @@ value_options := {
 	"etcdctl": {"--endpoints", "--user", "--cacert", "--cert", "--key", "-w", "--write-out"},
 	"influx": {"-o", "--org", "-n", "--name", "-t", "--token", "--host", "-b", "--bucket", "--bucket-id", "-i", "--id"},
 	"npx": {"-p", "--package", "-c", "--call"},
-	"pip": {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
-	"pip3": {"-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
-	"npm": {"--prefix", "-w", "--workspace"},
+	"pip": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
+	"pip3": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
+	"npm": {"--prefix", "-w", "--workspace", "--registry"},
+	"yarn": {"--registry", "--cwd"},
+	"pnpm": {"--registry", "-C", "--dir", "--filter", "-F"},
+	"uv": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--default-index", "--index", "-p", "--python"},
 	"ssh": {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"},
 	"curl": {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-b", "--cookie", "-c", "--cookie-jar", "-T", "--upload-file", "-w", "--write-out", "-x", "--proxy", "--connect-timeout", "-m", "--max-time", "--retry", "--cacert", "--cert", "--key", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range"},
 	"wget": {"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "--header", "-U", "--user-agent", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute", "-t", "--tries", "-T", "--timeout"},
@@ -134,32 +137,27 @@ runner_prefixes := {
 	"php": 0, "python": 0, "python3": 0, "node": 0, "dotnet": 0,
 }
 
-# invocation(cmd) is the tool a command runs and its verbs, the runner
-# stripped: ["prisma", "migrate", "reset"] for `npx -y prisma migrate
-# reset`, ["manage.py", "flush"] for `python manage.py flush`.
-invocation(cmd) := array.concat([cmd.name], positional(cmd)) if not runner_prefixes[cmd.name]
+# invocations(cmd) are the ways to read a command as a tool and its
+# verbs: the command itself (["npm", "install", "x"]), and, behind a
+# runner, the tool it runs: ["prisma", "migrate", "reset"] for `npx -y
+# prisma migrate reset`, ["manage.py", "flush"] for `python manage.py
+# flush`, ["rails", "db:drop"] for `bundle exec rails db:drop`.
+invocations(cmd) := {array.concat([cmd.name], positional(cmd))} | runs_tool(cmd)
 
-invocation(cmd) := tool_words(pos) if {
+runs_tool(cmd) := {tool_words(pos) |
 	runner_prefixes[cmd.name] == 0
 	pos := positional(cmd)
 	count(pos) > 0
-}
-
-invocation(cmd) := tool_words(array.slice(pos, 1, count(pos))) if {
+} | {tool_words(array.slice(pos, 1, count(pos))) |
 	subs := runner_prefixes[cmd.name]
 	subs != 0
 	pos := positional(cmd)
 	pos[0] in subs
 	count(pos) > 1
-}
-
-# yarn prisma ..., pnpm prisma ...: a runner given a tool directly.
-invocation(cmd) := tool_words(pos) if {
-	subs := runner_prefixes[cmd.name]
-	subs != 0
+} | {tool_words(pos) |
+	cmd.name in {"yarn", "pnpm"} # yarn prisma ...: a tool run directly
 	pos := positional(cmd)
 	count(pos) > 0
-	not pos[0] in subs
 }
 
 tool_words(pos) := array.concat([base_name(pos[0])], array.slice(pos, 1, count(pos)))
