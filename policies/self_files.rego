@@ -188,13 +188,22 @@ read_only(cmd) if {
 # the folder a dynamic operand starts in (~/.claude/$F).
 command_named(cmd) := array.concat(cmd.paths, object.get(cmd, "prefixes", []))
 
-# guard_named are the protected paths the call names, worked out once.
-guard_named := {p |
-	shell_call
-	some cmd in commands
-	some p in command_named(cmd)
-	protected_file(p)
-}
+# guard_named are the protected paths a shell call names, worked out
+# once. Only some paths can be protected: the unusual ones (outside the
+# project, or hidden in it), the static folders of dynamic words, the
+# socket, and (when configured) paths in policy_dirs; so most calls never
+# enter protected_file.
+guard_named := ((guard_unusual | guard_prefixes) | guard_socket) | guard_policy_dirs if shell_call
+
+guard_unusual := {p | some p in unusual_paths; protected_file(p)}
+
+guard_prefixes := {p | some p in object.get(derived, "prefixes", []); protected_file(p)}
+
+guard_socket := {p | some p in named_paths & socket_places; protected_file(p)}
+
+socket_places := {daemon_socket, parent_dir(daemon_socket)} if daemon_socket != ""
+
+guard_policy_dirs := {p | count(policy_dirs) > 0; some p in named_paths; some d in policy_dirs; under(p, d)}
 
 deny contains {"id": "self.protected_file", "msg": msg} if {
 	count(guard_named) > 0
@@ -208,13 +217,12 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 # Output redirections: echo x > $AGENTJAIL_HOME/policies/allow.rego,
 # > ~/.agentjail/policies/$N.rego.
 deny contains {"id": "self.protected_file", "msg": msg} if {
-	shell_call
+	count(guard_named) > 0
 	some cmd in commands
 	some r in cmd.redirects
 	contains(r.op, ">")
 	some p in {r.path, object.get(r, "prefix", "")}
-	p != ""
-	protected_file(p)
+	p in guard_named
 	msg := sprintf("Blocked: writing to %s could change what keeps agentjail guarding this session; agents may not. Tell the user what you need changed.", [pretty(p)])
 }
 
@@ -222,16 +230,25 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 # socat UNIX-LISTEN:$HOME/.agentjail/agentjail.sock,fork (a fake daemon on
 # our socket), --opt:/home/dev/.agentjail/x.
 deny contains {"id": "self.protected_file", "msg": msg} if {
-	shell_call
+	count(embedded_places) > 0
 	some cmd in commands
 	not read_only(cmd)
 	some a in cmd.args
-	some place in guard_places
+	some place in embedded_places
 	contains(a, place)
 	msg := sprintf("Blocked: `%s` names %s, which keeps agentjail guarding this session, inside `%s`; agents may not touch it. Tell the user what you need changed.", [cmd.name, pretty(place), a])
 }
 
 guard_places := {p | some p in array.concat([aj | some aj in agentjail_homes], array.concat(policy_dirs, [daemon_socket])); p != ""}
+
+# embedded_places are the guard places some named path contains (every
+# operand is also named as a path, so a word holding one shows here).
+embedded_places := {place |
+	shell_call
+	some p in named_paths
+	some place in guard_places
+	contains(p, place)
+}
 
 # Paths that arrive through a pipe: find ~/.agentjail -name '*.rego' | xargs rm.
 deny contains {"id": "self.protected_file", "msg": msg} if {
@@ -290,12 +307,12 @@ interpreter_code_options := {
 }
 
 # interpreter_name: python3.12 is python3.
-interpreter_name(cmd) := n if {
-	regex.match(`^(python|pypy)[0-9]*(\.[0-9]+)?$`, cmd.name)
-	n := regex.replace(cmd.name, `\.[0-9]+$`, "")
-}
+interpreter_name(cmd) := cmd.name if interpreter_code_options[cmd.name]
 
-interpreter_name(cmd) := cmd.name if not regex.match(`^(python|pypy)[0-9]*\.[0-9]+$`, cmd.name)
+interpreter_name(cmd) := regex.replace(cmd.name, `\.[0-9]+$`, "") if {
+	not interpreter_code_options[cmd.name]
+	regex.match(`^(python|pypy)[0-9]*\.[0-9]+$`, cmd.name)
+}
 
 # code_strings(cmd) are the code an interpreter runs that the command
 # line shows: the value of its code option (also clustered, perl -ne

@@ -47,7 +47,11 @@ type Derived struct {
 	// write, edit, search, list, fetch, agent, mcp or other.
 	ToolKind string
 	// Socket is the daemon's socket path.
-	Socket        string
+	Socket string
+	// Prefixes are, once each, the folders the static start of a shell
+	// command's dynamic operands and redirect targets names (~/.claude
+	// for `cp x ~/.claude/$F`); see shell.Command.Prefixes.
+	Prefixes      []string
 	Agent         string
 	Home          string
 	AgentjailHome string
@@ -182,6 +186,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
+		d.Prefixes = shellPrefixes(r.Commands)
 		d.Nested = nested(cmd, r.Commands)
 	} else if writeTool(tool) {
 		d.Writes = d.Paths
@@ -310,6 +315,7 @@ func (d *Derived) Map() map[string]any {
 		"paths":          strings2any(d.Paths),
 		"writes":         strings2any(d.Writes),
 		"unusual_paths":  strings2any(d.Unusual),
+		"prefixes":       strings2any(d.Prefixes),
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/shell"
 )
 
 // Tool kinds, the canonical view of what a call does whatever the tool is
@@ -193,4 +195,26 @@ func (env Env) shellVars() map[string]string {
 		vars["AGENTJAIL_SOCKET"] = env.Socket
 	}
 	return vars
+}
+
+// shellPrefixes gathers, once each, the commands' Prefixes and their
+// redirect targets' Prefix.
+func shellPrefixes(cmds []shell.Command) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, c := range cmds {
+		for _, p := range c.Prefixes {
+			add(p)
+		}
+		for _, r := range c.Redirects {
+			add(r.Prefix)
+		}
+	}
+	return out
 }
