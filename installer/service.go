@@ -67,7 +67,8 @@ func DescribeService(o ServiceOptions) string {
 // startDetached starts `agentjail run --headless` in its own session,
 // logging to o.Log, and returns without waiting for it.
 func startDetached(o ServiceOptions) error {
-	log, err := os.OpenFile(o.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	// Never through a symlink: it would append to whatever it points to.
+	log, err := os.OpenFile(o.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}
@@ -83,10 +84,16 @@ func startDetached(o ServiceOptions) error {
 }
 
 // stopDetached stops a daemon that holds the socket lock, if any, and
-// waits (briefly) for it to go.
+// waits (briefly) for it to go. The pid in the lock file is only a hint:
+// a daemon that crashed leaves it behind, and the pid may since belong
+// to any process. It is signalled only when it is ours, holds the lock
+// now and is an agentjail daemon (see checkDaemon).
 func stopDetached(o ServiceOptions) {
 	pid := lockHolder(o.Socket)
 	if pid <= 0 || pid == os.Getpid() {
+		return
+	}
+	if checkDaemon(paths.SocketLock(o.Socket), pid) != nil {
 		return
 	}
 	if syscall.Kill(pid, syscall.SIGTERM) != nil {
@@ -101,9 +108,40 @@ func stopDetached(o ServiceOptions) {
 	}
 }
 
+// checkDaemon says why pid must not be signalled as the daemon holding
+// the lock at lockPath, or nil when it may.
+func checkDaemon(lockPath string, pid int) error {
+	if lockFree(lockPath) {
+		return fmt.Errorf("no process holds %s: the pid in it is stale", lockPath)
+	}
+	holds, err := holdsLock(lockPath, pid)
+	if err != nil {
+		return err
+	}
+	if !holds {
+		return fmt.Errorf("pid %d does not hold %s", pid, lockPath)
+	}
+	return isAgentjailDaemon(pid)
+}
+
+// daemonName is the executable a daemon runs as: `agentjail run`.
+const daemonName = "agentjail"
+
+// isDaemonCommand reports whether an executable path and its arguments
+// are `agentjail run ...`. An upgrade may have replaced the binary under
+// a running daemon (Linux then calls it "PATH (deleted)"), and a package
+// manager may link agentjail to a versioned file, so argv[0] counts too.
+func isDaemonCommand(exe string, args []string) bool {
+	if len(args) < 2 || args[1] != "run" {
+		return false
+	}
+	exe = strings.TrimSuffix(exe, " (deleted)")
+	return filepath.Base(exe) == daemonName || filepath.Base(args[0]) == daemonName
+}
+
 // lockFree reports whether no daemon holds the socket lock.
 func lockFree(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return true
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/agentjail/agentjail/launchd"
 )
@@ -56,4 +58,36 @@ func stopManaged(ctx context.Context, o ServiceOptions) error {
 	}
 	run(ctx, "launchctl", "bootout", guiDomain()+"/"+launchd.Label)
 	return os.Remove(path)
+}
+
+// holdsLock cannot name the holder of a flock on macOS without lsof; the
+// caller has seen the lock held, and isAgentjailDaemon checks the pid.
+func holdsLock(string, int) (bool, error) { return true, nil }
+
+// isAgentjailDaemon asks ps: the process is ours and runs `agentjail run`.
+func isAgentjailDaemon(pid int) error {
+	p := strconv.Itoa(pid)
+	uidOut, err := exec.Command("ps", "-p", p, "-o", "uid=").Output()
+	if err != nil {
+		return fmt.Errorf("pid %d: %w", pid, err)
+	}
+	if strings.TrimSpace(string(uidOut)) != strconv.Itoa(os.Getuid()) {
+		return fmt.Errorf("pid %d is not yours", pid)
+	}
+	comm, err := exec.Command("ps", "-p", p, "-o", "comm=").Output()
+	if err != nil {
+		return fmt.Errorf("pid %d: %w", pid, err)
+	}
+	args, err := exec.Command("ps", "-p", p, "-o", "args=").Output()
+	if err != nil {
+		return fmt.Errorf("pid %d: %w", pid, err)
+	}
+	exe := strings.TrimSpace(string(comm))
+	// args is argv joined by spaces; argv[0] may itself hold spaces (a
+	// home folder named "John Smith"), so it is cut off by comm's length.
+	rest := strings.TrimPrefix(strings.TrimSpace(string(args)), exe)
+	if !isDaemonCommand(exe, append([]string{exe}, strings.Fields(rest)...)) {
+		return fmt.Errorf("pid %d runs %q, not `agentjail run`", pid, strings.TrimSpace(string(args)))
+	}
+	return nil
 }

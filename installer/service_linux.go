@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/agentjail/agentjail/systemd"
 )
@@ -60,6 +63,61 @@ func stopManaged(ctx context.Context, o ServiceOptions) error {
 	}
 	if systemdReachable(ctx) {
 		return run(ctx, "systemctl", "--user", "daemon-reload")
+	}
+	return nil
+}
+
+// holdsLock reads /proc/locks, where the kernel lists every flock with
+// the pid that took it and the file's inode: pid holds lockPath's lock
+// when a FLOCK line names both.
+func holdsLock(lockPath string, pid int) (bool, error) {
+	fi, err := os.Stat(lockPath)
+	if err != nil {
+		return false, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return false, fmt.Errorf("no inode for %s", lockPath)
+	}
+	b, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return false, fmt.Errorf("reading /proc/locks to see who holds %s: %w", lockPath, err)
+	}
+	ino := ":" + strconv.FormatUint(st.Ino, 10)
+	want := strconv.Itoa(pid)
+	for _, line := range strings.Split(string(b), "\n") {
+		// "1: FLOCK  ADVISORY  WRITE 14572 fe:00:9981659 0 EOF"; a waiter
+		// has "->" after the number and holds nothing.
+		f := strings.Fields(line)
+		if len(f) >= 6 && f[1] == "FLOCK" && f[4] == want && strings.HasSuffix(f[5], ino) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// isAgentjailDaemon checks /proc/PID: the process is ours and runs
+// `agentjail run`.
+func isAgentjailDaemon(pid int) error {
+	dir := "/proc/" + strconv.Itoa(pid)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("pid %d is not yours", pid)
+	}
+	exe, err := os.Readlink(dir + "/exe")
+	if err != nil {
+		return err
+	}
+	cmdline, err := os.ReadFile(dir + "/cmdline")
+	if err != nil {
+		return err
+	}
+	args := strings.Split(strings.TrimSuffix(string(cmdline), "\x00"), "\x00")
+	if !isDaemonCommand(exe, args) {
+		return fmt.Errorf("pid %d runs %s %q, not `agentjail run`", pid, exe, args)
 	}
 	return nil
 }
