@@ -215,7 +215,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		return
 	}
 	readBy := time.Now().Add(cfg.ReadTimeout)
-	if readBy.After(deadline) {
+	budgetBound := readBy.After(deadline)
+	if budgetBound {
 		readBy = deadline
 	}
 	conn.SetReadDeadline(readBy)
@@ -227,6 +228,15 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		case errors.Is(err, io.EOF):
 		case errors.As(err, &werr):
 			writeResponse(conn, &wire.Response{Error: werr})
+		case errors.As(err, &nerr) && nerr.Timeout() && budgetBound:
+			// The budget ran out while the request was still arriving (an
+			// overloaded machine): deny, as for any request past its
+			// budget, since a hook that gets an error may let the call run.
+			dec := lateDecision(cfg.RequestBudget(), "reading the request", accepted)
+			d.decider.late(cfg.RequestBudget(), "reading the request")
+			d.decider.count(wire.Deny)
+			err := writeResponse(conn, &wire.Response{Decision: dec})
+			d.logDecision(map[string]any{}, dec, err == nil)
 		case errors.As(err, &nerr) && nerr.Timeout():
 			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
 		default:

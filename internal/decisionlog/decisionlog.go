@@ -111,6 +111,32 @@ func (l *Log) keepPrivate(path string) {
 	}
 }
 
+// checkPath looks at the log's path before a write. The writer opens by
+// name and keeps the file open, so: a symlink or anything but a regular
+// file there is refused (writing through it would change another file;
+// a folder would be renamed away as if it were an old log); and a file
+// removed or replaced since the last write makes the writer reopen, so
+// records do not go on into a file nobody can read.
+func (l *Log) checkPath(written os.FileInfo) error {
+	fi, err := os.Lstat(l.path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if written != nil {
+			l.out.Close() // removed: the next write creates it afresh
+		}
+		return nil
+	case err != nil:
+		return nil // let the write report it
+	case fi.Mode().Type() == os.ModeSymlink:
+		return fmt.Errorf("%s is a symlink: the decision log is never written through one; remove it", l.path)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%v): remove it", l.path, fi.Mode().Type())
+	case written != nil && !os.SameFile(fi, written):
+		l.out.Close() // replaced: write to the file now at the path
+	}
+	return nil
+}
+
 // fail counts n records that were not written, and why.
 func (l *Log) fail(n int, err error) {
 	l.mu.Lock()
@@ -169,9 +195,14 @@ func (l *Log) writer() {
 	defer close(l.done)
 	var buf []byte
 	lines := 0
+	var written os.FileInfo // the file the last write went to
 	flush := func() {
-		if _, err := l.out.Write(buf); err != nil {
+		if err := l.checkPath(written); err != nil {
+			l.fail(lines, err)
+		} else if _, err := l.out.Write(buf); err != nil {
 			l.fail(lines, fmt.Errorf("writing %s: %w", l.path, err))
+		} else {
+			written, _ = os.Lstat(l.path)
 		}
 		buf, lines = buf[:0], 0
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestEveryRecordOfABurstIsWritten(t *testing.T) {
@@ -81,25 +82,37 @@ func TestRecentDenies(t *testing.T) {
 }
 
 func TestWriteFailuresAreCounted(t *testing.T) {
-	notADir := filepath.Join(t.TempDir(), "file")
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "file")
 	os.WriteFile(notADir, []byte("x"), 0o600)
-	diskFull := filepath.Join(t.TempDir(), "decisions.jsonl")
-	if err := os.Symlink("/dev/full", diskFull); err != nil {
-		t.Skip(err)
-	}
-	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skip("no /dev/full here")
-	}
+	secret := filepath.Join(dir, "secret")
+	os.WriteFile(secret, []byte("keep me\n"), 0o600)
 	tests := []struct {
-		name, path, wantErr string
+		name, wantErr string
+		prepare       func() string // returns the log path
 	}{
 		// Its folder is a file: no one, root included, can create it.
-		{"unwritable path", filepath.Join(notADir, "decisions.jsonl"), "not a directory"},
-		{"disk full", diskFull, "no space left"},
+		{"unwritable path", "not a directory", func() string { return filepath.Join(notADir, "decisions.jsonl") }},
+		{"a folder at the path", "not a regular file", func() string {
+			p := filepath.Join(dir, "folder.jsonl")
+			os.Mkdir(p, 0o700)
+			return p
+		}},
+		{"a symlink at the path", "is a symlink", func() string {
+			p := filepath.Join(dir, "link.jsonl")
+			os.Symlink(secret, p)
+			return p
+		}},
+		{"a symlink to a full disk", "is a symlink", func() string {
+			p := filepath.Join(dir, "full.jsonl")
+			os.Symlink("/dev/full", p)
+			return p
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := New(Options{Path: tt.path})
+			path := tt.prepare()
+			l := New(Options{Path: path})
 			for i := range 5 {
 				l.Append(Record{ID: fmt.Sprint(i), Verdict: "deny"})
 			}
@@ -112,6 +125,42 @@ func TestWriteFailuresAreCounted(t *testing.T) {
 				t.Errorf("recent denies are kept in memory even when the disk fails: %d", len(got))
 			}
 		})
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "keep me\n" {
+		t.Errorf("a symlink target was written to: %q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, "folder.jsonl")); err != nil || !fi.IsDir() {
+		t.Errorf("the folder at the log path was moved: %v", err)
+	}
+}
+
+func TestARemovedOrReplacedLogIsReopened(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	l := New(Options{Path: path})
+	waitFor := func(id string) {
+		t.Helper()
+		for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(5 * time.Millisecond) {
+			if recs, _ := Read(path); len(recs) > 0 && recs[len(recs)-1].ID == id {
+				return
+			}
+		}
+		t.Fatalf("record %s never reached %s", id, path)
+	}
+	l.Append(Record{ID: "a"})
+	waitFor("a")
+	os.Remove(path)
+	l.Append(Record{ID: "b"})
+	waitFor("b")
+	os.Rename(path, path+".moved")
+	os.WriteFile(path, nil, 0o600)
+	l.Append(Record{ID: "c"})
+	l.Close()
+	recs, _ := Read(path)
+	if len(recs) != 1 || recs[0].ID != "c" {
+		t.Errorf("records at the path %+v, want c alone", recs)
+	}
+	if n, last := l.Failures(); n != 0 {
+		t.Errorf("failures %d %q", n, last)
 	}
 }
 
