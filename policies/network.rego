@@ -10,7 +10,7 @@ loopback_host := `^(localhost|127\.[0-9.]+|::1|0\.0\.0\.0|\[::1\])$`
 
 # /dev/tcp/HOST/PORT redirects: a shell wired to a socket.
 deny contains {"id": "network.reverse_shell", "msg": msg} if {
-	input.agentjail.commands[0]
+	mentions_dev_socket
 	some cmd in commands
 	some r in cmd.redirects
 	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
@@ -20,6 +20,14 @@ deny contains {"id": "network.reverse_shell", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` wires a shell or a stream to %s, a reverse shell or a raw upload. Use the project's own tools to talk to servers.", [cmd.name, r.target])
 }
 
+# mentions_dev_socket: a cheap look at the command line before walking
+# every redirect of every command.
+mentions_dev_socket if {
+	text := input.tool_input.command
+	is_string(text)
+	contains(text, "/dev/")
+}
+
 socket_shell(cmd, _) if cmd.name in shells
 
 socket_shell(cmd, _) if cmd.name == "exec"
@@ -27,7 +35,7 @@ socket_shell(cmd, _) if cmd.name == "exec"
 socket_shell(_, r) if contains(r.op, ">")
 
 ask contains {"id": "network.raw_socket", "msg": msg} if {
-	input.agentjail.commands[0]
+	mentions_dev_socket
 	some cmd in commands
 	some r in cmd.redirects
 	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
@@ -216,11 +224,19 @@ metadata_hosts := {"169.254.169.254", "metadata.google.internal", "metadata.goog
 
 metadata_pattern := `(?i)(^|[^0-9a-z.])(169\.254\.169\.254|metadata\.google\.internal|metadata\.goog|fd00:ec2::254|100\.100\.100\.200|169\.254\.170\.2|169\.254\.169\.123)([^0-9]|$)`
 
+# mentions_metadata: a cheap look at the command line (any program can
+# reach the endpoint, so no program group can stand in for it).
+mentions_metadata if {
+	text := input.tool_input.command
+	is_string(text)
+	regex.match(`169\.254\.1|metadata\.|100\.100\.100\.200|fd00:ec2`, text)
+}
+
 # Programs whose words are only text.
 text_programs := {"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "git", "gh", "jq", "yq", "cat", "less", "head", "tail", "man"}
 
 deny contains {"id": "network.metadata", "msg": msg} if {
-	input.agentjail.commands[0]
+	mentions_metadata
 	some cmd in commands
 	not cmd.name in text_programs
 	some a in cmd.args
@@ -230,7 +246,7 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 }
 
 deny contains {"id": "network.metadata", "msg": msg} if {
-	input.agentjail.commands[0]
+	mentions_metadata
 	some cmd in commands
 	not cmd.name in text_programs
 	some a in cmd.args
