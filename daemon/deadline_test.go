@@ -204,13 +204,13 @@ deny contains sprintf("%05d %s", [i, pad]) if {
 `
 
 func TestAFloodOfMessagesStillFitsTheAnswer(t *testing.T) {
-	// A generous eval_timeout, so the answer is the flood's and not a
-	// timeout's.
-	d := startWith(t, "eval_timeout: 1400ms\n", map[string]string{"flood.rego": flood})
+	// Generous deadlines (a hook installed with --timeout 20s), so the
+	// answer is the flood's and not a timeout's even on a slow machine.
+	d := startWith(t, "hook_timeout: 20s\neval_timeout: 14s\n", map[string]string{"flood.rego": flood})
 	ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/p", "tool_input": map[string]any{"command": "flood"}})
 	for _, explain := range []bool{false, true} {
 		t.Run(fmt.Sprintf("explain=%v", explain), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), hook.DefaultTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			dec, err := (&wire.Client{Socket: d.Socket}).Decide(ctx, &wire.Request{Event: ev, Explain: explain})
 			if err != nil {
