@@ -152,10 +152,14 @@ func TestAttacks(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.writePolicy("team.rego", "package agentjail\n\n"+seedRule)
+	// The user rule compares, so it cannot fail on odd input shapes: those
+	// rows must be stopped by agentjail itself, not by an evaluation error.
+	e.writePolicy("team.rego", "package agentjail\n\ndeny contains \"no force pushes\" if input.tool_input.command == \"git push --force\"\n")
 	e.start()
 	pid := e.daemon.Process.Pid
 
+	// AGENTJAIL_ATTACKS_SHOW=1 logs every row's outcome and reason.
+	show := os.Getenv("AGENTJAIL_ATTACKS_SHOW") != ""
 	vars := strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", proj, "{sock}", e.socket, "{pid}", strconv.Itoa(pid))
 	var (
 		failed                                []string
@@ -179,6 +183,9 @@ func TestAttacks(t *testing.T) {
 			}
 		}
 		got, detail := outcome(e.hook(a.event(t, vars)))
+		if show {
+			t.Logf("[%s] %s: %s %.200s", a.Class, a.Name, got, detail)
+		}
 		held := false
 		if a.Expect == "stopped" {
 			attacksN++
@@ -223,6 +230,17 @@ func TestAttacks(t *testing.T) {
 	}
 	if e.daemon.Process.Pid != pid {
 		t.Errorf("the daemon was replaced")
+	}
+
+	// Agent text with control characters (the rows above send CR and ESC)
+	// is shown neutralised: nothing can rewrite the user's terminal.
+	for _, args := range [][]string{{"logs", "-n", "1000"}, {"status"}} {
+		out := e.cli(args...).stdout
+		if i := strings.IndexFunc(out, func(r rune) bool {
+			return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r < 0xa0)
+		}); i >= 0 {
+			t.Errorf("agentjail %s shows a raw control character %q: %.80q", strings.Join(args, " "), out[i], out[max(0, i-40):])
+		}
 	}
 
 	lines := []string{fmt.Sprintf("attacks: %d stopped of %d, harmless: %d allowed of %d", stopped, attacksN, allowed, harmlessN)}
