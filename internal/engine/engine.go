@@ -104,7 +104,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, errs
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
-	if len(pack) > 0 && len(pack) < len(modules) {
+	if len(pack) > 0 && len(pack) < len(modules) && packReadsUserRules(compiler, pack) {
 		packOnly := make(map[string]*ast.Module, len(pack))
 		for name := range pack {
 			packOnly[name] = modules[name]
@@ -126,6 +126,50 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	}
 	e.groups = groups
 	return e, nil
+}
+
+// packReadsUserRules reports whether any rule of the pack depends, at any
+// depth, on a rule a user file defines: a user file extending one of the
+// pack's tables (the only way it can, see checkModules). Only then can
+// the pack's locked rules decide differently with the user files than
+// without, and only then are they evaluated apart (which doubles the
+// cost of a decision). A user file that only adds its own rules and
+// helpers costs nothing extra.
+func packReadsUserRules(compiler *ast.Compiler, pack map[string]bool) bool {
+	if compiler.Graph == nil {
+		return true
+	}
+	user := map[*ast.Rule]bool{}
+	var queue []*ast.Rule
+	for name, m := range compiler.Modules {
+		for _, r := range m.Rules {
+			if pack[name] {
+				queue = append(queue, r)
+			} else {
+				user[r] = true
+			}
+		}
+	}
+	seen := map[*ast.Rule]bool{}
+	for len(queue) > 0 {
+		r := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		for dep := range compiler.Graph.Dependencies(r) {
+			d, ok := dep.(*ast.Rule)
+			if !ok {
+				return true // a node this code does not know: be safe
+			}
+			if user[d] {
+				return true
+			}
+			queue = append(queue, d)
+		}
+	}
+	return false
 }
 
 // prepare compiles modules with the verdict module into the verdict query.

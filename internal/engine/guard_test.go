@@ -219,3 +219,28 @@ func TestRealPackHelpersCannotBeRedefined(t *testing.T) {
 		})
 	}
 }
+
+// The pack's locked rules are evaluated a second time, over the pack
+// alone, only when a user file extends something they read.
+func TestLockedPassOnlyWhenNeeded(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"own rules only", "package agentjail\nmine contains \"x\"\ndeny contains \"no\" if input.program in mine\n", false},
+		{"own package", "package acme\nx := 1\n", false},
+		{"extends a table a locked rule reads", "package agentjail\nprotected_dirs contains \"/srv\"\n", true},
+		{"extends a table through a helper", "package agentjail\ntrusted_programs contains \"sed\"\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng, errs := compileWithPack(tt.text)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if got := eng.locked != nil; got != tt.want {
+				t.Errorf("separate locked pass: %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
