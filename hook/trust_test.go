@@ -189,6 +189,12 @@ func TestSocketFolderMustBeOurs(t *testing.T) {
 	if os.Getuid() == 0 {
 		// /tmp belongs to root: for root it is the mode that refuses it.
 		tests[2].want = "which other users can write to"
+		// The fallback home, pre-created by another user in a shared /tmp.
+		theirs := t.TempDir()
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		tests = append(tests, struct{ name, socket, want string }{"folder another user made first", filepath.Join(theirs, "agentjail.sock"), "belongs to uid 65534, not you"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
