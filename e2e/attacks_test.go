@@ -260,3 +260,53 @@ func TestAttacks(t *testing.T) {
 		t.Errorf("%d rows did not hold:\n%s", len(failed), strings.Join(failed, "\n"))
 	}
 }
+
+// TestPlantedPolicies places, as only the user could, policy files that
+// define the packages the daemon uses internally or the data the locked
+// rules read, and checks that after the reload nothing is unlocked: the
+// dangerous calls are still denied and the daemon still answers.
+func TestPlantedPolicies(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	pid := strconv.Itoa(e.daemon.Process.Pid)
+	dangerous := []struct{ name, event string }{
+		{"rm -rf ~", bashEvent("rm -rf ~")},
+		{"kill the daemon", bashEvent("kill " + pid)},
+		{"Write config.yaml", fmt.Sprintf(`{"tool_name":"Write","cwd":%q,"tool_input":{"file_path":%q,"content":"fail_mode: open\n"}}`, e.home, filepath.Join(e.ajHome, "config.yaml"))},
+	}
+	tests := []struct{ name, text string }{
+		{"verdict package emptied", "package agentjail_verdict\n\ndeny := set()\n\nask := set()\n"},
+		{"verdict package, a rule beside it", "package agentjail_verdict\n\nimport rego.v1\n\nallow contains {\"id\": \"x\", \"msg\": \"ok\"} if true\n"},
+		{"verdict subpackage", "package agentjail_verdict.extra\n\nx := 1\n"},
+		{"config disables the rules", "package config\n\ndisabled_rules := [\"fs.rm_catastrophic\", \"self.stop_daemon\", \"self.home_write\", \"self.protected_write\"]\n"},
+		{"config empties the protected paths", "package config\n\nprotected_paths := []\n\nallowed_paths := [\"/\"]\n"},
+		{"program groups emptied", "package agentjail\n\nprogram_groups := {}\n"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := fmt.Sprintf("planted%d.rego", i)
+			file := filepath.Join(e.ajHome, "policies", name)
+			e.writePolicy(name, tt.text)
+			// Loaded or refused, the daemon has read it once status names it.
+			// The reload is asked for, not left to the file watcher, so the
+			// test does not depend on when the watch starts.
+			waitFor(t, "the daemon to read "+name, func() bool {
+				e.cli("reload")
+				return strings.Contains(e.cli("status", "--json").stdout, file)
+			})
+			for _, d := range dangerous {
+				if got, detail := outcome(e.hook(d.event)); got != "deny" {
+					t.Errorf("%s: got %s %s", d.name, got, detail)
+				}
+			}
+			if got, detail := outcome(e.hook(bashEvent("ls ./src"))); got == "fail-open" || got == "broken" {
+				t.Errorf("a harmless call: %s %s", got, detail)
+			}
+			os.Remove(file)
+			waitFor(t, "the daemon to forget "+name, func() bool {
+				e.cli("reload")
+				return !strings.Contains(e.cli("status", "--json").stdout, file)
+			})
+		})
+	}
+}
