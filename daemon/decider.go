@@ -223,6 +223,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		DaemonPID:     daemonPID,
 		Socket:        d.socket,
 		ProgramGroups: set.engine.ProgramGroups(),
+		Roles:         set.engine.ShellRoles(),
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 	})
 	if err != nil {

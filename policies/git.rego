@@ -4,16 +4,9 @@ package agentjail
 
 protected_branches := {"main", "master"}
 
-# git_subcommand(cmd) is "push" in `git push` and in `git -C dir push`.
-git_subcommand(cmd) := cmd.operands[0] if {
-	cmd.name == "git"
-	not has_flag(cmd, {"C", "c"})
-}
-
-git_subcommand(cmd) := cmd.operands[1] if {
-	cmd.name == "git"
-	has_flag(cmd, {"C", "c"})
-}
+# git_subcommand(cmd) is "push" in `git push` and in `git -C dir push`:
+# the values of git's own options are not operands (roles.rego).
+git_subcommand(cmd) := cmd.operands[0] if cmd.name == "git"
 
 # git_subcommands are the subcommands the call's git commands run, so
 # that a rule about `git push` is dismissed with one lookup.

@@ -72,6 +72,20 @@ secret_access contains r.path if {
 	r.path in secret_paths
 }
 
+# A word only known when the command runs ($D/credentials, ~/.aws/$F,
+# "$HOME/.ssh/$K") that may name a secret file: the daemon lists in
+# cmd.maybe the well-known secret files it may stand for.
+ask contains {"id": "secrets.unknown", "msg": msg} if {
+	input.agentjail.tool_kind == "shell"
+	some cmd in commands
+	cmd.maybe[0]
+	not cmd.name in metadata_only
+	some p in cmd.maybe
+	secret(p)
+	not not_secret(p)
+	msg := sprintf("`%s` names a path only known when it runs, and it may be %s, which holds credentials; the user has to approve it. Spell out the path you mean.", [cmd.name, pretty(p)])
+}
+
 deny contains {"id": "secrets.credentials", "msg": msg} if {
 	input.agentjail.paths[0]
 	count(secret_paths) > 0

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
+	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -72,6 +74,7 @@ type Engine struct {
 	sources  []wire.Source
 	revision string
 	groups   map[string][]string
+	roles    *shell.Roles
 	rules    int
 }
 
@@ -125,8 +128,36 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
 	}
 	e.groups = groups
+	roles, err := shellRoles(ctx, compiler)
+	if err != nil {
+		return nil, []wire.LoadErr{{Message: "data.agentjail.shell_roles: " + err.Error()}}
+	}
+	e.roles = roles
 	return e, nil
 }
+
+// shellRoles reads the policies' data.agentjail.shell_roles: what
+// programs do with their arguments (see shell.Roles). The daemon hands
+// it to the shell parser for each call, so the pack's tables, and the
+// rows a user's policy adds, decide which words are paths.
+func shellRoles(ctx context.Context, compiler *ast.Compiler) (*shell.Roles, error) {
+	rs, err := rego.New(rego.Query("x := data.agentjail.shell_roles"), rego.Compiler(compiler)).Eval(ctx)
+	if err != nil || len(rs) == 0 {
+		return nil, err // undefined: no roles
+	}
+	raw, err := json.Marshal(rs[0].Bindings["x"])
+	if err != nil {
+		return nil, err
+	}
+	var roles shell.Roles
+	if err := json.Unmarshal(raw, &roles); err != nil {
+		return nil, fmt.Errorf("does not have the shape of the pack's table (see policies/roles.rego): %w", err)
+	}
+	return &roles, nil
+}
+
+// ShellRoles is the policies' shell_roles table (nil if none).
+func (e *Engine) ShellRoles() *shell.Roles { return e.roles }
 
 // packReadsUserRules reports whether any rule of the pack depends, at any
 // depth, on a rule a user file defines: a user file extending one of the

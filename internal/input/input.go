@@ -34,6 +34,9 @@ type Env struct {
 	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
 	// lists the groups of the programs a call runs.
 	ProgramGroups map[string][]string
+	// Roles are the policies' data.agentjail.shell_roles: what programs
+	// do with their arguments (see shell.Roles).
+	Roles *shell.Roles
 	// ReadFile reads an agent hook configuration file's current content,
 	// so that a write to it is judged on the file it would leave (see
 	// agentconfig.ReadRegular). When nil, such files count as absent.
@@ -182,7 +185,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		if bad == "" {
-			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars()})
+			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles})
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
@@ -369,6 +372,10 @@ func commandMap(c shell.Command) map[string]any {
 		"remote":    c.Remote,
 		"depth":     c.Depth,
 		"prefixes":  strings2any(c.Prefixes),
+		"text":      strings2any(c.Text),
+		"uses":      strings2any(c.Uses),
+		"maybe":     strings2any(c.Maybe),
+		"dry_run":   c.DryRun,
 	}
 	assigns := make(map[string]any, len(c.Assigns))
 	for k, v := range c.Assigns {

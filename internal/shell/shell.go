@@ -44,6 +44,21 @@ type Command struct {
 	// names, absolute and cleaned: ~/.claude for `~/.claude/$F`. The
 	// operand may name anything inside it.
 	Prefixes []string `json:"prefixes,omitempty"`
+	// Text are the arguments the program takes as free text, never as
+	// paths: commit messages, titles, search patterns, echo's words (see
+	// Roles). They stay in Args and Operands.
+	Text []string `json:"text,omitempty"`
+	// Uses are credentials the program uses without revealing them, as
+	// absolute paths: ssh -i KEY, kubectl --kubeconfig FILE. They are not
+	// in Paths.
+	Uses []string `json:"uses,omitempty"`
+	// Maybe are well-known secret files a word only known when the
+	// command runs may name ($D/credentials, ~/.aws/$F): see
+	// Roles.Examples.
+	Maybe []string `json:"maybe,omitempty"`
+	// DryRun is set when an option makes the program only show what it
+	// would do (git push -n, cargo publish --dry-run).
+	DryRun bool `json:"dry_run,omitempty"`
 	// Dynamic is set when the program or an argument depends on something
 	// not known before running it: $VAR, $(...), globs, arithmetic.
 	Dynamic bool `json:"dynamic"`
@@ -97,6 +112,9 @@ type Env struct {
 	// AGENTJAIL_SOCKET): $NAME and ${NAME} expand to them, so a path
 	// given through them is seen as the path it is.
 	Vars map[string]string
+	// Roles are the policies' tables of what programs do with their
+	// arguments; nil reads every operand as a possible path.
+	Roles *Roles
 }
 
 // Bounds keep a hostile command line from costing unbounded time or
@@ -126,6 +144,9 @@ const (
 func Parse(command string, env Env) Result {
 	if env.Temp == "" {
 		env.Temp = "/tmp"
+	}
+	if env.Roles != nil {
+		env.Roles.init()
 	}
 	w := &walker{env: env, workLimit: WorkPerByte*len(command) + WorkBase}
 	w.script(command, scope{cwd: filepath.Clean(env.Cwd)}, "", 0)

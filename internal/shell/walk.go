@@ -17,6 +17,8 @@ type walker struct {
 	// words and work are what the command has cost so far against
 	// MaxWords and workLimit (see the bounds in shell.go).
 	words, work, workLimit int
+	// examples are Env.Roles.Examples made absolute, once per parse.
+	examples []string
 }
 
 // scope is what a command inherits from where it stands.
@@ -31,6 +33,9 @@ type scope struct {
 	// (H=~/.agentjail; rm -rf $H/policies). Shared between scopes and
 	// copied on write.
 	vars map[string]word
+	// stdin are the items the commands before this one in its pipeline
+	// are known to print (printf '%s\n' X | xargs rm): xargs hands them on.
+	stdin []word
 }
 
 func (w *walker) fail(msg string) {
@@ -191,12 +196,16 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, sc *scope) {
 	// charged to the budget as each command is emitted.
 	var names []string
 	seen := map[string]bool{}
-	for _, p := range parts {
+	for i, p := range parts {
 		if w.err != "" && len(w.out) >= MaxCommands {
 			return
 		}
 		member := *sc // each side of a pipe runs in a subshell
 		member.pipeFrom = names[:len(names):len(names)]
+		member.stdin = nil
+		if i > 0 {
+			member.stdin, _ = w.printedPipe(parts[:i], sc.cwd, sc.vars)
+		}
 		first := len(w.out)
 		w.stmt(p, &member)
 		for _, cmd := range w.out[first:] {
@@ -264,6 +273,7 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 			v = w.word(a.Value, sc.cwd, sc.vars).text
 		}
 		cmd.Assigns[a.Name.Value] = v
+		w.commandVar(a.Name.Value, v, sc)
 	}
 	var words []word
 	for _, arg := range ce.Args {
@@ -280,6 +290,10 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 	}
 	w.resolve(cmd, words, s, sc)
 	w.changeDir(words, sc)
+	// $_ is the last argument of the command before.
+	if last := words[len(words)-1]; len(words) > 1 {
+		w.setVar(sc, "_", last)
+	}
 }
 
 // changeDir follows `cd DIR` and `pushd DIR`, so that in
@@ -393,8 +407,18 @@ func (w *walker) assign(sc *scope, a *syntax.Assign) {
 		v = word{text: "$" + name, dynamic: true}
 	case a.Value != nil:
 		v = w.word(a.Value, sc.cwd, sc.vars)
+		w.commandVar(name, v.text, sc)
 	}
 	w.setVar(sc, name, v)
+}
+
+// commandVar parses the value of a variable whose value is a command
+// line a program runs (GIT_SSH_COMMAND, see Roles.CommandVars).
+func (w *walker) commandVar(name, value string, sc *scope) {
+	if w.env.Roles == nil || value == "" || !w.env.Roles.cmdVars[name] {
+		return
+	}
+	w.script(value, w.sub(sc, sc.cwd), name, sc.depth+1)
 }
 
 // setVar sets a variable in sc, copying the shared map first.

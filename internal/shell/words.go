@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"os/user"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,7 +19,15 @@ type word struct {
 	glob    bool   // has an unquoted *, ? or [
 	quoted  bool   // some part was quoted ("-rf" quoted is still an option to rm, but not a glob)
 	prefix  string // for a dynamic word, the text before its first dynamic part
+	// re is, for a glob or dynamic word, a regular expression for what it
+	// may stand for: globs as in a shell, each dynamic part as anything.
+	// It is only kept while it may matter (see word.pattern).
+	re string
 }
+
+// pattern reports whether wd's regular expression says more than its
+// text: it has a glob or a dynamic part.
+func (wd word) pattern() bool { return wd.glob || wd.dynamic }
 
 // fields resolves a word after brace expansion: {a,b} gives two words.
 // The expansion is counted before it is made, and made only within the
@@ -43,7 +52,46 @@ func (w *walker) fields(wd *syntax.Word, cwd string, vars map[string]word) []wor
 		}
 	}
 	w.spend(1, 0)
+	if split := w.split(wd, vars); split != nil {
+		return split
+	}
 	return []word{w.word(wd, cwd, vars)}
+}
+
+// split is the words an unquoted $NAME alone splits into, when its value
+// is known and holds separators (IFS, or space, tab and newline): with
+// IFS=_ and cmd=cat_FILE, $cmd runs cat FILE.
+func (w *walker) split(wd *syntax.Word, vars map[string]word) []word {
+	if len(wd.Parts) != 1 {
+		return nil
+	}
+	pe, ok := wd.Parts[0].(*syntax.ParamExp)
+	if !ok || !simpleParam(pe) {
+		return nil
+	}
+	v, ok := vars[pe.Param.Value]
+	if !ok || v.dynamic {
+		return nil
+	}
+	seps := " \t\n"
+	if ifs, ok := vars["IFS"]; ok && !ifs.dynamic {
+		seps = ifs.text
+	}
+	if seps == "" || !strings.ContainsAny(v.text, seps) {
+		return nil
+	}
+	fs := strings.FieldsFunc(v.text, func(r rune) bool { return strings.ContainsRune(seps, r) })
+	if !w.spend(len(fs), len(v.text)) {
+		return nil
+	}
+	out := make([]word, len(fs))
+	for i, f := range fs {
+		out[i] = word{text: f, glob: hasGlob(f)}
+		if out[i].glob {
+			out[i].re = globRE(f)
+		}
+	}
+	return out
 }
 
 // braceCount counts the brace expansions in a split word (nested ones
@@ -131,7 +179,7 @@ func hasBrace(wd *syntax.Word) bool {
 // the command line.
 func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 	var out word
-	var sb strings.Builder
+	var sb, re strings.Builder
 	for i, part := range wd.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -143,27 +191,34 @@ func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 				out.glob = true
 			}
 			sb.WriteString(unescape(v))
+			re.WriteString(globRE(v))
 		case *syntax.SglQuoted:
 			out.quoted = true
+			t := p.Value
 			if p.Dollar {
-				sb.WriteString(ansiC(p.Value))
-			} else {
-				sb.WriteString(p.Value)
+				t = ansiC(p.Value)
 			}
+			sb.WriteString(t)
+			re.WriteString(regexp.QuoteMeta(t))
 		case *syntax.DblQuoted:
 			out.quoted = true
 			for _, dp := range p.Parts {
 				if l, ok := dp.(*syntax.Lit); ok {
-					sb.WriteString(unescapeDouble(l.Value))
+					t := unescapeDouble(l.Value)
+					sb.WriteString(t)
+					re.WriteString(regexp.QuoteMeta(t))
 					continue
 				}
-				w.dynamicPart(dp, cwd, vars, &sb, &out)
+				w.dynamicPart(dp, cwd, vars, &sb, &re, &out)
 			}
 		default:
-			w.dynamicPart(part, cwd, vars, &sb, &out)
+			w.dynamicPart(part, cwd, vars, &sb, &re, &out)
 		}
 	}
 	out.text = sb.String()
+	if out.pattern() {
+		out.re = re.String()
+	}
 	return out
 }
 
@@ -171,12 +226,17 @@ func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 // the known variables by value (assigned earlier in the command line,
 // then HOME, TMPDIR, PWD and Env.Vars), the rest as written, marked
 // dynamic.
-func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]word, sb *strings.Builder, out *word) {
+func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]word, sb, re *strings.Builder, out *word) {
+	known := func(s string) {
+		sb.WriteString(s)
+		re.WriteString(regexp.QuoteMeta(s))
+	}
 	if pe, ok := part.(*syntax.ParamExp); ok && simpleParam(pe) {
 		name := pe.Param.Value
 		if v, ok := vars[name]; ok {
-			if !w.spend(0, len(v.text)) {
+			if !w.spend(0, 2*len(v.text)+len(v.re)) {
 				markDynamic(sb, out, "")
+				re.WriteString(".*")
 				return
 			}
 			if v.dynamic {
@@ -184,25 +244,54 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]w
 			}
 			out.glob = out.glob || v.glob
 			sb.WriteString(v.text)
+			if v.pattern() {
+				re.WriteString(v.re)
+			} else {
+				re.WriteString(regexp.QuoteMeta(v.text))
+			}
 			return
 		}
 		switch name {
 		case "HOME":
-			sb.WriteString(w.env.Home)
+			known(w.env.Home)
 			return
 		case "TMPDIR", "TMP", "TEMP":
-			sb.WriteString(w.env.Temp)
+			known(w.env.Temp)
 			return
 		case "PWD":
-			sb.WriteString(cwd)
+			known(cwd)
 			return
 		}
 		if v, ok := w.env.Vars[name]; ok && v != "" {
-			sb.WriteString(v)
+			known(v)
+			return
+		}
+	}
+	// A substitution of a command that prints its own operands
+	// ($(realpath X), `echo X`) is X.
+	if cs, ok := part.(*syntax.CmdSubst); ok {
+		if items, ok := w.printed(cs.Stmts, cwd, vars); ok && len(items) > 0 {
+			for i, it := range items {
+				if i > 0 {
+					sb.WriteByte(' ')
+					re.WriteByte(' ')
+				}
+				if it.dynamic {
+					markDynamic(sb, out, it.prefix)
+				}
+				out.glob = out.glob || it.glob
+				sb.WriteString(it.text)
+				if it.pattern() {
+					re.WriteString(it.re)
+				} else {
+					re.WriteString(regexp.QuoteMeta(it.text))
+				}
+			}
 			return
 		}
 	}
 	markDynamic(sb, out, "")
+	re.WriteString(".*")
 	if _, ok := part.(*syntax.ExtGlob); ok {
 		out.glob = true
 	}

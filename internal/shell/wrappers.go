@@ -133,6 +133,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 				cmd.Assigns = map[string]string{}
 			}
 			cmd.Assigns[k] = v
+			w.commandVar(k, v, sc)
 		}
 		if split, ok := firstOf(seen, "S", "split-string"); ok {
 			runString(joinTexts(append([]word{{text: split}}, args[i:]...)), "env -S", cmd.Cwd)
@@ -234,21 +235,51 @@ func after(ws []word, i int) []word {
 // xargs emits xargs and the command it runs. Items given in a
 // here-string are known, and xargs appends them to that command.
 func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
-	i, _ := xargsOpts.skip(words[1:])
+	i, seen := xargsOpts.skip(words[1:])
 	rest := words[1+i:]
 	if len(rest) == 0 {
 		rest = []word{{text: "echo"}}
 	}
+	var items []word
 	for _, r := range s.Redirs {
 		if r.Op == syntax.WordHdoc {
-			items := strings.Fields(w.word(r.Word, cmd.Cwd, sc.vars).text)
-			if !w.spend(len(items), 0) {
+			fs := strings.Fields(w.word(r.Word, cmd.Cwd, sc.vars).text)
+			if !w.spend(len(fs), 0) {
 				break
 			}
-			for _, f := range items {
-				rest = append(rest, word{text: f})
+			for _, f := range fs {
+				items = append(items, word{text: f})
 			}
 		}
+	}
+	// What the commands before it in the pipeline print, when known.
+	if w.spend(len(sc.stdin), 0) {
+		items = append(items, sc.stdin...)
+	}
+	if repl, ok := firstOf(seen, "I", "replace", "i"); ok && len(items) > 0 {
+		if repl == "" {
+			repl = "{}"
+		}
+		// -I R: each item takes R's place in the command.
+		var out []word
+		for _, it := range items {
+			if !w.spend(len(rest), 0) {
+				break
+			}
+			for _, a := range rest {
+				if strings.Contains(a.text, repl) {
+					nw := it
+					nw.text = strings.ReplaceAll(a.text, repl, it.text)
+					out = append(out, nw)
+				} else {
+					out = append(out, a)
+				}
+			}
+			out = append(out, word{text: ";"})
+		}
+		rest = out
+	} else {
+		rest = append(rest, items...)
 	}
 	w.emitOnly(cmd, words[:1+i], sc)
 	sub := *sc
@@ -272,7 +303,15 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	name := base(words[0].text)
 	if _, ok := seen["c"]; ok && i < len(args) {
 		w.emitRunner(cmd, words, sc)
-		w.script(args[i].text, w.sub(sc, cmd.Cwd), name+" -c", sc.depth+1)
+		sub := w.sub(sc, cmd.Cwd)
+		// `sh -c 'cat "$1"' NAME ARG...`: NAME is $0, the ARGs $1...
+		for n, a := range after(args, i+1) {
+			if n > 9 {
+				break
+			}
+			w.setVar(&sub, string(rune('0'+n)), a)
+		}
+		w.script(args[i].text, sub, name+" -c", sc.depth+1)
 		return
 	}
 	w.emitOnly(cmd, words, sc)
@@ -323,6 +362,24 @@ func (w *walker) find(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 			i = j
 		}
 	}
+	// {} stands for what find finds under each root whose name matches
+	// its -name pattern, not the root itself.
+	name := "*"
+	for i := 0; i+1 < end; i++ {
+		if t := args[i].text; (t == "-name" || t == "-iname") && !args[i+1].dynamic {
+			name = args[i+1].text
+		}
+	}
+	// Without a name filter it may be everything there: the root stands
+	// for it, as a whole tree deleted is the root deleted.
+	found := make([]word, 0, len(roots))
+	for _, r := range roots {
+		if name == "*" {
+			found = append(found, word{text: r})
+			continue
+		}
+		found = append(found, under(word{text: r}, w.abs(expandTilde(r, w.env.Home), cmd.Cwd), name))
+	}
 	// find's own arguments stop where the commands it runs begin.
 	w.emitOnly(cmd, words[:1+end], sc)
 	for _, ex := range execs {
@@ -336,8 +393,11 @@ func (w *walker) find(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 				if !w.spend(len(roots), len(roots)*len(a.text)) {
 					return
 				}
-				for _, r := range roots {
-					argv = append(argv, word{text: strings.ReplaceAll(a.text, "{}", r), dynamic: a.dynamic})
+				for _, f := range found {
+					nw := f
+					nw.text = strings.ReplaceAll(a.text, "{}", f.text)
+					nw.dynamic = nw.dynamic || a.dynamic
+					argv = append(argv, nw)
 				}
 				continue
 			}
@@ -368,7 +428,10 @@ func joinTexts(ws []word) string {
 }
 
 // emitOnly finishes a command from its words: program, arguments,
-// flags, operands and paths.
+// flags, operands and paths. The policies' roles table (Env.Roles) says,
+// for the programs it knows, which options take a value and what each
+// value and leading operand is: free text, a credential used, the
+// directory to work in, a command line or code.
 func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 	prog := words[0]
 	cmd.Program = prog.text
@@ -376,7 +439,16 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 	cmd.Dynamic = prog.dynamic
 	singleDashLong := cmd.Name == "find"
 	afterDashes := false
-	for _, a := range words[1:] {
+	var roles *ProgramRoles
+	if !prog.dynamic {
+		roles = w.env.Roles.program(cmd.Name)
+	}
+	args := words[1:]
+	patternGiven := roles.patternIn(args)
+	operandN := 0
+	codeGiven := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		cmd.Args = append(cmd.Args, a.text)
 		cmd.Dynamic = cmd.Dynamic || a.dynamic
 		cmd.Glob = cmd.Glob || a.glob
@@ -384,26 +456,188 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 		switch {
 		case afterDashes || a.dynamic || len(t) < 2 || t[0] != '-' || isNumber(t):
 			cmd.Operands = append(cmd.Operands, t)
-			if !a.dynamic {
-				cmd.Paths = append(cmd.Paths, w.pathsOf(t, cmd.Cwd)...)
-			} else if p := w.prefixPath(a, cmd.Cwd); p != "" {
-				cmd.Prefixes = append(cmd.Prefixes, p)
+			if roles != nil && operandN == 0 && !a.dynamic && roles.Subcommands != nil {
+				if sub, ok := roles.Subcommands[t]; ok {
+					roles = &sub
+					patternGiven = roles.patternIn(args[i+1:])
+					continue
+				}
 			}
+			r := roleNone
+			if roles != nil {
+				r = roles.leading(operandN, patternGiven)
+			}
+			operandN++
+			codeGiven = codeGiven || r == roleCode
+			w.argument(&cmd, a, r, sc)
 		case t == "--":
 			afterDashes = true
 		case strings.HasPrefix(t, "--") || singleDashLong:
 			name, value, hasValue := strings.Cut(strings.TrimLeft(t, "-"), "=")
 			cmd.Flags = append(cmd.Flags, name)
+			r := roleNone
+			if roles != nil && !singleDashLong {
+				r = roles.optionRole(name)
+				cmd.DryRun = cmd.DryRun || contains(roles.DryRun, name)
+			}
+			vw := word{text: value}
+			if !hasValue && r != roleNone && i+1 < len(args) {
+				i++
+				vw = args[i]
+				cmd.Args = append(cmd.Args, vw.text)
+				hasValue = true
+			}
 			if hasValue {
-				cmd.Paths = append(cmd.Paths, w.pathsOf(value, cmd.Cwd)...)
+				codeGiven = codeGiven || r == roleCode
+				w.value(&cmd, vw, r, sc)
 			}
 		default:
-			for _, r := range t[1:] {
-				cmd.Flags = append(cmd.Flags, string(r))
+			letters := t[1:]
+			for j := 0; j < len(letters); j++ {
+				l := letters[j : j+1]
+				cmd.Flags = append(cmd.Flags, l)
+				if roles == nil {
+					continue
+				}
+				cmd.DryRun = cmd.DryRun || contains(roles.DryRun, l)
+				r := roles.optionRole(l)
+				if r == roleNone {
+					continue
+				}
+				var vw word
+				switch {
+				case j+1 < len(letters):
+					vw = word{text: letters[j+1:]}
+				case i+1 < len(args):
+					i++
+					vw = args[i]
+					cmd.Args = append(cmd.Args, vw.text)
+				default:
+					r = roleNone
+				}
+				if r != roleNone {
+					codeGiven = codeGiven || r == roleCode
+					w.value(&cmd, vw, r, sc)
+				}
+				break
+			}
+		}
+	}
+	// An interpreter given no code reads it from a here-document.
+	if roles != nil && roles.StdinCode && !codeGiven && (operandN == 0 || (len(cmd.Operands) > 0 && readsStdin(cmd.Operands[0]))) {
+		for _, r := range cmd.Redirects {
+			if strings.HasPrefix(r.Op, "<<") {
+				w.scanCode(&cmd, r.Target, cmd.Name+" heredoc", sc)
 			}
 		}
 	}
 	w.emit(cmd, sc)
+}
+
+// patternIn reports whether args give one of p's Pattern options.
+func (p *ProgramRoles) patternIn(args []word) bool {
+	if p == nil || len(p.Pattern) == 0 {
+		return false
+	}
+	for _, a := range args {
+		t := a.text
+		if t == "--" {
+			return false
+		}
+		if a.dynamic || len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			name, _, _ := strings.Cut(t[2:], "=")
+			if contains(p.Pattern, name) {
+				return true
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if contains(p.Pattern, t[j:j+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argument records an operand in its role.
+func (w *walker) argument(cmd *Command, a word, r role, sc *scope) {
+	switch r {
+	case roleText:
+		cmd.Text = append(cmd.Text, a.text)
+	case roleCode:
+		w.scanCode(cmd, a.text, cmd.Name+" code", sc)
+	case roleCommand:
+		w.script(a.text, w.sub(sc, cmd.Cwd), cmd.Name, sc.depth+1)
+	default:
+		w.pathArg(cmd, a)
+	}
+}
+
+// pathArg records a word that may name a path: its path, or for a word
+// only known when it runs the folder its static start names; and the
+// well-known secret files a glob or dynamic word may name.
+func (w *walker) pathArg(cmd *Command, a word) {
+	if !a.dynamic {
+		cmd.Paths = append(cmd.Paths, w.pathsOf(a.text, cmd.Cwd)...)
+	} else if p := w.prefixPath(a, cmd.Cwd); p != "" {
+		cmd.Prefixes = append(cmd.Prefixes, p)
+	}
+	if a.pattern() {
+		hits := w.matchExamples(a, cmd.Cwd)
+		if a.dynamic {
+			cmd.Maybe = append(cmd.Maybe, hits...)
+		} else {
+			cmd.Paths = append(cmd.Paths, hits...)
+		}
+	}
+}
+
+// value records an option's value in its role.
+func (w *walker) value(cmd *Command, v word, r role, sc *scope) {
+	switch r {
+	case roleText:
+		cmd.Text = append(cmd.Text, v.text)
+	case roleUse:
+		if !v.dynamic {
+			cmd.Uses = append(cmd.Uses, w.pathsOf(v.text, cmd.Cwd)...)
+		}
+	case roleDir:
+		if !v.dynamic && v.text != "" {
+			dir := w.abs(expandTilde(v.text, w.env.Home), cmd.Cwd)
+			cmd.Paths = append(cmd.Paths, dir)
+			cmd.Cwd = dir
+		} else {
+			w.pathArg(cmd, v)
+		}
+	case roleCommand:
+		w.script(v.text, w.sub(sc, cmd.Cwd), cmd.Name, sc.depth+1)
+	case roleCode:
+		w.scanCode(cmd, v.text, cmd.Name+" code", sc)
+	case roleConfig:
+		key, val, ok := strings.Cut(v.text, "=")
+		if ok && w.env.Roles.cfgCmds[strings.ToLower(key)] {
+			w.script(val, w.sub(sc, cmd.Cwd), cmd.Name+" config", sc.depth+1)
+		}
+	default:
+		if v.dynamic {
+			w.pathArg(cmd, v)
+			return
+		}
+		cmd.Paths = append(cmd.Paths, w.pathsOf(v.text, cmd.Cwd)...)
+	}
+}
+
+// expandTilde expands a leading ~ the shell left alone (-C~ or a value
+// after =): the program would see the same folder.
+func expandTilde(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return home + p[1:]
+	}
+	return p
 }
 
 func isNumber(s string) bool {

@@ -1,0 +1,243 @@
+package shell
+
+import (
+	"regexp"
+	"strings"
+)
+
+// CodeRoles are regular expressions, from the policy pack, for what an
+// interpreter's code string (python -c, node -e, an awk program, a
+// here-document fed to python3) does with the paths and commands in it.
+// Each is one API written as a regular expression: "os\\.remove".
+type CodeRoles struct {
+	// Home are expressions that give the home directory
+	// (os.homedir(), Path.home(), getenv("HOME")): a string joined to one
+	// is a path in it.
+	Home []string `json:"home"`
+	// Delete and DeleteTree are calls that delete the path in their first
+	// argument, the second recursively (os.remove, shutil.rmtree).
+	Delete     []string `json:"delete"`
+	DeleteTree []string `json:"delete_tree"`
+	// Shell are calls whose first string argument is a command line
+	// (os.system, execSync, awk's system); Argv are calls whose first
+	// argument is a list of words (subprocess.run([...])).
+	Shell []string `json:"shell"`
+	Argv  []string `json:"argv"`
+	// Kill are calls that signal a process (os.kill, process.kill).
+	Kill []string `json:"kill"`
+}
+
+type compiledCode struct {
+	home, del, delTree, shell, argv, kill *regexp.Regexp
+}
+
+// anyOf joins alternatives into one expression; nil when there are none
+// or they do not compile (a bad row in a user's table disables only its
+// own category).
+func anyOf(alts []string, suffix string) *regexp.Regexp {
+	if len(alts) == 0 {
+		return nil
+	}
+	re, err := regexp.Compile(`(?:` + strings.Join(alts, "|") + `)` + suffix)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// callOpen is what stands between a call's name and its first argument:
+// the parenthesis and any calls that wrap the argument
+// (shutil.rmtree(os.path.join(...).
+const callOpen = `\s*\(\s*(?:[\w.$:]+\s*\(\s*)*$`
+
+func (c CodeRoles) compile() compiledCode {
+	return compiledCode{
+		home:    anyOf(c.Home, ""),
+		del:     anyOf(c.Delete, callOpen),
+		delTree: anyOf(c.DeleteTree, callOpen),
+		shell:   anyOf(c.Shell, `\s*\(?\s*$`),
+		argv:    anyOf(c.Argv, `\s*\(\s*\[`),
+		kill:    anyOf(c.Kill, `\s*\(\s*`),
+	}
+}
+
+// homeMark stands for a home-directory expression while code is scanned.
+const homeMark = "\x01"
+
+var (
+	codeLiteral = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x01`)
+	// joiner is what joins path pieces: + . / , and the calls and
+	// parentheses around them.
+	joiner      = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*)?$`)
+	braceAround = regexp.MustCompile(`(?:#|\$)?\{\s*\x01\s*\}`)
+)
+
+// codePath is a path found in code, and where its expression starts.
+type codePath struct {
+	path  string
+	start int
+}
+
+// scanCode reads an interpreter's code string: the paths it names become
+// cmd's paths, its deletions and kills become rm and kill commands, and
+// the command lines it runs are parsed as Bash. via names the code's
+// program ("python3 -c").
+func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
+	r := w.env.Roles
+	if r == nil || code == "" || !w.spend(0, 2*len(code)) {
+		return
+	}
+	cc := r.code
+	marked := code
+	if cc.home != nil {
+		marked = cc.home.ReplaceAllString(code, homeMark)
+		marked = braceAround.ReplaceAllString(marked, homeMark)
+	}
+	paths := codePaths(marked)
+	home := w.env.Home
+	expand := func(s string) string { return strings.ReplaceAll(s, homeMark, home) }
+	for _, p := range paths {
+		abs := p.path
+		if strings.HasPrefix(abs, homeMark) {
+			abs = home + abs[len(homeMark):]
+		} else if abs == "~" || strings.HasPrefix(abs, "~/") {
+			abs = home + abs[1:]
+		}
+		if strings.Contains(abs, homeMark) || !strings.HasPrefix(abs, "/") {
+			continue
+		}
+		abs = w.abs(abs, cmd.Cwd)
+		before := window(marked, p.start)
+		switch {
+		case cc.delTree != nil && cc.delTree.MatchString(before):
+			w.codeCommand(Command{Name: "rm", Program: "rm", Args: []string{"-rf", abs}, Flags: []string{"r", "f"}, Operands: []string{abs}, Paths: []string{abs}, Cwd: cmd.Cwd}, via, sc)
+		case cc.del != nil && cc.del.MatchString(before):
+			w.codeCommand(Command{Name: "rm", Program: "rm", Args: []string{"-f", abs}, Flags: []string{"f"}, Operands: []string{abs}, Paths: []string{abs}, Cwd: cmd.Cwd}, via, sc)
+		default:
+			cmd.Paths = append(cmd.Paths, abs)
+		}
+	}
+	for _, m := range codeLiteral.FindAllStringSubmatchIndex(marked, -1) {
+		if m[2] < 0 && m[4] < 0 {
+			continue
+		}
+		lit := literalText(marked, m)
+		if cc.shell != nil && cc.shell.MatchString(window(marked, m[0])) {
+			w.lenient(expand(lit), w.sub(sc, cmd.Cwd), via, sc.depth+1)
+		}
+	}
+	if cc.argv != nil {
+		for _, m := range cc.argv.FindAllStringIndex(marked, -1) {
+			end := strings.IndexByte(marked[m[1]:], ']')
+			if end < 0 {
+				continue
+			}
+			var argv []string
+			for _, lm := range codeLiteral.FindAllStringSubmatchIndex(marked[m[1]:m[1]+end], -1) {
+				if lm[2] < 0 && lm[4] < 0 {
+					argv = append(argv, home)
+					continue
+				}
+				argv = append(argv, expand(literalText(marked[m[1]:], lm)))
+			}
+			if len(argv) > 0 {
+				w.lenient(joinArgvQuoted(argv), w.sub(sc, cmd.Cwd), via, sc.depth+1)
+			}
+		}
+	}
+	if cc.kill != nil {
+		for _, m := range cc.kill.FindAllStringIndex(marked, -1) {
+			rest := marked[m[1]:]
+			end := strings.IndexAny(rest, ",)")
+			if end < 0 {
+				continue
+			}
+			pid := strings.TrimSpace(rest[:end])
+			w.codeCommand(Command{Name: "kill", Program: "kill", Args: []string{pid}, Operands: []string{pid}, Cwd: cmd.Cwd, Dynamic: !isNumber(pid)}, via, sc)
+		}
+	}
+}
+
+// lenient parses a string that code may run as a command line: one that
+// does not parse as Bash is taken to be something else, not a reason to
+// give up on the whole command (bounds still hold).
+func (w *walker) lenient(src string, sc scope, via string, depth int) {
+	before := w.err
+	w.script(src, sc, via, depth)
+	if before == "" && strings.HasPrefix(w.err, "the command does not parse") {
+		w.err = ""
+	}
+}
+
+// codeCommand emits a command that code runs through its own API.
+func (w *walker) codeCommand(c Command, via string, sc *scope) {
+	sub := *sc
+	sub.via, sub.depth, sub.pipeFrom, sub.redirects = via, sc.depth+1, nil, nil
+	w.emit(c, &sub)
+}
+
+// window is the code just before position i, where the call that takes
+// what stands at i is written; bounded so that many literals in long
+// code cost linear time.
+func window(s string, i int) string { return s[max(0, i-160):i] }
+
+func literalText(s string, m []int) string {
+	if m[2] >= 0 {
+		return s[m[2]:m[3]]
+	}
+	return s[m[4]:m[5]]
+}
+
+// codePaths finds the paths code names: string literals that start with
+// / or ~, and home-directory expressions, each with the literals joined
+// to it (os.homedir()+'/.npmrc', Path.home() / '.ssh' / 'id_rsa').
+func codePaths(code string) []codePath {
+	var out []codePath
+	var cur *codePath
+	end := 0
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, m := range codeLiteral.FindAllStringSubmatchIndex(code, -1) {
+		var v string
+		isHome := m[2] < 0 && m[4] < 0
+		if isHome {
+			v = homeMark
+		} else {
+			v = literalText(code, m)
+		}
+		if cur != nil && !isHome && joiner.MatchString(code[end:m[0]]) && !strings.ContainsAny(v, "\n ") {
+			// Each step of the chain may be the path: in
+			// readFileSync(home+'/.npmrc', 'utf8') the comma ends it.
+			out = append(out, *cur)
+			if strings.HasPrefix(v, "/") || strings.HasSuffix(cur.path, "/") {
+				cur.path += v
+			} else {
+				cur.path += "/" + v
+			}
+			end = m[1]
+			continue
+		}
+		flush()
+		if isHome || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, homeMark) {
+			if !strings.ContainsAny(v, "\n") {
+				cur = &codePath{path: v, start: m[0]}
+			}
+		}
+		end = m[1]
+	}
+	flush()
+	return out
+}
+
+// joinArgvQuoted quotes each word for the shell.
+func joinArgvQuoted(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}

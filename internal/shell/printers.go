@@ -1,0 +1,112 @@
+package shell
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// printed works out what a list of statements prints when that is known
+// without running it: a printer (Roles.Printers) alone or followed by
+// filters, `$(realpath ~/.aws/credentials)`, `ls ~/.ssh/id_* | grep -v
+// pub`. ok is false when it is not known.
+func (w *walker) printed(stmts []*syntax.Stmt, cwd string, vars map[string]word) (items []word, ok bool) {
+	if w.env.Roles == nil || len(stmts) != 1 {
+		return nil, false
+	}
+	var parts []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		parts = append(parts, s)
+	}
+	flatten(stmts[0])
+	return w.printedPipe(parts, cwd, vars)
+}
+
+// printedPipe is printed for the members of a pipeline: the first a
+// printer, the rest filters.
+func (w *walker) printedPipe(parts []*syntax.Stmt, cwd string, vars map[string]word) ([]word, bool) {
+	if w.env.Roles == nil || len(parts) == 0 {
+		return nil, false
+	}
+	for _, p := range parts[1:] {
+		ce, ok := p.Cmd.(*syntax.CallExpr)
+		if !ok || len(ce.Args) == 0 || !w.env.Roles.filters[ce.Args[0].Lit()] {
+			return nil, false
+		}
+	}
+	ce, ok := parts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil, false
+	}
+	var words []word
+	for _, a := range ce.Args {
+		words = append(words, w.fields(a, cwd, vars)...)
+	}
+	if len(words) == 0 || words[0].dynamic {
+		return nil, false
+	}
+	name := base(words[0].text)
+	kind := ""
+	// The longest key that the command starts with: "git rev-parse
+	// --show-toplevel", then "git".
+	key := name
+	for i := 0; i < len(words) && i < 4; i++ {
+		if i > 0 {
+			key += " " + words[i].text
+		}
+		if k, ok := w.env.Roles.Printers[key]; ok {
+			kind = k
+		}
+	}
+	var ops []word
+	afterDashes := false
+	for _, a := range words[1:] {
+		switch {
+		case afterDashes || a.dynamic || len(a.text) < 2 || a.text[0] != '-':
+			ops = append(ops, a)
+		case a.text == "--":
+			afterDashes = true
+		}
+	}
+	switch kind {
+	case "operands":
+		return ops, len(ops) > 0
+	case "format":
+		if len(ops) > 1 {
+			return ops[1:], true
+		}
+		return ops, len(ops) > 0
+	case "cwd":
+		return []word{{text: cwd}}, true
+	case "under":
+		var out []word
+		for _, o := range ops {
+			if strings.HasPrefix(o.text, "(") || strings.HasPrefix(o.text, "!") {
+				break
+			}
+			out = append(out, under(o, w.abs(expandTilde(o.text, w.env.Home), cwd), "*"))
+		}
+		if len(out) == 0 {
+			out = append(out, under(word{text: "."}, cwd, "*"))
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// under is a word for the things find finds below root whose name
+// matches the glob name, at any depth: a glob, so that rules judge it
+// as what it may name.
+func under(root word, abs, name string) word {
+	if root.dynamic {
+		return word{text: root.text + "/" + name, dynamic: true, prefix: root.prefix, re: ".*"}
+	}
+	return word{text: strings.TrimSuffix(abs, "/") + "/" + name, glob: true, re: regexp.QuoteMeta(strings.TrimSuffix(abs, "/")) + "/(?:.*/)?" + globRE(name)}
+}

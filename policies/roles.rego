@@ -1,0 +1,335 @@
+package agentjail
+
+# What programs do with their arguments: the knowledge the daemon's shell
+# parser applies to every command (it reads shell_roles once when the
+# policies load). A row says, for one program or subcommand, which
+# options take a value and what each value and leading operand is:
+#
+#   value            options that take a value, which may name a file
+#   text             options whose value is free text (a commit message,
+#                    a title, a pattern): never a path
+#   use              options whose value is a credential the program
+#                    uses without showing it (ssh -i KEY): input lists
+#                    it in the command's "uses", not its "paths"
+#   dir              options whose value is the folder the program works
+#                    in (tar -C, git -C): later operands are inside it
+#   command          options whose value is a command line it runs
+#   code             options whose value is code in its own language
+#   config           options whose value is key=value configuration; a
+#                    key in config_commands holds a command line
+#   pattern          options that give what the leading operands would
+#                    hold (grep -e): the counts below then do not apply
+#   text_operands,   how many leading operands are free text, code or a
+#   code_operands,   command line; -1 means all of them
+#   command_operands
+#   stdin_code       reads its program from a here-document when given none
+#   dry_run          options that make it only show what it would do
+#   subcommands      rows for the words after a subcommand
+#
+# Option names are written without dashes. A user's policy adds or
+# replaces rows with `program_role contains ["tool", {...}]`, secret
+# files with `secret_example contains "~/.tool/token"`.
+
+shell_roles := {
+	"programs": program_roles,
+	"printers": printers,
+	"filters": filters,
+	"command_vars": command_vars,
+	"config_commands": config_commands,
+	"examples": [e | some e in secret_examples],
+	"ambiguous": ambiguous_names,
+	"code": code_apis,
+}
+
+program_roles := object.union(core_program_roles, {pair[0]: pair[1] | some pair in program_role})
+
+# program_role holds [program, row] pairs from other policy files.
+program_role contains pair if {
+	some pair in []
+}
+
+secret_examples := core_secret_examples | {e | some e in secret_example}
+
+secret_example contains e if {
+	some e in []
+}
+
+_message := {"text": ["m", "message", "author", "date", "trailer", "C", "c", "reuse-message", "reedit-message", "fixup", "squash", "cleanup"], "value": ["F", "file", "t", "template"]}
+
+_gh_text := {
+	"text": ["t", "title", "b", "body", "n", "notes", "d", "description", "subject", "m", "message", "F", "body-file", "notes-file", "B", "base", "H", "head", "R", "repo", "r", "reviewer", "a", "assignee", "l", "label", "M", "milestone", "p", "project", "T", "template", "q", "jq", "f", "field", "raw-field", "X", "method"],
+	"value": ["input"],
+}
+
+_grep := {
+	"text_operands": 1,
+	"pattern": ["e", "regexp", "f", "file"],
+	"text": ["e", "regexp", "include", "exclude", "exclude-dir", "label"],
+	"value": ["f", "file", "m", "max-count", "A", "after-context", "B", "before-context", "C", "context", "d", "directories", "D", "devices", "exclude-from"],
+}
+
+_rg := {
+	"text_operands": 1,
+	"pattern": ["e", "regexp", "f", "file"],
+	"text": ["e", "regexp", "g", "glob", "iglob", "t", "type", "T", "type-not", "r", "replace", "pre-glob", "type-add", "E", "encoding", "sort", "sortr", "colors", "M", "max-columns", "j", "threads", "max-filesize", "d", "max-depth", "maxdepth"],
+	"value": ["f", "file", "m", "max-count", "A", "after-context", "B", "before-context", "C", "context", "ignore-file", "pre"],
+}
+
+_ag := {
+	"text_operands": 1,
+	"text": ["G", "file-search-regex", "ignore", "ignore-dir", "depth", "A", "after", "B", "before", "C", "context", "m", "max-count"],
+	"value": ["p", "path-to-ignore"],
+}
+
+_sed := {
+	"text_operands": 1,
+	"pattern": ["e", "expression", "f", "file"],
+	"text": ["e", "expression"],
+	"value": ["f", "file", "l", "line-length"],
+}
+
+_awk := {
+	"code_operands": 1,
+	"pattern": ["f", "file"],
+	"value": ["f", "file", "F", "field-separator", "v", "assign"],
+}
+
+_python := {"code": ["c"], "value": ["m", "W", "X", "Q"], "stdin_code": true}
+
+_node := {"code": ["e", "eval", "p", "print"], "value": ["r", "require", "import", "input-type", "loader", "conditions"], "stdin_code": true}
+
+_ruby := {"code": ["e"], "value": ["r", "I", "C"], "stdin_code": true}
+
+_perl := {"code": ["e", "E"], "value": ["I", "M", "m"], "stdin_code": true}
+
+_ssh_family := {"use": ["i"], "value": ["b", "c", "D", "E", "e", "F", "I", "J", "L", "l", "m", "O", "o", "p", "P", "Q", "R", "S", "W", "w", "B"]}
+
+core_program_roles := {
+	# Free text.
+	"echo": {"text_operands": -1},
+	"printf": {"text_operands": -1, "text": ["v"]},
+	"grep": _grep,
+	"egrep": _grep,
+	"fgrep": _grep,
+	"rg": _rg,
+	"ag": _ag,
+	"ack": {"text_operands": 1},
+	"git": {
+		"value": ["git-dir", "work-tree", "namespace", "super-prefix", "config-env", "exec-path"],
+		"dir": ["C"],
+		"config": ["c"],
+		"subcommands": {
+			"commit": object.union(_message, {"dry_run": ["dry-run"]}),
+			"tag": {"text": ["m", "message", "F", "file"], "value": ["u", "local-user"]},
+			"merge": {"text": ["m", "F", "file"], "value": ["s", "strategy", "X", "strategy-option"]},
+			"stash": {"text": ["m", "message"], "subcommands": {"push": {"text": ["m", "message"]}, "save": {"text_operands": -1}}},
+			"notes": {"text": ["m", "message"]},
+			"grep": {"text_operands": 1, "pattern": ["e", "f"], "text": ["e"], "value": ["f", "A", "B", "C", "m", "max-count", "max-depth", "O", "open-files-in-pager"]},
+			"log": {"text": ["grep", "author", "committer", "S", "G", "format", "pretty", "since", "until", "after", "before"]},
+			"shortlog": {"text": ["grep", "author", "committer"]},
+			"push": {"dry_run": ["n", "dry-run"], "value": ["o", "push-option", "receive-pack", "exec", "repo"]},
+			"clean": {"dry_run": ["n", "dry-run"], "text": ["e", "exclude"]},
+			"add": {"dry_run": ["n", "dry-run"]},
+			"rm": {"dry_run": ["n", "dry-run"]},
+			"mv": {"dry_run": ["n", "dry-run"]},
+			"fetch": {"dry_run": ["dry-run"]},
+			"remote": {"subcommands": {"prune": {"dry_run": ["n", "dry-run"]}}},
+			"prune": {"dry_run": ["n", "dry-run"]},
+			"worktree": {"subcommands": {"prune": {"dry_run": ["n", "dry-run"]}}},
+			"send-email": {"dry_run": ["dry-run"]},
+		},
+	},
+	"gh": {
+		"value": ["R", "repo", "hostname"],
+		"subcommands": {
+			"pr": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "review": _gh_text, "merge": _gh_text, "close": _gh_text, "view": _gh_text, "list": _gh_text}},
+			"issue": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "close": _gh_text, "list": _gh_text}},
+			"release": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text}},
+			"repo": {"subcommands": {"create": _gh_text, "edit": {"text": ["d", "description", "homepage", "add-topic", "remove-topic"]}}},
+			"gist": {"subcommands": {"create": {"text": ["d", "desc"]}}},
+			"search": {"text_operands": -1},
+		},
+	},
+	"glab": {"subcommands": {"mr": {"subcommands": {"create": _gh_text, "note": _gh_text}}, "issue": {"subcommands": {"create": _gh_text, "note": _gh_text}}}},
+	"jq": {"text_operands": 1, "pattern": ["f", "from-file"], "text": ["arg", "argjson"], "value": ["f", "from-file", "rawfile", "slurpfile", "indent"]},
+	"yq": {"text_operands": 1},
+	"sed": _sed,
+	"gsed": _sed,
+	"awk": _awk,
+	"gawk": _awk,
+	"mawk": _awk,
+	"nawk": _awk,
+	"agentjail": {"subcommands": {
+		# try's words are a call to judge, not one to make.
+		"try": {"text_operands": -1, "text": ["tool", "cwd", "t"]},
+		"install": {"dry_run": ["dry-run", "n"]},
+		"uninstall": {"dry_run": ["dry-run", "n"]},
+	}},
+	"notify-send": {"text_operands": -1},
+	"say": {"text_operands": -1},
+	"logger": {"text_operands": -1, "text": ["t", "tag", "p", "priority"]},
+	"wall": {"text_operands": -1},
+	"trap": {"command_operands": 1},
+	# Credentials used, not read.
+	"ssh": _ssh_family,
+	"scp": _ssh_family,
+	"sftp": _ssh_family,
+	"autossh": _ssh_family,
+	"rsync": {
+		"command": ["e", "rsh", "rsync-path"],
+		"use": ["password-file"],
+		"text": ["exclude", "include", "filter", "f", "chmod", "chown", "out-format"],
+		"value": ["files-from", "exclude-from", "include-from", "log-file", "partial-dir", "temp-dir", "T", "backup-dir", "compare-dest", "link-dest", "copy-dest", "suffix"],
+		"dry_run": ["n", "dry-run", "list-only"],
+	},
+	"kubectl": {
+		"use": ["kubeconfig", "client-key", "client-certificate", "certificate-authority"],
+		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type"],
+		"value": ["f", "filename", "k", "kustomize"],
+		"dry_run": ["dry-run"],
+	},
+	"helm": {
+		"use": ["kubeconfig", "cert-file", "key-file", "ca-file"],
+		"text": ["password", "n", "namespace", "kube-context", "set", "set-string", "version", "repo", "description", "o", "output"],
+		"value": ["f", "values", "set-file"],
+		"dry_run": ["dry-run"],
+	},
+	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color"], "dry_run": ["dryrun", "dry-run"]},
+	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration"]},
+	"az": {"text": ["subscription", "g", "resource-group", "n", "name", "o", "output", "query"]},
+	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert"], "value": ["config"]},
+	"ansible": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "m", "module-name", "a", "args", "e", "extra-vars", "l", "limit"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
+	"ansible-playbook": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "e", "extra-vars", "l", "limit", "t", "tags", "skip-tags"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
+	"git-crypt": {"use": ["key-file"]},
+	"gpg": {"text": ["u", "local-user", "r", "recipient", "default-key"]},
+	"curl": {"use": ["E", "cert", "key", "cacert", "netrc-file"]},
+	# Options that move the directory.
+	"tar": {"dir": ["C", "directory"], "value": ["f", "file", "T", "files-from", "X", "exclude-from", "b", "H", "format", "g", "listed-incremental", "I", "use-compress-program"], "text": ["exclude", "transform", "xform", "owner", "group", "mode", "mtime", "label", "V"]},
+	"make": {"dir": ["C", "directory"], "value": ["f", "file", "makefile", "o", "old-file", "W", "what-if", "new-file", "I", "include-dir"], "dry_run": ["n", "just-print", "dry-run", "recon"]},
+	"gmake": {"dir": ["C", "directory"], "value": ["f", "file", "makefile"], "dry_run": ["n", "just-print", "dry-run", "recon"]},
+	"ninja": {"dir": ["C"], "value": ["f"], "dry_run": ["n"]},
+	"npm": {"dir": ["prefix", "C"], "text": ["w", "workspace", "tag", "otp", "access", "registry"], "dry_run": ["dry-run"]},
+	"pnpm": {"dir": ["C", "dir", "prefix"], "text": ["filter", "F", "tag", "otp", "registry"], "dry_run": ["dry-run"]},
+	"yarn": {"dir": ["cwd"], "text": ["tag", "otp", "registry"], "dry_run": ["dry-run"]},
+	"bun": {"dir": ["cwd"], "code": ["e", "eval", "p", "print"], "dry_run": ["dry-run"]},
+	"cargo": {"dir": ["C"], "value": ["manifest-path", "target-dir"], "text": ["p", "package", "features", "F", "j", "jobs", "bin", "example", "test", "bench", "target", "config", "Z", "color", "registry", "token", "index"], "dry_run": ["dry-run", "n"]},
+	"go": {"dir": ["C"]},
+	"twine": {"use": ["p", "password", "config-file"], "text": ["u", "username", "r", "repository", "repository-url", "comment"]},
+	"poetry": {"dir": ["C", "directory"], "dry_run": ["dry-run"]},
+	"uv": {"dir": ["directory", "project"], "dry_run": ["dry-run"]},
+	"pip": {"dry_run": ["dry-run"]},
+	"pip3": {"dry_run": ["dry-run"]},
+	"chezmoi": {"dry_run": ["n", "dry-run"]},
+	"rclone": {"dry_run": ["n", "dry-run"], "use": ["config"]},
+	"sudo": {"dry_run": ["l", "list"]},
+	# Interpreters: code strings.
+	"python": _python,
+	"python2": _python,
+	"python3": _python,
+	"pypy": _python,
+	"pypy3": _python,
+	"python3.8": _python,
+	"python3.9": _python,
+	"python3.10": _python,
+	"python3.11": _python,
+	"python3.12": _python,
+	"python3.13": _python,
+	"node": _node,
+	"nodejs": _node,
+	"deno": {"subcommands": {"eval": {"code_operands": 1}}},
+	"ruby": _ruby,
+	"perl": _perl,
+	"php": {"code": ["r"], "value": ["c", "d", "f"], "stdin_code": true},
+	"osascript": {"code": ["e"], "value": ["l"]},
+	"lua": {"code": ["e"], "value": ["l"]},
+	"Rscript": {"code": ["e"]},
+	"julia": {"code": ["e", "eval", "E", "print"]},
+}
+
+# Printers hand on their operands: $(realpath X) is X, and so are the
+# items xargs reads from `printf '%s\n' X |`.
+printers := {
+	"echo": "operands",
+	"printf": "format",
+	"ls": "operands",
+	"realpath": "operands",
+	"readlink": "operands",
+	"grealpath": "operands",
+	"greadlink": "operands",
+	"find": "under",
+	"fd": "under",
+	"pwd": "cwd",
+	"git rev-parse --show-toplevel": "cwd",
+}
+
+# Filters pass items on unchanged, or fewer of them.
+filters := ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "tac", "cat", "tee", "rg"]
+
+# Environment variables whose value is a command line a program runs.
+command_vars := ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH", "SUDO_ASKPASS", "BROWSER"]
+
+# git configuration keys whose value is a command line.
+config_commands := ["core.sshcommand", "core.editor", "core.pager", "core.fsmonitor", "core.askpass", "sequence.editor", "diff.external", "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show"]
+
+# Well-known secret files. A glob that matches one (~/.kube/c*,
+# ~/.ss?/id_*) is judged as naming it; a word only known when it runs
+# that may be one ($D/credentials, ~/.aws/$F) is listed in the command's
+# "maybe". Each must also be secret by secrets.rego's patterns to matter.
+core_secret_examples := {
+	"~/.ssh/id_rsa", "~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_dsa", "~/.ssh/config",
+	"~/.aws/credentials", "~/.aws/sso/cache/token.json",
+	"~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.git-credentials",
+	"~/.gnupg/private-keys-v1.d/key.key", "~/.gnupg/secring.gpg", "~/.gnupg/pubring.kbx",
+	"~/.config/gcloud/application_default_credentials.json", "~/.config/gcloud/credentials.db", "~/.config/gcloud/access_tokens.db",
+	"~/.azure/accessTokens.json", "~/.azure/msal_token_cache.json",
+	"~/.cargo/credentials.toml", "~/.cargo/credentials", "~/.gem/credentials", "~/.config/gh/hosts.yml",
+	"~/.vault-token", "~/.pgpass", "~/.my.cnf", "~/.s3cfg", "~/.boto", "~/.terraformrc",
+	"~/.terraform.d/credentials.tfrc.json", "~/.composer/auth.json", "~/.config/rclone/rclone.conf",
+	"~/.m2/settings.xml", "~/.gradle/gradle.properties", "~/.password-store/key.gpg",
+	"~/.local/share/keyrings/login.keyring", "~/.bash_history", "~/.zsh_history",
+	"~/Library/Keychains/login.keychain-db",
+	"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_ecdsa_key",
+	"/run/secrets/token", "/var/run/secrets/kubernetes.io/serviceaccount/token",
+}
+
+# File names too common to say, alone, which file a dynamic word names.
+ambiguous_names := ["config", "config.json", "config.yml", "config.yaml", "settings.xml", "auth.json", "token", "token.json", "key", "login.keyring"]
+
+# Interpreter APIs, as regular expressions (see shell.CodeRoles).
+code_apis := {
+	"home": [
+		`os\.path\.expanduser\(\s*['"]~['"]\s*\)`,
+		`(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\s*\)`,
+		`\bhomedir\(\s*\)`,
+		`Path\.home\(\s*\)`,
+		`pathlib\.Path\.home\(\s*\)`,
+		`os\.environ\s*(?:\[\s*['"]HOME['"]\s*\]|\.get\(\s*['"]HOME['"]\s*\))`,
+		`os\.getenv\(\s*['"]HOME['"]\s*\)`,
+		`\bgetenv\(\s*['"]HOME['"]\s*\)`,
+		`process\.env\.HOME\b`,
+		`process\.env\[\s*['"]HOME['"]\s*\]`,
+		`\bENV\s*\[\s*['"]HOME['"]\s*\]`,
+		`\$ENV\{\s*['"]?HOME['"]?\s*\}`,
+		`\$_SERVER\[\s*['"]HOME['"]\s*\]`,
+		`Dir\.home\b`,
+		`File\.expand_path\(\s*['"]~['"]\s*\)`,
+		`Deno\.env\.get\(\s*['"]HOME['"]\s*\)`,
+		`System\.getProperty\(\s*['"]user\.home['"]\s*\)`,
+		`ENVIRON\[\s*"HOME"\s*\]`,
+	],
+	"delete": [
+		`os\.(?:remove|unlink|rmdir)`, `\bPath\([^)]*\)\.unlink`, `fs\.(?:unlink|unlinkSync|rmdirSync|rmdir)`,
+		`File\.(?:delete|unlink)`, `FileUtils\.rm(?:_f)?`, `\bunlink`, `\brmdir`,
+	],
+	"delete_tree": [
+		`shutil\.rmtree`, `fs\.(?:rm|rmSync)`, `fs\.promises\.rm`, `rimraf(?:\.sync)?`, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry)`,
+		`File::Path::(?:remove_tree|rmtree)`, `\bremove_tree`, `\brmtree`, `Deno\.remove`,
+	],
+	"shell": [
+		`os\.system`, `os\.popen`, `subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)`,
+		`(?:child_process\.|\b)(?:execSync|exec)`, `\bsystem`, `\bshell_exec`, `\bpassthru`, `\bpopen`, `\bproc_open`,
+		`%x\{?`, `\bIO\.popen`, `\bOpen3\.\w+`, `\bqx\{?`, `Runtime\.getRuntime\(\)\.exec`, `do shell script`,
+	],
+	"argv": [`subprocess\.(?:run|call|check_call|check_output|Popen)`, `os\.exec\w+`, `\bspawnSync`, `\bexecFileSync`],
+	"kill": [`os\.kill`, `os\.killpg`, `process\.kill`, `\bposix_kill`],
+}
