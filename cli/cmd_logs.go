@@ -96,15 +96,6 @@ func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
 	return &logPrinter{out: out, json: asJSON, colour: !asJSON && isTerminal(out) && os.Getenv("NO_COLOR") == ""}
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 func (p *logPrinter) header() {
 	if !p.json {
 		fmt.Fprintf(p.out, "%-19s  %-5s  %-10s  %-50s  %s\n", "TIME", "VERDICT", "TOOL", "SUMMARY", "RULE")

@@ -26,17 +26,22 @@ import (
 func newTryCmd() *cobra.Command {
 	var (
 		tool, cwd, eventFile string
-		offline              bool
+		offline, verbose     bool
 	)
 	cmd := &cobra.Command{
-		Use:   "try [--tool Bash] [--cwd DIR] COMMAND... | try --event FILE|-",
+		Use:   "try [--tool Bash] [--cwd DIR] [-v] COMMAND... | try --tool Read PATH | try --event FILE|-",
 		Short: "Show what agentjail would decide for a tool call",
 		Long: `Show what agentjail decides for one tool call: the verdict, the reasons and
-rule ids, the derived policy input, and the exact output the hook would
-give the agent. It asks the running daemon, or evaluates in-process with
---offline.
+rule ids, the commands as the shell sees them, and the exact output the
+hook would give the agent; -v adds the whole derived policy input. It asks
+the running daemon, or evaluates in-process with --offline.
+
+Everything from the first word that is not one of try's flags on is the
+command, flags included (try rm -rf ~, try ls -la). With --tool other
+than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 
   agentjail try 'cat ~/.ssh/id_rsa'
+  agentjail try git push --force origin main
   agentjail try --tool Read ~/.aws/credentials
   agentjail try --event event.json`,
 		Example: "  agentjail try rm -rf ~\n  echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' | agentjail try --event -",
@@ -47,19 +52,42 @@ give the agent. It asks the running daemon, or evaluates in-process with
 			}
 			wd, _ := os.Getwd()
 			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: "claude-code", Explain: true}
-			dec, err := tryDecide(cmd.Context(), req, offline)
+			dec, problems, err := tryDecide(cmd.Context(), req, offline)
 			if err != nil {
 				return err
 			}
-			printDecision(cmd.OutOrStdout(), dec)
+			warnProblems(cmd.ErrOrStderr(), problems)
+			printDecision(cmd.OutOrStdout(), dec, tryView{verbose: verbose, colours: coloursFor(cmd.OutOrStdout())})
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&tool, "tool", "Bash", "the tool the agent calls: Bash takes the command, other tools a path")
+	// The command to try takes flags of its own (rm -rf, ls -la): try's
+	// flags end at the first word that is not one of them.
+	cmd.Flags().SetInterspersed(false)
+	cmd.Flags().StringVar(&tool, "tool", "Bash", "the tool the agent calls: Bash takes a command, the other tools (Read, Write, Edit ...) a path")
 	cmd.Flags().StringVar(&cwd, "cwd", "", "the agent's working directory (default: the current one)")
 	cmd.Flags().StringVar(&eventFile, "event", "", "read a whole hook event as JSON from FILE, or - for stdin")
 	cmd.Flags().BoolVar(&offline, "offline", false, "evaluate in this process instead of asking the daemon")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also show the whole derived policy input (input.agentjail)")
 	return cmd
+}
+
+// warnProblems says, on stderr, which policy files the verdict was
+// decided without: a user testing an edit that does not load would
+// otherwise see the old behaviour with no word of why.
+func warnProblems(w io.Writer, p *wire.Status) {
+	if p == nil || (len(p.LoadErrors) == 0 && p.ConfigError == "") {
+		return
+	}
+	if len(p.LoadErrors) > 0 {
+		fmt.Fprintf(w, "warning: %d policy load error(s); this verdict comes from the policies that did load (the last good set):\n", len(p.LoadErrors))
+		for _, e := range p.LoadErrors {
+			fmt.Fprintf(w, "  %s\n", safetext.Line(e.String()))
+		}
+	}
+	if p.ConfigError != "" {
+		fmt.Fprintf(w, "warning: config.yaml is not in force (the last good config is): %s\n", safetext.Line(p.ConfigError))
+	}
 }
 
 // tryEvent builds the hook event to evaluate, as the agent would send it.
@@ -81,6 +109,9 @@ func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]by
 		return b, nil
 	}
 	if len(args) == 0 {
+		if tool != "Bash" {
+			return nil, exitWith(ExitUsage, "give the path the %s tool is called with, e.g. agentjail try --tool %s ~/.aws/credentials", tool, tool)
+		}
 		return nil, exitWith(ExitUsage, "give a command to try, e.g. agentjail try 'cat ~/.ssh/id_rsa', or --event FILE")
 	}
 	if cwd == "" {
@@ -110,33 +141,44 @@ func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]by
 	})
 }
 
-func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Decision, error) {
+// tryDecide asks the daemon (or an in-process decider) for a decision,
+// and for the policy and config problems it decided despite.
+func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Decision, *wire.Status, error) {
 	if offline {
 		dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: paths.Home(), UserHome: paths.UserHome()})
 		if err != nil {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, nil, exitWith(ExitError, "%v", err)
 		}
 		d, err := dec.Decide(ctx, req)
 		if err != nil {
-			return nil, exitWith(ExitError, "%v", err)
+			return nil, nil, exitWith(ExitError, "%v", err)
 		}
-		return d, nil
+		loadErrs, cfgErr := dec.Problems()
+		return d, &wire.Status{LoadErrors: loadErrs, ConfigError: cfgErr}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	d, err := (&wire.Client{}).Decide(ctx, req)
+	client := &wire.Client{}
+	d, err := client.Decide(ctx, req)
 	if err != nil {
 		e := daemonError(err).(*exitError)
 		if e.code == ExitNotRunning {
 			e.err = fmt.Errorf("%v, or add --offline to evaluate without it", e.err)
 		}
-		return nil, e
+		return nil, nil, e
 	}
-	return d, nil
+	st, _ := client.Status(ctx) // only for the warning: no status, no warning
+	return d, st, nil
 }
 
-func printDecision(out io.Writer, d *wire.Decision) {
-	verdict := string(d.Verdict)
+// tryView is how try shows a decision.
+type tryView struct {
+	verbose bool // the whole derived input too
+	colours colours
+}
+
+func printDecision(out io.Writer, d *wire.Decision, view tryView) {
+	verdict := view.colours.paint(verdictColour(d.Verdict), string(d.Verdict))
 	if d.Verdict == wire.Allow {
 		if d.Explicit {
 			verdict += " (a policy allow rule fired)"
@@ -149,7 +191,7 @@ func printDecision(out io.Writer, d *wire.Decision) {
 	// the terminal. The hook output is shown escaped too; the hook itself
 	// sends it to the agent unchanged.
 	line := safetext.Line
-	fmt.Fprintf(out, "verdict:  %s\n", line(verdict))
+	fmt.Fprintf(out, "verdict:  %s\n", verdict)
 	if d.Reason != "" {
 		fmt.Fprintf(out, "reason:   %s\n", line(d.Reason))
 	}
@@ -160,17 +202,14 @@ func printDecision(out io.Writer, d *wire.Decision) {
 			if id == "" {
 				id = "(no id)"
 			}
-			fmt.Fprintf(out, "  %-5s %s: %s\n", line(string(r.Kind)), line(id), line(r.Msg))
+			kind := view.colours.paint(verdictColour(r.Kind), fmt.Sprintf("%-5s", line(string(r.Kind))))
+			fmt.Fprintf(out, "  %s %s: %s\n", kind, line(id), line(r.Msg))
 		}
 		if d.Omitted > 0 {
 			fmt.Fprintf(out, "  … and %d more not shown\n", d.Omitted)
 		}
 	}
-	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", line(d.Revision), d.EvalMicros)
 	printCommands(out, d.Input)
-	if derived := derivedPart(d.Input); derived != "" {
-		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, safetext.JSON([]byte(derived)))
-	}
 	stdout, stderr, code := hook.Render(d)
 	fmt.Fprintln(out, "hook output:")
 	if len(stdout) == 0 {
@@ -182,6 +221,13 @@ func printDecision(out io.Writer, d *wire.Decision) {
 		fmt.Fprintf(out, "  stderr: %s\n", line(strings.TrimSuffix(stderr, "\n")))
 	}
 	fmt.Fprintf(out, "  exit:   %d\n", code)
+	if !view.verbose {
+		return
+	}
+	fmt.Fprintf(out, "policies: revision %s, evaluated in %d µs\n", line(d.Revision), d.EvalMicros)
+	if derived := derivedPart(d.Input); derived != "" {
+		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, safetext.JSON([]byte(derived)))
+	}
 }
 
 // derivedPart pretty-prints input.agentjail from the explained input.

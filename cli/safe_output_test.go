@@ -41,7 +41,7 @@ func TestTryOutputIsSafe(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			printDecision(&out, tt.dec)
+			printDecision(&out, tt.dec, tryView{verbose: true})
 			assertSafe(t, "try", out.String())
 			if !strings.Contains(out.String(), `\x1b[2K\x0d\x1b[32mallow`) || !strings.Contains(out.String(), `\u202E`) {
 				t.Errorf("the escapes must be visible:\n%s", out.String())

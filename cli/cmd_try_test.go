@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the agentjail command in-process in a throwaway home.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func throwawayHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("AGENTJAIL_HOME", filepath.Join(home, ".agentjail"))
+	t.Setenv("AGENTJAIL_SOCKET", filepath.Join(home, "none.sock"))
+	t.Setenv("NO_COLOR", "")
+	return home
+}
+
+// Everything from the first word that is not one of try's flags belongs
+// to the command, its own flags included.
+func TestTryTakesTheCommandsFlags(t *testing.T) {
+	throwawayHome(t)
+	tests := []struct {
+		name    string
+		args    []string
+		verdict string // the start of the verdict line
+		command string // the parsed command try must show
+	}{
+		{"rm -rf home", []string{"rm", "-rf", "~"}, "verdict:  deny", "rm -rf"},
+		{"ls -la", []string{"ls", "-la"}, "verdict:  allow", "ls -la"},
+		{"force push to main", []string{"git", "push", "--force", "origin", "main"}, "verdict:  deny", "git push --force origin main"},
+		{"one quoted word", []string{"cat ~/.ssh/id_rsa"}, "verdict:  deny", "cat"},
+		{"try's flags first", []string{"--cwd", "/tmp", "ls", "-la"}, "verdict:  allow", "ls -la"},
+		{"--help after the command is the command's", []string{"grep", "--help"}, "verdict:  allow", "grep --help"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, append([]string{"try", "--offline"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, errOut)
+			}
+			if !strings.Contains(out, tt.verdict) || !strings.Contains(out, "commands (as the shell sees them):\n  "+tt.command) {
+				t.Errorf("want %q and the command %q in:\n%s", tt.verdict, tt.command, out)
+			}
+			if strings.Contains(out, "derived input") {
+				t.Errorf("the derived input is for -v only:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestTryUsage(t *testing.T) {
+	throwawayHome(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no command", []string{"try"}, ExitUsage, "give a command to try"},
+		{"a file tool wants a path", []string{"try", "--tool", "Read"}, ExitUsage, "give the path the Read tool is called with"},
+		{"a command and an event", []string{"try", "--event", "x.json", "ls"}, ExitUsage, "either --event or a command"},
+		{"unknown try flag before the command", []string{"try", "--bogus", "ls"}, ExitUsage, "unknown flag: --bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, want %d; stderr %q, want %q; stdout %q", code, tt.code, errOut, tt.want, out)
+			}
+		})
+	}
+}
+
+// try -v adds the derived input; a policy file that does not load is
+// named on stderr, since the verdict was reached without it.
+func TestTryVerboseAndLoadWarning(t *testing.T) {
+	home := throwawayHome(t)
+	out, _, code := runCLI(t, "try", "--offline", "-v", "--tool", "Read", "~/.aws/credentials")
+	if code != 0 || !strings.Contains(out, "derived input (input.agentjail):") || !strings.Contains(out, `"file_path": "`+home+`/.aws/credentials"`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	dir := filepath.Join(home, ".agentjail", "policies")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "broken.rego"), []byte("package agentjail\n\ndeny[msg] {\n"), 0o600)
+	out, errOut, code := runCLI(t, "try", "--offline", "ls")
+	if code != 0 || !strings.Contains(errOut, "warning: 1 policy load error(s)") || !strings.Contains(errOut, "broken.rego") {
+		t.Errorf("exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, out)
+	}
+	os.Remove(filepath.Join(dir, "broken.rego"))
+	if _, errOut, _ := runCLI(t, "try", "--offline", "ls"); errOut != "" {
+		t.Errorf("a warning with nothing wrong: %q", errOut)
+	}
+}
