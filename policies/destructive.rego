@@ -127,6 +127,7 @@ deny contains {"id": "fs.chmod_broad", "msg": msg} if {
 	recursive(cmd)
 	some p in cmd.paths
 	p in catastrophic_paths
+	not home_project(p)
 	msg := sprintf("Blocked: `%s -R` on %s changes ownership or permissions of a whole system or home tree. Change only the files in the project that need it.", [cmd.name, pretty(p)])
 }
 

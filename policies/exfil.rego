@@ -30,8 +30,19 @@ code_runners := {
 	"ruby", "node", "php", "bun", "deno", "lua", "Rscript", "eval", "source", ".",
 }
 
-# reads_stdin(cmd): a shell or interpreter given no script file.
-reads_stdin(cmd) if count(cmd.operands) == 0
+# reads_stdin(cmd): a shell or interpreter given no script file, no code
+# string and no module to run (roles.rego: its "code" and "program"
+# options; their values are not operands).
+reads_stdin(cmd) if {
+	count(cmd.operands) == 0
+	not program_given(cmd)
+}
+
+program_given(cmd) if {
+	row := object.get(program_roles, cmd.name, {})
+	some f in cmd.flags
+	f in array.concat(object.get(row, "code", []), object.get(row, "program", []))
+}
 
 reads_stdin(cmd) if cmd.operands[0] in {"-", "/dev/stdin"}
 

@@ -126,6 +126,25 @@ catastrophic(p) if p in temp_roots
 # Any top-level folder of the file system (/srv, /data, /*).
 catastrophic(p) if regex.match(`^/[^/]+$`, p)
 
+# home_project(p): p is the working directory and a project folder that
+# sits directly under HOME (~/work-app): recursive changes there are
+# ordinary work, not changes to a whole home folder. Named from elsewhere
+# it keeps its protection; the home's own folders (and folders that hold
+# many projects) are never a project.
+home_project(p) if {
+	p == project
+	rel := home_rel(p)
+	not contains(rel, "/")
+	not startswith(rel, ".")
+	not lower(rel) in home_folders
+}
+
+home_folders := {
+	"documents", "desktop", "downloads", "pictures", "music", "movies", "videos", "library", "public",
+	"applications", "dropbox", "onedrive", "icloud drive", "sites", "snap", "bin", "go", "src", "code",
+	"projects", "repos", "work", "dev", "git", "github", "workspace", "workspaces", "backups", "notes",
+}
+
 # dynamic_program(cmd): the command word itself is $VAR or $(...), so
 # the program is unknown until it runs.
 dynamic_program(cmd) if regex.match("[$`]", cmd.program)

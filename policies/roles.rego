@@ -23,6 +23,8 @@ package agentjail
 #   code_operands,   command line; -1 means all of them
 #   command_operands
 #   stdin_code       reads its program from a here-document when given none
+#   program          options that name the program to run instead (python
+#                    -m), so that it does not run its standard input
 #   dry_run          options that make it only show what it would do
 #   subcommands      rows for the words after a subcommand
 #
@@ -94,7 +96,7 @@ _awk := {
 	"value": ["f", "file", "F", "field-separator", "v", "assign"],
 }
 
-_python := {"code": ["c"], "value": ["m", "W", "X", "Q"], "stdin_code": true}
+_python := {"code": ["c"], "value": ["m", "W", "X", "Q"], "program": ["m"], "stdin_code": true}
 
 _node := {"code": ["e", "eval", "p", "print"], "value": ["r", "require", "import", "input-type", "loader", "conditions"], "stdin_code": true}
 
@@ -239,7 +241,7 @@ core_program_roles := {
 	"deno": {"subcommands": {"eval": {"code_operands": 1}}},
 	"ruby": _ruby,
 	"perl": _perl,
-	"php": {"code": ["r"], "value": ["c", "d", "f"], "stdin_code": true},
+	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},
 	"osascript": {"code": ["e"], "value": ["l"]},
 	"lua": {"code": ["e"], "value": ["l"]},
 	"Rscript": {"code": ["e"]},

@@ -34,7 +34,9 @@ not_secret(p) if regex.match(`/(known_hosts|known_hosts\.old|authorized_keys)$`,
 key_file(p) if regex.match(`(?i)/(\.env(\.[a-z0-9_.-]+)?|\.envrc|[^/]*\.(pem|key|p12|pfx|jks|keystore|ppk)|id_(rsa|dsa|ecdsa|ed25519)|credentials\.json|\.?secrets?\.(ya?ml|json|toml|txt|env)|\.secrets)$`, p)
 
 # Example and template env files hold no secrets.
-harmless_key_file(p) if regex.match(`/\.env\.(example|sample|template|dist|defaults|schema)$`, p)
+harmless_key_file(p) if regex.match(`(?i)/\.env(\.[a-z0-9_-]+)*[.-](example|sample|template|dist|defaults|schema|tmpl|tpl)$`, p)
+
+harmless_key_file(p) if regex.match(`(?i)/[^/]*[.-](example|sample|template|dist|tmpl|tpl)(\.[a-z0-9]+)?$`, p)
 
 # Programs that only look at names or metadata, or use a key without
 # revealing it, may name a secret path.

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -71,6 +72,10 @@ type Derived struct {
 	// way: FilePath, a Glob pattern joined to its folder, and any other
 	// field that holds a path (an MCP tool's "source", say).
 	Paths []string
+	// URLs are the URLs in the tool's input fields (top level, and in
+	// lists there), in a stable order: what a fetch or an MCP tool
+	// reaches (input.agentjail.urls).
+	URLs []string
 	// Writes are the paths the call creates, changes or deletes: a write
 	// tool's paths, or what the Bash commands write.
 	Writes []string
@@ -176,7 +181,28 @@ func Derive(event map[string]any, env Env) *Derived {
 		if dir == "" {
 			dir = d.Cwd
 		}
-		d.Paths = append(d.Paths, Abs(pattern, dir, env.Home))
+		abs := Abs(pattern, dir, env.Home)
+		d.Paths = append(d.Paths, abs)
+		d.Paths = append(d.Paths, env.Roles.GlobExamples(abs, env.Home)...)
+	}
+	// Grep reads the files its glob matches under its path, at any depth.
+	if glob, ok := ti["glob"].(string); ok && glob != "" && event["tool_name"] == "Grep" {
+		dir := d.FilePath
+		if dir == "" {
+			dir = d.Cwd
+		}
+		if !strings.HasPrefix(glob, "/") && !strings.HasPrefix(glob, "**") {
+			glob = "**/" + glob
+		}
+		d.Paths = append(d.Paths, env.Roles.GlobExamples(Abs(glob, dir, env.Home), env.Home)...)
+	}
+	// Any field holding a file:// URL names that file (an MCP tool's uri,
+	// a WebFetch url); every URL is listed for the network rules.
+	d.URLs = urls(ti)
+	for _, u := range d.URLs {
+		if p, ok := fileURL(u); ok {
+			d.Paths = append(d.Paths, Abs(p, d.Cwd, env.Home))
+		}
 	}
 	tool, _ := event["tool_name"].(string)
 	cmd, isShell, bad := shellCall(tool, event["tool_input"])
@@ -319,6 +345,7 @@ func (d *Derived) Map() map[string]any {
 		"writes":         strings2any(d.Writes),
 		"unusual_paths":  strings2any(d.Unusual),
 		"prefixes":       strings2any(d.Prefixes),
+		"urls":           strings2any(d.URLs),
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
@@ -467,4 +494,55 @@ func ExpandHome(p, home string) string {
 		}
 	}
 	return p
+}
+
+var urlShape = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
+// urls lists the URL-shaped strings among ti's fields and in the lists
+// directly under them, sorted by field name.
+func urls(ti map[string]any) []string {
+	keys := make([]string, 0, len(ti))
+	for k := range ti {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out []string
+	add := func(v any) {
+		if s, ok := v.(string); ok && urlShape.MatchString(strings.TrimSpace(s)) {
+			out = append(out, strings.TrimSpace(s))
+		}
+	}
+	for _, k := range keys {
+		switch v := ti[k].(type) {
+		case string:
+			add(v)
+		case []any:
+			for _, x := range v {
+				add(x)
+			}
+		}
+	}
+	return out
+}
+
+// fileURL is the path of a file:// URL, percent-decoded: file:///x and
+// file://localhost/x name /x; file://~/x names ~/x.
+func fileURL(u string) (string, bool) {
+	if len(u) < 7 || !strings.EqualFold(u[:7], "file://") {
+		return "", false
+	}
+	rest := u[7:]
+	if strings.HasPrefix(strings.ToLower(rest), "localhost/") {
+		rest = rest[len("localhost"):]
+	}
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if p, err := url.PathUnescape(rest); err == nil {
+		rest = p
+	}
+	if rest == "" {
+		return "", false
+	}
+	return rest, true
 }

@@ -245,6 +245,18 @@ func globRE(lit string) string {
 				sb.WriteString(regexp.QuoteMeta(lit[i : i+1]))
 			}
 		case '*':
+			// ** (globstar, and the agents' Glob and Grep tools) crosses
+			// folders; * stays within one.
+			if i+1 < len(lit) && lit[i+1] == '*' {
+				i++
+				if i+1 < len(lit) && lit[i+1] == '/' {
+					i++
+					sb.WriteString(`(?:.*/)?`)
+					continue
+				}
+				sb.WriteString(`.*`)
+				continue
+			}
 			sb.WriteString(`[^/]*`)
 		case '?':
 			sb.WriteString(`[^/]`)
@@ -266,4 +278,16 @@ func globRE(lit string) string {
 		}
 	}
 	return sb.String()
+}
+
+// GlobExamples lists the well-known secret files (Roles.Examples) an
+// absolute glob pattern matches: what a Glob or Grep tool's pattern may
+// read. ** crosses folders.
+func (r *Roles) GlobExamples(pattern, home string) []string {
+	if r == nil || pattern == "" || !hasGlob(pattern) {
+		return nil
+	}
+	r.init()
+	w := &walker{env: Env{Home: home, Roles: r}, workLimit: WorkPerByte*len(pattern) + WorkBase}
+	return w.matchExamples(word{text: pattern, glob: true, re: globRE(pattern)}, "/")
 }
