@@ -1,11 +1,14 @@
-// Package assets holds agentjail's icons: AppIcon.png and AppIcon.icns for
-// the macOS app bundle, and the template-style tray icons (black with
-// alpha, 22 px and @2x) for each tray state. tools/mkicon draws them.
+// Package assets holds agentjail's static files: AppIcon.png and
+// AppIcon.icns and the Info.plist template for the macOS app bundle, the
+// template tray icons for the macOS menu bar (black with alpha, 22 px and
+// @2x) and the coloured ones for Linux panels, one per tray state.
+// tools/mkicon draws the icons.
 package assets
 
 import _ "embed"
 
-// Tray icons by state, at 1x and 2x.
+// Tray icons by state for the macOS menu bar: template images, which the
+// menu bar tints for light and dark bars. 1x and 2x.
 var (
 	//go:embed tray-healthy.png
 	TrayHealthy []byte
@@ -19,4 +22,26 @@ var (
 	TrayDegraded []byte
 	//go:embed tray-degraded@2x.png
 	TrayDegraded2x []byte
+)
+
+// Tray icons by state for Linux panels, which show icons as they are:
+// amber with a dark outline, visible on dark and light panels alike.
+var (
+	//go:embed tray-linux-healthy.png
+	TrayLinuxHealthy []byte
+	//go:embed tray-linux-blocked.png
+	TrayLinuxBlocked []byte
+	//go:embed tray-linux-degraded.png
+	TrayLinuxDegraded []byte
+)
+
+// The app bundle's parts: the icon, and Info.plist with __VERSION__ where
+// the version goes (`make app` and the installer fill it in).
+var (
+	//go:embed AppIcon.png
+	AppIconPNG []byte
+	//go:embed AppIcon.icns
+	AppIconICNS []byte
+	//go:embed Info.plist
+	InfoPlist []byte
 )

@@ -8,7 +8,7 @@ import (
 )
 
 func TestInfoPlist(t *testing.T) {
-	b, err := os.ReadFile("../Info.plist")
+	b, err := os.ReadFile("Info.plist")
 	if err != nil {
 		t.Fatal(err)
 	}

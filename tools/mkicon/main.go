@@ -1,5 +1,6 @@
 // Command mkicon draws agentjail's app icon (a padlock on a rounded
-// square) and writes it as PNG and as a macOS .icns. `make icons` runs it;
+// square) and writes it as PNG and as a macOS .icns, and the tray icons:
+// template images for the macOS menu bar, coloured ones for Linux panels. `make icons` runs it;
 // the results are committed under assets/.
 package main
 
@@ -83,29 +84,42 @@ func keyhole(x, y float64) bool {
 	return math.Hypot(x-0.5, y-0.58) < 0.045 || (math.Abs(x-0.5) < 0.02 && y > 0.58 && y < 0.7)
 }
 
+// trayOn reports whether the glyph for a state covers the point (fx, fy)
+// of the unit square: a padlock; blocked adds a dot, degraded hollows the
+// body.
+func trayOn(state string, fx, fy float64) bool {
+	on := inRoundRect(fx, fy, 0.2, 0.8, 0.45, 0.92, 0.08) && !keyhole(fx, fy) || shackle(fx, fy)
+	switch state {
+	case "blocked": // a filled dot: something was blocked
+		if dot(fx, fy) {
+			on = true
+		}
+	case "degraded": // hollow body: not fully guarding
+		if inRoundRect(fx, fy, 0.3, 0.7, 0.55, 0.82, 0.04) {
+			on = false
+		}
+	}
+	return on
+}
+
+func dot(fx, fy float64) bool { return math.Hypot(fx-0.82, fy-0.18) < 0.16 }
+
+var trayStates = []string{"healthy", "blocked", "degraded"}
+
 // writeTrayIcons draws the menu-bar icons: template style (black with
-// alpha, as the macOS menu bar wants), 22 px and @2x, one per state.
+// alpha, as the macOS menu bar wants: it tints them for light and dark
+// bars), 22 px and @2x, one per state; and the Linux panel icons, which
+// no panel tints: amber with a dark outline, so they show on dark and
+// light panels alike, the blocked dot red.
 func writeTrayIcons() {
-	for _, state := range []string{"healthy", "blocked", "degraded"} {
+	for _, state := range trayStates {
 		for _, scale := range []int{1, 2} {
 			n := 22 * scale
 			img := image.NewRGBA(image.Rect(0, 0, n, n))
 			s := float64(n)
 			for y := 0; y < n; y++ {
 				for x := 0; x < n; x++ {
-					fx, fy := (float64(x)+0.5)/s, (float64(y)+0.5)/s
-					on := inRoundRect(fx, fy, 0.2, 0.8, 0.45, 0.92, 0.08) && !keyhole(fx, fy*1.0) || shackle(fx, fy)
-					switch state {
-					case "blocked": // a filled dot: something was blocked
-						if math.Hypot(fx-0.82, fy-0.18) < 0.16 {
-							on = true
-						}
-					case "degraded": // hollow body: not fully guarding
-						if inRoundRect(fx, fy, 0.3, 0.7, 0.55, 0.82, 0.04) {
-							on = false
-						}
-					}
-					if on {
+					if trayOn(state, (float64(x)+0.5)/s, (float64(y)+0.5)/s) {
 						img.Set(x, y, color.RGBA{0, 0, 0, 0xff})
 					}
 				}
@@ -114,11 +128,66 @@ func writeTrayIcons() {
 			if scale == 2 {
 				name = "assets/tray-" + state + "@2x.png"
 			}
-			var b bytes.Buffer
-			png.Encode(&b, img)
-			if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
-				log.Fatal(err)
+			writePNG(name, img)
+		}
+		writePNG("assets/tray-linux-"+state+".png", panelIcon(state, 44))
+	}
+}
+
+// panelIcon is the Linux tray icon at n×n: the glyph filled, then ringed
+// by a dark outline about n/30 px wide.
+func panelIcon(state string, n int) *image.RGBA {
+	fill := color.RGBA{0xf5, 0xb8, 0x2e, 0xff}  // amber: bright on dark panels
+	alert := color.RGBA{0xe5, 0x48, 0x4d, 0xff} // the blocked dot
+	edge := color.RGBA{0x1c, 0x23, 0x2e, 0xff}  // dark: the shape on light panels
+	s := float64(n)
+	on := func(x, y int) bool {
+		if x < 0 || y < 0 || x >= n || y >= n {
+			return false
+		}
+		return trayOn(state, (float64(x)+0.5)/s, (float64(y)+0.5)/s)
+	}
+	// The glyph is drawn a little smaller, centred, so the outline fits.
+	inset := func(x, y int) (int, int) {
+		c := s / 2
+		return int(math.Round(c + (float64(x)-c)*1.2)), int(math.Round(c + (float64(y)-c)*1.2))
+	}
+	r := int(math.Max(1, math.Round(s/30)))
+	img := image.NewRGBA(image.Rect(0, 0, n, n))
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			gx, gy := inset(x, y)
+			if on(gx, gy) {
+				c := fill
+				if state == "blocked" && dot((float64(gx)+0.5)/s, (float64(gy)+0.5)/s) {
+					c = alert
+				}
+				img.Set(x, y, c)
+				continue
+			}
+			near := false
+			for dy := -r; dy <= r && !near; dy++ {
+				for dx := -r; dx <= r && !near; dx++ {
+					if dx*dx+dy*dy <= 2*r*r { // a square-ish ring: diagonals count
+						ax, ay := inset(x+dx, y+dy)
+						near = on(ax, ay)
+					}
+				}
+			}
+			if near {
+				img.Set(x, y, edge)
 			}
 		}
+	}
+	return img
+}
+
+func writePNG(name string, img image.Image) {
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
 	}
 }
