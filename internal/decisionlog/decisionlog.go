@@ -41,6 +41,10 @@ type Record struct {
 	// the hook (it had hung up or timed out): the agent went by its fail
 	// mode, not by this verdict.
 	Undelivered bool `json:"undelivered,omitempty"`
+	// Source is "" for an agent's call and "try" for `agentjail try`,
+	// whose decisions are kept apart: `logs` shows them only when asked,
+	// and they are never among the recent denies.
+	Source string `json:"source,omitempty"`
 }
 
 // Options configure New.
@@ -64,8 +68,9 @@ type Log struct {
 	closed   bool
 	recent   []Record // newest last
 	max      int
-	failures int64  // records not written
-	lastErr  string // why the last one was not
+	failures int64     // records not written
+	lastErr  string    // why the last one was not
+	lastAt   time.Time // when
 }
 
 // New opens the log and starts its writer.
@@ -142,6 +147,7 @@ func (l *Log) fail(n int, err error) {
 	l.mu.Lock()
 	l.failures += int64(n)
 	l.lastErr = err.Error()
+	l.lastAt = time.Now()
 	l.mu.Unlock()
 }
 
@@ -163,11 +169,12 @@ func (l *Log) Append(r Record) {
 	if len(l.queue) >= l.queueMax {
 		// The disk is stuck: bound memory, and say so.
 		l.failures++
+		l.lastAt = time.Now()
 		l.lastErr = fmt.Sprintf("the decision log fell %d records behind the disk; records were dropped", l.queueMax)
 	} else {
 		l.queue = append(l.queue, r)
 	}
-	if r.Verdict == "deny" {
+	if r.Verdict == "deny" && r.Source == "" {
 		l.recent = append(l.recent, r)
 		if len(l.recent) > l.max {
 			l.recent = append([]Record(nil), l.recent[len(l.recent)-l.max:]...)
@@ -178,6 +185,13 @@ func (l *Log) Append(r Record) {
 	case l.wake <- struct{}{}:
 	default:
 	}
+}
+
+// LastFailure is when a record last could not be written (zero if never).
+func (l *Log) LastFailure() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastAt
 }
 
 // RecentDenies returns up to n of the latest denies, newest first.

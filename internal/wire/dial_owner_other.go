@@ -8,3 +8,6 @@ func ownerOf(fs.FileInfo) (int, bool) { return 0, false }
 
 // NoFollow is not available here.
 const NoFollow = 0
+
+// nonBlock is not needed here.
+const nonBlock = 0

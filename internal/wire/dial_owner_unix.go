@@ -19,3 +19,6 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 // path: files in agentjail's home are opened with it, so one planted there
 // cannot redirect a write.
 const NoFollow = syscall.O_NOFOLLOW
+
+// nonBlock keeps an open from waiting on a FIFO planted in our home.
+const nonBlock = syscall.O_NONBLOCK

@@ -7,6 +7,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // MaxFrame is the largest request or response body either side accepts.
@@ -34,7 +35,23 @@ type Request struct {
 	Agent string `json:"agent,omitempty"`
 	// Explain asks the daemon to return the policy input it built.
 	Explain bool `json:"explain,omitempty"`
+	// Source says who asks: "" for an agent's hook, SourceTry for
+	// `agentjail try`. A try decision is logged with its source and never
+	// counted, notified or listed among recent blocks: testing a policy
+	// must not look like an agent's activity.
+	Source string `json:"source,omitempty"`
+	// HookTimeoutMillis is the deadline the hook runs with (its --timeout
+	// flag, which install wrote into the agent's settings). The daemon
+	// answers within the smaller of it and config.yaml's hook_timeout, so
+	// a hook installed with a shorter deadline still hears in time.
+	HookTimeoutMillis int64 `json:"hook_timeout_ms,omitempty"`
+	// HookFailClosed says the hook runs with --fail-closed, so status can
+	// say when the installed hook and config.yaml's fail_mode disagree.
+	HookFailClosed bool `json:"hook_fail_closed,omitempty"`
 }
+
+// SourceTry marks a request made by `agentjail try`.
+const SourceTry = "try"
 
 // Response answers one Request. Exactly one of Error, Decision or Status
 // is set (Reload answers with Status).
@@ -81,6 +98,9 @@ type Rule struct {
 	Kind Verdict `json:"kind"`
 	ID   string  `json:"id,omitempty"`
 	Msg  string  `json:"msg"`
+	// Org is set for a rule of an org bundle (package agentjail.org):
+	// locked, whatever its id.
+	Org bool `json:"org,omitempty"`
 }
 
 // Error codes a daemon can answer with.
@@ -103,12 +123,17 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message)
 
 // Status describes a running daemon.
 type Status struct {
-	PID        int       `json:"pid"`
-	Version    string    `json:"version"`
-	StartedAt  string    `json:"started_at"` // RFC 3339
-	Socket     string    `json:"socket"`
-	Home       string    `json:"home"`
-	Mode       string    `json:"mode"` // how it runs, e.g. "headless"
+	PID       int    `json:"pid"`
+	Version   string `json:"version"`
+	StartedAt string `json:"started_at"` // RFC 3339
+	Socket    string `json:"socket"`
+	Home      string `json:"home"`
+	Mode      string `json:"mode"` // how it runs, e.g. "headless"
+	// Tray says whether the daemon shows a tray (menu bar) and if not,
+	// why: "running", "no desktop session", "headless by flag", or "not
+	// in this build (…how to get one)". Empty from a daemon that predates
+	// the field.
+	Tray       string    `json:"tray,omitempty"`
 	Revision   string    `json:"revision"`
 	Rules      int       `json:"rules"`     // deny, ask and allow rules in force
 	LoadedAt   string    `json:"loaded_at"` // RFC 3339, last successful load
@@ -125,7 +150,35 @@ type Status struct {
 	// Any makes the daemon degraded: decisions are being lost.
 	LogErrors    int64  `json:"log_errors"`
 	LastLogError string `json:"last_log_error,omitempty"`
+	// FailMode and HookTimeout are config.yaml's, as the daemon loaded
+	// them; Hook is what the installed hook runs with, when known.
+	FailMode    string     `json:"fail_mode,omitempty"`
+	HookTimeout string     `json:"hook_timeout,omitempty"`
+	Hook        *HookFlags `json:"hook,omitempty"`
+	// Problems are what makes the daemon degraded now, each with how to
+	// fix or clear it. None means healthy. Errors that are over (an
+	// evaluation error, a lost decision, a fail-open) count for an hour.
+	Problems []Problem `json:"problems,omitempty"`
 }
+
+// HookFlags are the flags the installed hook runs with.
+type HookFlags struct {
+	Timeout    string `json:"timeout"`
+	FailClosed bool   `json:"fail_closed"`
+	// From says how the daemon knows: "hook call" (the hook said so with
+	// its last request) or the settings file it read them from.
+	From string `json:"from"`
+}
+
+// Problem is one cause of a degraded daemon.
+type Problem struct {
+	Kind    string `json:"kind"` // policy, config, eval, decision_log, fail_open, hook_timeout, fail_mode
+	Message string `json:"message"`
+	Fix     string `json:"fix"` // what to run or change to fix or clear it
+}
+
+// ProblemWindow is how long an error that is over still degrades health.
+const ProblemWindow = time.Hour
 
 // Source is one policy file in force.
 type Source struct {
