@@ -117,12 +117,20 @@ func Load(path string) (Config, error) {
 		}
 		return def, fmt.Errorf("%s: not valid YAML: %w", path, err)
 	}
-	if err := checkDurations(v); err != nil {
+	text, _ := os.ReadFile(path) // viper just read it
+	if err := checkKeys(text); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, check := range []func(*viper.Viper) error{checkTypes, checkDurations} {
+		if err := check(v); err != nil {
+			return def, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	var c Config
 	if err := v.UnmarshalExact(&c); err != nil {
-		return def, fmt.Errorf("%s: %w", path, err)
+		// The checks above should leave nothing for the decoder to
+		// refuse; if it does, its words are all there is.
+		return def, fmt.Errorf("%s: %w; see the Configuration section of the README", path, err)
 	}
 	if err := c.validate(); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)

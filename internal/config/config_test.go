@@ -48,6 +48,19 @@ func TestLoad(t *testing.T) {
 		{"tiny hook_timeout refused", "hook_timeout: 100ms\n", nil, "hook_timeout must be between 300ms and 1m0s"},
 		{"huge hook_timeout refused", "hook_timeout: 5m\n", nil, "hook_timeout must be between"},
 		{"relative allowed path refused", "allowed_paths: [dist]\n", nil, "must be an absolute path"},
+		{"typo of a key named with the key meant", "eval_timout: 1s\n", nil, `unknown key "eval_timout" (did you mean eval_timeout?)`},
+		{"swapped letters suggested", "fial_mode: closed\n", nil, `unknown key "fial_mode" (did you mean fail_mode?)`},
+		{"a key far from any has no suggestion", "colour: red\n", nil, `unknown key "colour"; the keys are allowed_paths,`},
+		{"an unknown map named once", "opa:\n  services: {}\n  bundles: {}\n", nil, `unknown key "opa"; the keys`},
+		{"bool not true or false", "notifications: maybe\n", nil, `notifications must be true or false, not "maybe"`},
+		{"yes is not a bool", "notifications: yes\n", nil, `notifications must be true or false, not "yes"`},
+		{"number is not a bool", "notifications: 1\n", nil, "notifications must be true or false, not 1"},
+		{"false read", "notifications: false\n", func(c Config) bool { return !c.Notifications }, ""},
+		{"list written as one value", "policy_dirs: /opt/rego\n", nil, `policy_dirs must be a list, such as policy_dirs: ["/opt/rego"]`},
+		{"number as a list", "disabled_rules: 5\n", nil, "disabled_rules must be a list"},
+		{"list of lists", "disabled_rules: [[git.force_push]]\n", nil, `disabled_rules: every item must be a single value, not ["git.force_push"]`},
+		{"string written as a list", "fail_mode: [closed]\n", nil, `fail_mode must be a single value, not ["closed"]`},
+		{"log level as a map", "log_level: {a: 1}\n", nil, "log_level must be a single value, not a map"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,6 +69,13 @@ func TestLoad(t *testing.T) {
 				os.WriteFile(path, []byte(tt.yaml), 0o600)
 			}
 			c, err := Load(path)
+			if err != nil {
+				for _, lib := range []string{"strconv", "mapstructure", "decoding failed", "'config.Config'", "interface {}"} {
+					if strings.Contains(err.Error(), lib) {
+						t.Errorf("library wording %q in %v", lib, err)
+					}
+				}
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), path) {
 					t.Fatalf("err = %v, want one naming %s and containing %q", err, path, tt.wantErr)
