@@ -40,12 +40,47 @@ type Options struct {
 	Agent      string        // which agent sent the event; "" means claude-code
 	Client     *wire.Client  // nil means the default socket
 	FailLog    string        // "" means wire.FailLogPath(); "-" disables recording
+	// State is the daemon's state file for the failure path: "" means
+	// wire.HookStatePath(), "-" none. When it says fail_mode: closed the
+	// hook fails closed even without --fail-closed.
+	State string
+	// AutoStart is the agentjail binary to start when no daemon runs at
+	// all: "" means the installed one beside this hook, if this hook is
+	// the installed one (see installedDaemon); "-" never starts one.
+	AutoStart string
 }
+
+// usage is what --help prints.
+const usage = `Usage: agentjail-hook [--timeout 2s] [--fail-closed] [--agent claude-code] < event.json
+
+agentjail-hook is run by the agent before each tool call: it reads the
+agent's hook event as JSON on stdin, asks the agentjail daemon for a
+verdict and answers the agent on stdout, stderr and its exit code (0 go
+on, 2 blocked). You do not run it yourself; ` + "`agentjail try`" + ` shows what it
+would answer for a command, and ` + "`agentjail install`" + ` wires it into the agent.
+
+When no daemon answers, the call is allowed with a warning (fail_mode:
+open) or blocked (--fail-closed, or fail_mode: closed in config.yaml).
+When no daemon runs at all, the installed hook starts the installed
+daemon and asks it within its deadline.
+
+Flags:
+  --timeout DURATION  give up on the daemon after this long (default 2s)
+  --fail-closed       block calls that cannot be checked
+  --agent NAME        the agent whose event format stdin carries (default claude-code)
+  --help              print this and exit
+`
 
 // Main runs the hook with command-line args (without the program name)
 // and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		// Someone typing --help is not a tool call: nothing is read,
+		// asked or recorded.
+		io.WriteString(stdout, usage)
+		return ExitOK
+	}
 	if err != nil {
 		// A bad flag in the agent's settings must not disable the guard
 		// silently, nor make the hook exit 1 (which the agent ignores).
@@ -63,6 +98,9 @@ func parseFlags(args []string) (Options, error) {
 	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
 	flags.StringVar(&opts.Agent, "agent", "claude-code", "the agent whose event format stdin carries")
 	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return opts, err
+		}
 		// Keep the safer choice if it was asked for anywhere.
 		for _, a := range args {
 			if a == "--fail-closed" || a == "-fail-closed" || strings.HasPrefix(a, "--fail-closed=t") {
@@ -109,7 +147,17 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if client == nil {
 		client = &wire.Client{}
 	}
-	dec, err := client.Decide(ctx, &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent})
+	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed}
+	dec, err := client.Decide(ctx, req)
+	started := ""
+	if notRunning(err) {
+		// No daemon at all (after a reboot, a logout or a crash in the
+		// detached mode): start the installed one and ask it, within
+		// this call's deadline.
+		if started = startDaemon(opts); started != "" {
+			dec, err = retry(ctx, client, req)
+		}
+	}
 	if err != nil {
 		var werr *wire.Error
 		if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
@@ -119,13 +167,21 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		if errors.As(err, &untrusted) {
 			// Whatever answers there could be anyone's: the event is never
 			// sent to it and its verdict never believed.
-			return failure(opts, stdout, stderr, err.Error(), "find out what is listening there, remove it, and start agentjail with `agentjail run`")
+			return failure(opts, stdout, stderr, err.Error(), "find out what is listening there and remove it; then "+wire.StartAdvice())
 		}
 		var timeout interface{ Timeout() bool }
 		if ctx.Err() != nil || (errors.As(err, &timeout) && timeout.Timeout()) {
 			err = fmt.Errorf("no answer from the agentjail daemon within %v", opts.Timeout)
 		}
-		return failure(opts, stdout, stderr, err.Error(), "start it with `agentjail run`, or see `agentjail status`")
+		if started != "" {
+			return failure(opts, stdout, stderr, fmt.Sprintf("no agentjail daemon was running; this hook started %s, which did not answer within %v", started, opts.Timeout),
+				fmt.Sprintf("the next call is checked once it is up; if it is not, see `agentjail status` and %s", wire.DaemonLogPath()))
+		}
+		fix := "see `agentjail status`"
+		if notRunning(err) {
+			fix = wire.StartAdvice()
+		}
+		return failure(opts, stdout, stderr, err.Error(), fix)
 	}
 	out, errText, code := Render(dec)
 	stdout.Write(out)
@@ -209,10 +265,13 @@ func encode(v wire.Verdict, reason string) []byte {
 	return buf.Bytes()
 }
 
-// failure handles a call that could not be checked, per the fail mode.
+// failure handles a call that could not be checked, per the fail mode:
+// closed if the hook runs with --fail-closed or config.yaml's fail_mode
+// (as the daemon last wrote it to its state file) says so. Only this path
+// reads the state file: a checked call reads nothing.
 func failure(opts Options, stdout, stderr io.Writer, what, fix string) int {
-	if opts.FailClosed {
-		reason := fmt.Sprintf("agentjail could not check this call (%s) and the hook runs with --fail-closed, so it is blocked; %s", what, fix)
+	if closed, why := failClosed(opts); closed {
+		reason := fmt.Sprintf("agentjail could not check this call (%s) and %s, so it is blocked; %s", what, why, fix)
 		recordFailure(opts, "closed", what)
 		stdout.Write(encode(wire.Deny, reason))
 		fmt.Fprintln(stderr, reason)
@@ -223,6 +282,26 @@ func failure(opts Options, stdout, stderr io.Writer, what, fix string) int {
 	return ExitOK
 }
 
+// failClosed reports whether to fail closed, and why. Fail-closed wins
+// whenever any source asks for it; a missing or untrusted state file
+// leaves the flag to decide.
+func failClosed(opts Options) (bool, string) {
+	if opts.FailClosed {
+		return true, "the hook runs with --fail-closed"
+	}
+	path := opts.State
+	if path == "-" {
+		return false, ""
+	}
+	if path == "" {
+		path = wire.HookStatePath()
+	}
+	if st, err := wire.ReadHookState(path); err == nil && st.FailMode == "closed" {
+		return true, "config.yaml sets fail_mode: closed"
+	}
+	return false, ""
+}
+
 // tooLarge handles an event over the frame limit. Failing open here would
 // let anyone slip a command past the guard by padding it, so the user is
 // asked instead (denied with --fail-closed).
@@ -231,7 +310,7 @@ func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
 	if n <= wire.MaxFrame {
 		reason = fmt.Sprintf("agentjail cannot check this call: the daemon refused its %s event as too large; approve it only if you expected a tool call this large", wire.Size(n))
 	}
-	if opts.FailClosed {
+	if closed, _ := failClosed(opts); closed {
 		recordFailure(opts, "closed", "event too large")
 		stdout.Write(encode(wire.Deny, reason))
 		fmt.Fprintln(stderr, reason)

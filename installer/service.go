@@ -19,7 +19,7 @@ import (
 const (
 	ModeLaunchd  = "launchd"
 	ModeSystemd  = "systemd"
-	ModeDetached = "detached"
+	ModeDetached = wire.ModeDetached
 )
 
 // ServiceOptions say what to run and where.
@@ -65,22 +65,10 @@ func DescribeService(o ServiceOptions) string {
 }
 
 // startDetached starts `agentjail run --headless` in its own session,
-// logging to o.Log, and returns without waiting for it.
+// logging to o.Log, and returns without waiting for it. The hook starts
+// it the same way when it finds no daemon (wire.StartDetached).
 func startDetached(o ServiceOptions) error {
-	// Never through a symlink: it would append to whatever it points to.
-	log, err := os.OpenFile(o.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	cmd := exec.Command(o.Agentjail, "run", "--headless")
-	cmd.Env = append(os.Environ(), "AGENTJAIL_HOME="+o.Home, "AGENTJAIL_MODE="+ModeDetached)
-	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting %s run: %w", o.Agentjail, err)
-	}
-	return cmd.Process.Release()
+	return wire.StartDetached(o.Agentjail, o.Home, o.Log)
 }
 
 // stopDetached stops a daemon that holds the socket lock, if any, and

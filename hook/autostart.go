@@ -1,0 +1,113 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// notRunning reports whether err says no daemon runs at all: no socket,
+// or nothing listening on it. A daemon that is running but slow, or a
+// socket that is not ours, is not that.
+func notRunning(err error) bool {
+	var derr *wire.DialError
+	return errors.As(err, &derr) && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED))
+}
+
+// startWindow is how long one hook's start of the daemon keeps others
+// from starting another: the daemon's own lock refuses a second one
+// anyway, but fifty tool calls at once must not spawn fifty processes.
+const startWindow = 10 * time.Second
+
+// startDaemon starts the installed daemon, detached, unless another hook
+// did so within startWindow, and returns the binary it started (or found
+// being started); "" when there is none to start.
+func startDaemon(opts Options) string {
+	bin := opts.AutoStart
+	switch bin {
+	case "-":
+		return ""
+	case "":
+		if bin = installedDaemon(); bin == "" {
+			return ""
+		}
+	}
+	if err := wire.CheckTrusted(bin); err != nil {
+		return "" // never run a binary another user could have put there
+	}
+	if !claimStart(filepath.Join(wire.Home(), "autostart")) {
+		return bin // another hook is starting it: just ask again
+	}
+	if wire.StartDetached(bin, wire.Home(), wire.DaemonLogPath()) != nil {
+		return ""
+	}
+	return bin
+}
+
+// installedDaemon is the agentjail installed beside this hook, when this
+// hook is the installed one ($AGENTJAIL_HOME/bin): a hook run from a
+// build folder or a test never starts daemons.
+func installedDaemon() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	exe, err = filepath.EvalSymlinks(exe)
+	if err != nil {
+		return ""
+	}
+	binDir := filepath.Dir(wire.InstalledBin("agentjail"))
+	if real, err := filepath.EvalSymlinks(binDir); err == nil {
+		binDir = real
+	}
+	if filepath.Dir(exe) != binDir {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(exe), "agentjail")
+}
+
+// claimStart creates the marker at path, or takes it over when it is
+// older than startWindow (a start that failed). It reports false only
+// when another hook started the daemon within startWindow; a marker that
+// cannot be written does not stop a start (the daemon's lock still
+// refuses a second daemon).
+func claimStart(path string) bool {
+	for range 2 {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|wire.NoFollow, 0o600)
+		if err == nil {
+			f.Close()
+			return true
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return true
+		}
+		fi, err := os.Lstat(path)
+		if err != nil || time.Since(fi.ModTime()) < startWindow {
+			return false
+		}
+		os.Remove(path) // stale; whoever recreates it first starts the daemon
+	}
+	return false
+}
+
+// retry asks again until the started daemon answers or ctx ends, with
+// short sleeps while there is still nothing listening.
+func retry(ctx context.Context, client *wire.Client, req *wire.Request) (*wire.Decision, error) {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		dec, err := client.Decide(ctx, req)
+		if !notRunning(err) {
+			return dec, err
+		}
+	}
+}
