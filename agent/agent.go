@@ -1,0 +1,232 @@
+// Package agent holds one adapter per agent agentjail guards (Claude Code,
+// Codex, Gemini CLI, Copilot CLI, Cursor): each recognises its agent's
+// hook event, turns it into the canonical view the policies read under
+// input.agentjail, and turns a verdict into that agent's answer (stdout,
+// stderr, exit code). The hook links this package, so it imports only the
+// standard library and internal/wire.
+//
+// Adding an agent is one new file here with a type that implements
+// Adapter, one entry in adapters, and its installer part.
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Tool kinds: what a call does, whatever the agent calls the tool
+// (input.agentjail.tool).
+const (
+	KindShell  = "shell"
+	KindRead   = "read"
+	KindWrite  = "write"
+	KindEdit   = "edit"
+	KindSearch = "search"
+	KindList   = "list"
+	KindFetch  = "fetch"
+	KindMCP    = "mcp"
+	KindAgent  = "agent"
+	KindOther  = "other"
+)
+
+// Default is the agent assumed when neither the event's shape nor the
+// hook's --agent flag says otherwise.
+const Default = "claude-code"
+
+// Adapter is one agent's part.
+type Adapter interface {
+	// Name is the agent's name in flags, logs and policies ("codex").
+	Name() string
+	// Recognise reports an event whose shape is unmistakably this
+	// agent's, so that no --agent flag is needed to read it.
+	Recognise(event map[string]any) bool
+	// Canonical is the agent-independent view of the call.
+	Canonical(event map[string]any) Call
+	// Render is the agent's answer to a verdict on event.
+	Render(event map[string]any, d *wire.Decision) Answer
+}
+
+// Answer is what the hook prints and how it exits.
+type Answer struct {
+	Stdout []byte
+	Stderr string
+	Exit   int
+}
+
+// Exit codes the agents understand.
+const (
+	ExitOK    = 0
+	ExitBlock = 2
+)
+
+// adapters is the one list of agents, in the order shapes are tried.
+// Claude Code and Codex send the same shape, so they come last and are
+// told apart by the --agent flag.
+var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, claude{}}
+
+// aliases are other names people use for an agent.
+var aliases = map[string]string{
+	"claude": "claude-code", "claude-code": "claude-code",
+	"codex": "codex", "codex-cli": "codex",
+	"gemini": "gemini", "gemini-cli": "gemini",
+	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
+	"cursor": "cursor",
+}
+
+// Names lists the agents, for flags and help.
+func Names() []string {
+	return []string{"claude-code", "codex", "gemini", "copilot", "cursor"}
+}
+
+// Lookup finds an adapter by name or alias (any case).
+func Lookup(name string) (Adapter, bool) {
+	canonical, ok := aliases[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return nil, false
+	}
+	for _, a := range adapters {
+		if a.Name() == canonical {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// For returns the adapter for an event: the agent whose shape it
+// unmistakably has, else the named one (the hook's --agent flag), else
+// Claude Code. An agent that runs another agent's hooks (Copilot running
+// Claude Code's) is thus still answered in the dialect of the shape it
+// sent.
+func For(event map[string]any, name string) Adapter {
+	for _, a := range adapters {
+		if a.Recognise(event) {
+			return a
+		}
+	}
+	if a, ok := Lookup(name); ok {
+		return a
+	}
+	a, _ := Lookup(Default)
+	return a
+}
+
+// Decode reads an event as the adapters see it; nil if it is not a JSON
+// object.
+func Decode(event []byte) map[string]any {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(event))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Call is the canonical view of one tool call.
+type Call struct {
+	// Tool is the tool as the agent names it.
+	Tool string
+	// Kind is one of the Kind constants; "" leaves it to the daemon's
+	// own reading of Like (an MCP tool that runs commands is a shell).
+	Kind string
+	// Like is the Claude Code tool of the same meaning, and LikeInput its
+	// input in Claude Code's field names (file_path, command, content,
+	// old_string ...), so that one derivation of paths, writes and
+	// settings edits covers every agent. Fields Claude Code has no name
+	// for are kept as the agent sent them.
+	Like      string
+	LikeInput any
+	// Patch is an apply_patch text's files (Codex), when the call has one.
+	Patch *Patch
+}
+
+// Input returns LikeInput as an object, or nil.
+func (c Call) Input() map[string]any {
+	m, _ := c.LikeInput.(map[string]any)
+	return m
+}
+
+// str is a string field of m, or "".
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+// objectOrJSON is v as an object: as it is, or decoded when an agent
+// sends it as a JSON string (Copilot's toolArgs, Cursor's MCP input). ok
+// is false when it is neither.
+func objectOrJSON(v any) (map[string]any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		return x, true
+	case string:
+		m := Decode([]byte(x))
+		return m, m != nil
+	}
+	return nil, false
+}
+
+// rename copies m with the keys renamed as in names (from -> to), the
+// first present source winning for each target; other keys are kept.
+func rename(m map[string]any, names [][2]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, n := range names {
+		from, to := n[0], n[1]
+		if v, ok := m[from]; ok {
+			if _, taken := m[to]; !taken || from == to {
+				out[to] = v
+			}
+		}
+	}
+	return out
+}
+
+// humanMustApprove turns an ask into a deny for an agent that cannot ask
+// from a hook: the reason says a person has to approve, and how.
+func humanMustApprove(agentName, reason string) string {
+	if reason == "" {
+		reason = "agentjail's policies want a person to approve this call"
+	}
+	return fmt.Sprintf("%s. A human must approve this call, and %s cannot ask from a hook: ask the user to run it themselves in a terminal, or to allow it in agentjail's policies (`agentjail try` shows which rule fired).", strings.TrimRight(reason, ". "), agentName)
+}
+
+// denyReason is the reason of a deny, never empty: some agents run the
+// tool when a deny comes without one.
+func denyReason(d *wire.Decision) string {
+	if strings.TrimSpace(d.Reason) != "" {
+		return d.Reason
+	}
+	return "Blocked by agentjail's policies."
+}
+
+// unknownVerdict is the reason for a verdict this hook does not know:
+// never let it pass as allow.
+func unknownVerdict(d *wire.Decision) string {
+	return fmt.Sprintf("agentjail: the daemon answered an unknown verdict %q; upgrade agentjail-hook to match the daemon", d.Verdict)
+}
+
+// encodeJSON writes v as one line, with <, > and & kept literal: reasons
+// are read by people and models.
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return buf.Bytes()
+}
+
+// shellNames are tool names (any case) that run a command line.
+var shellNames = map[string]bool{"bash": true, "shell": true, "run_shell_command": true, "exec_command": true, "local_shell": true, "execute_command": true, "run_terminal_cmd": true, "powershell": true}
+
+// mcpKind: an MCP tool, left to the daemon to tell whether it runs
+// commands.
+func mcpCall(tool, like string, input any) Call {
+	return Call{Tool: tool, Kind: "", Like: like, LikeInput: input}
+}

@@ -1,0 +1,73 @@
+package agent
+
+import (
+	"strings"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// codex is the Codex CLI: PreToolUse in Claude Code's shape (tool_name
+// Bash with tool_input.command; apply_patch with the patch text in
+// tool_input.command; MCP tools as mcp__server__tool). It cannot ask, it
+// takes any JSON on stdout as an answer (an "allow" is rejected as a hook
+// failure), and a deny needs a non-empty reason.
+type codex struct{}
+
+func (codex) Name() string { return "codex" }
+
+// Recognise: Codex's shape is Claude Code's; the flag tells them apart.
+func (codex) Recognise(map[string]any) bool { return false }
+
+func (codex) Canonical(event map[string]any) Call {
+	tool := str(event, "tool_name")
+	raw := event["tool_input"]
+	ti, _ := raw.(map[string]any)
+	switch {
+	case tool == "apply_patch":
+		text := str(ti, "command")
+		if text == "" {
+			text = str(ti, "input")
+		}
+		p := ParsePatch(text)
+		return Call{Tool: tool, Kind: patchKind(p), Like: "apply_patch", LikeInput: raw, Patch: &p}
+	case shellNames[strings.ToLower(tool)]:
+		c := Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
+		// The model may run apply_patch through the shell too
+		// (apply_patch <<'EOF' ... EOF): its files are writes all the same.
+		if cmd := str(ti, "command"); strings.Contains(cmd, patchBegin) {
+			p := ParsePatch(cmd)
+			c.Patch = &p
+		}
+		return c
+	case strings.HasPrefix(tool, "mcp__"):
+		return mcpCall(tool, tool, raw)
+	}
+	// Anything else in Claude Code's names is read as Claude Code's.
+	return Call{Tool: tool, Kind: claudeKinds[tool], Like: tool, LikeInput: raw}
+}
+
+func patchKind(p Patch) string {
+	for _, f := range p.Files {
+		if f.Op != OpAdd {
+			return KindEdit
+		}
+	}
+	return KindWrite
+}
+
+// Render, per Codex's contract:
+//
+//	deny            reason on stderr, exit 2 (Codex shows the model "Command blocked by PreToolUse hook: <reason>")
+//	ask             the same deny, its reason saying a human must approve
+//	allow (any)     nothing, exit 0: Codex's own approvals go on
+func (codex) Render(_ map[string]any, d *wire.Decision) Answer {
+	switch d.Verdict {
+	case wire.Deny:
+		return Answer{Stderr: denyReason(d) + "\n", Exit: ExitBlock}
+	case wire.Ask:
+		return Answer{Stderr: humanMustApprove("Codex", d.Reason) + "\n", Exit: ExitBlock}
+	case wire.Allow:
+		return Answer{Exit: ExitOK}
+	}
+	return Answer{Stderr: unknownVerdict(d) + "\n", Exit: ExitBlock}
+}

@@ -1,0 +1,116 @@
+package agent
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// gemini is the Gemini CLI: BeforeTool with tool_name and tool_input, its
+// own tool names (run_shell_command, read_file, write_file, replace,
+// glob, grep_search, list_directory, web_fetch, MCP tools as
+// mcp_<server>_<tool>). It reads a top-level decision and ignores Claude
+// Code's fields; an "ask" hangs a headless run, and the hook cannot tell a
+// headless run from an interactive one, so an ask is answered as a deny.
+type gemini struct{}
+
+func (gemini) Name() string { return "gemini" }
+
+func (gemini) Recognise(event map[string]any) bool {
+	return str(event, "hook_event_name") == "BeforeTool"
+}
+
+// geminiTools maps Gemini CLI's tools to Claude Code's, with the field
+// renames that make their inputs read alike.
+var geminiTools = map[string]struct {
+	kind, like string
+	fields     [][2]string
+}{
+	"run_shell_command":   {KindShell, "Bash", nil},
+	"read_file":           {KindRead, "Read", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"read_many_files":     {KindRead, "Read", [][2]string{{"include", "paths"}}},
+	"write_file":          {KindWrite, "Write", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"replace":             {KindEdit, "Edit", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"glob":                {KindSearch, "Glob", [][2]string{{"dir_path", "path"}}},
+	"grep_search":         {KindSearch, "Grep", [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
+	"search_file_content": {KindSearch, "Grep", [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
+	"list_directory":      {KindList, "LS", [][2]string{{"dir_path", "path"}}},
+	"web_fetch":           {KindFetch, "WebFetch", nil},
+	"google_web_search":   {KindFetch, "WebSearch", nil},
+}
+
+var urlPattern = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>` + "`" + `]+`)
+
+func (gemini) Canonical(event map[string]any) Call {
+	tool := str(event, "tool_name")
+	raw := event["tool_input"]
+	ti, isObject := raw.(map[string]any)
+	if t, ok := geminiTools[tool]; ok {
+		if !isObject {
+			return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: raw}
+		}
+		in := rename(ti, t.fields)
+		switch tool {
+		case "replace":
+			// Gemini replaces exactly expected_replacements occurrences
+			// (1 when absent): more than one is Claude Code's replace_all.
+			if n, ok := in["expected_replacements"].(json.Number); ok {
+				if v, err := n.Int64(); err == nil && v > 1 {
+					in["replace_all"] = true
+				}
+			}
+		case "web_fetch":
+			// The URLs are inside the prompt.
+			if _, ok := in["url"]; !ok {
+				if urls := urlPattern.FindAllString(str(ti, "prompt"), 20); len(urls) > 0 {
+					in["url"] = urls[0]
+					list := make([]any, len(urls))
+					for i, u := range urls {
+						list[i] = u
+					}
+					in["urls"] = list
+				}
+			}
+		}
+		return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: in}
+	}
+	switch {
+	case strings.HasPrefix(tool, "mcp__"):
+		return mcpCall(tool, tool, raw)
+	case strings.HasPrefix(tool, "mcp_"):
+		// mcp_<server>_<tool>: server and tool cannot be told apart, so
+		// the whole rest is read as the tool's name.
+		return mcpCall(tool, "mcp__"+tool[len("mcp_"):], raw)
+	case shellNames[strings.ToLower(tool)]:
+		return Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
+	}
+	return Call{Tool: tool, Kind: KindOther, Like: tool, LikeInput: raw}
+}
+
+// geminiOutput is the answer Gemini CLI reads from stdout.
+type geminiOutput struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// Render, per Gemini CLI's contract:
+//
+//	deny        stdout {"decision":"deny","reason":R}, R on stderr, exit 2 (either blocks)
+//	ask         the same deny, its reason saying a human must approve
+//	allow (any) nothing, exit 0
+func (gemini) Render(_ map[string]any, d *wire.Decision) Answer {
+	deny := func(r string) Answer {
+		return Answer{encodeJSON(geminiOutput{"deny", r}), r + "\n", ExitBlock}
+	}
+	switch d.Verdict {
+	case wire.Deny:
+		return deny(denyReason(d))
+	case wire.Ask:
+		return deny(humanMustApprove("Gemini CLI", d.Reason))
+	case wire.Allow:
+		return Answer{Exit: ExitOK}
+	}
+	return deny(unknownVerdict(d))
+}

@@ -1,0 +1,128 @@
+package agent
+
+import "strings"
+
+// Codex's apply_patch format:
+//
+//	*** Begin Patch
+//	*** Add File: path        (followed by +lines: the new file)
+//	*** Update File: path     (optionally *** Move to: newpath, then hunks)
+//	*** Delete File: path
+//	*** End Patch
+const (
+	patchBegin  = "*** Begin Patch"
+	patchEnd    = "*** End Patch"
+	patchAdd    = "*** Add File: "
+	patchUpdate = "*** Update File: "
+	patchDelete = "*** Delete File: "
+	patchMove   = "*** Move to: "
+)
+
+// Patch operations.
+const (
+	OpAdd    = "add"
+	OpUpdate = "update"
+	OpDelete = "delete"
+)
+
+// MaxPatchFiles bounds the files one patch may name; past it the patch is
+// marked Truncated and the policies ask.
+const MaxPatchFiles = 1000
+
+// Patch is what an apply_patch text does to files.
+type Patch struct {
+	Files []PatchFile
+	// Truncated is set when the patch names more than MaxPatchFiles
+	// files: the rest are not listed.
+	Truncated bool
+}
+
+// PatchFile is one file a patch adds, updates (and perhaps moves) or
+// deletes. Paths are as written in the patch (relative to the agent's
+// working directory, or absolute).
+type PatchFile struct {
+	Op      string
+	Path    string
+	MoveTo  string // for an update that also renames
+	Content string // for an add: the new file's text
+}
+
+// Writes are every path the patch creates, changes or deletes: a move
+// changes both its source and its destination.
+func (p Patch) Writes() []string {
+	var out []string
+	for _, f := range p.Files {
+		out = append(out, f.Path)
+		if f.MoveTo != "" {
+			out = append(out, f.MoveTo)
+		}
+	}
+	return out
+}
+
+// ParsePatch reads the files of an apply_patch text. It is lenient like
+// Codex (text around the markers, CRLF line ends, indentation of the
+// markers) so that no file the patch touches goes unseen.
+func ParsePatch(text string) Patch {
+	var p Patch
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	in := false
+	var cur *PatchFile
+	var body []string
+	flush := func() {
+		if cur != nil {
+			if cur.Op == OpAdd {
+				cur.Content = strings.Join(body, "\n")
+				if len(body) > 0 {
+					cur.Content += "\n"
+				}
+			}
+			if len(p.Files) < MaxPatchFiles {
+				p.Files = append(p.Files, *cur)
+			} else {
+				p.Truncated = true
+			}
+		}
+		cur, body = nil, nil
+	}
+	for _, raw := range lines {
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == patchBegin:
+			in = true
+			continue
+		case line == patchEnd:
+			flush()
+			in = false
+			continue
+		case !in:
+			continue
+		}
+		var op, path string
+		switch {
+		case strings.HasPrefix(line, patchAdd):
+			op, path = OpAdd, line[len(patchAdd):]
+		case strings.HasPrefix(line, patchUpdate):
+			op, path = OpUpdate, line[len(patchUpdate):]
+		case strings.HasPrefix(line, patchDelete):
+			op, path = OpDelete, line[len(patchDelete):]
+		case strings.HasPrefix(line, patchMove) && cur != nil:
+			cur.MoveTo = strings.TrimSpace(line[len(patchMove):])
+			continue
+		}
+		if op != "" {
+			flush()
+			cur = &PatchFile{Op: op, Path: strings.TrimSpace(path)}
+			continue
+		}
+		if cur != nil && cur.Op == OpAdd {
+			// An added file's lines start with +; take them raw so the
+			// content is exactly what the patch writes.
+			if strings.HasPrefix(raw, "+") {
+				body = append(body, raw[1:])
+			}
+		}
+	}
+	flush()
+	return p
+}
