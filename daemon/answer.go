@@ -124,9 +124,16 @@ func (d *Decider) decideSafe(ctx context.Context, req *wire.Request) (dec *wire.
 
 // late records a request that ran past its budget as an evaluation error.
 func (d *Decider) late(budget time.Duration, stage string) {
+	d.evalError(fmt.Sprintf("a request ran past its %v budget (%s)", budget, stage))
+}
+
+// evalError counts an evaluation error, and when and why it happened:
+// status is degraded for wire.ProblemWindow after the last one.
+func (d *Decider) evalError(msg string) {
 	d.evalErrs.Add(1)
 	d.mu.Lock()
-	d.lastEvalErr = fmt.Sprintf("a request ran past its %v budget (%s)", budget, stage)
+	d.lastEvalErr = msg
+	d.lastEvalAt = time.Now()
 	d.mu.Unlock()
 }
 

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
@@ -60,6 +61,12 @@ type Daemon struct {
 	inFlight chan struct{}
 	// decisions is the decision log; log is the daemon's own log.
 	decisions *decisionlog.Log
+	// hookSeen is the flags the hook ran with at its last call (a
+	// *wire.HookFlags with From "hook call"), and hookTimeout its
+	// --timeout: until the next request says otherwise, the budget of a
+	// request still being read is measured against it.
+	hookSeen    atomic.Pointer[hookCall]
+	hookTimeout atomic.Int64
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -200,7 +207,10 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		return
 	}
 	cfg := d.decider.Config()
-	deadline := accepted.Add(cfg.RequestBudget())
+	// Until the request says which deadline its hook has, assume the one
+	// the last hook call had, if shorter than config.yaml's.
+	budget := requestBudget(cfg, time.Duration(d.hookTimeout.Load()))
+	deadline := accepted.Add(budget)
 	select {
 	case d.inFlight <- struct{}{}:
 		defer func() { <-d.inFlight }()
@@ -209,9 +219,9 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		// memory: drain it, then deny.
 		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
 		discardFrame(conn)
-		d.decider.late(cfg.RequestBudget(), "waiting for a free request slot")
+		d.decider.late(budget, "waiting for a free request slot")
 		d.decider.count(wire.Deny)
-		writeResponse(conn, &wire.Response{Decision: lateDecision(cfg.RequestBudget(), "waiting for a free request slot", accepted)})
+		writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
 		return
 	}
 	readBy := time.Now().Add(cfg.ReadTimeout)
@@ -232,8 +242,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			// The budget ran out while the request was still arriving (an
 			// overloaded machine): deny, as for any request past its
 			// budget, since a hook that gets an error may let the call run.
-			dec := lateDecision(cfg.RequestBudget(), "reading the request", accepted)
-			d.decider.late(cfg.RequestBudget(), "reading the request")
+			dec := lateDecision(budget, "reading the request", accepted)
+			d.decider.late(budget, "reading the request")
 			d.decider.count(wire.Deny)
 			err := writeResponse(conn, &wire.Response{Decision: dec})
 			d.logDecision(map[string]any{}, dec, err == nil)
@@ -298,11 +308,22 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	}
 	switch req.Op {
 	case wire.OpDecide:
-		dec, in, err := d.decideBy(ctx, &req, cfg.RequestBudget(), accepted)
+		if req.Source != "" && req.Source != wire.SourceTry {
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown source %q: a decide request comes from the hook (no source) or from %q", req.Source, wire.SourceTry)}}, nil
+		}
+		hookTimeout := time.Duration(req.HookTimeoutMillis) * time.Millisecond
+		if req.Source == "" && req.HookTimeoutMillis > 0 {
+			d.sawHook(hookTimeout, req.HookFailClosed)
+		}
+		budget := requestBudget(cfg, hookTimeout)
+		dec, in, err := d.decideBy(ctx, &req, budget, accepted)
 		if err != nil {
 			return &wire.Response{Error: err}, nil
 		}
-		d.decider.count(dec.Verdict)
+		if req.Source == "" {
+			// A try is the user testing a policy, not an agent's call.
+			d.decider.count(dec.Verdict)
+		}
 		return &wire.Response{Decision: dec}, func(delivered bool) {
 			if in == nil {
 				// Answered before the input was built (late, or a
@@ -310,7 +331,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 				in = map[string]any{}
 				json.Unmarshal(req.Event, &in)
 			}
-			d.logDecision(in, dec, delivered)
+			d.logDecisionFrom(req.Source, in, dec, delivered)
 		}
 	case wire.OpStatus:
 		return &wire.Response{Status: d.Status()}, nil
@@ -372,11 +393,23 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 	return lateDecision(budget, stage, accepted), nil, nil
 }
 
-// logDecision records a decision in the decision log and tells the tray.
+// logDecision records an agent's decision in the decision log and tells
+// the tray.
 func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bool) {
+	d.logDecisionFrom("", in, dec, delivered)
+}
+
+// logDecisionFrom records a decision from source (see wire.Request): a
+// try is logged with its source, and the tray (counts, notifications,
+// recent blocks) never hears of it.
+func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered bool) {
 	rec := record(in, dec)
 	rec.Undelivered = !delivered
+	rec.Source = source
 	d.decisions.Append(rec)
+	if source != "" {
+		return
+	}
 	if d.opts.OnDecision != nil {
 		d.opts.OnDecision(rec)
 	}
@@ -397,6 +430,7 @@ func (d *Daemon) Status() *wire.Status {
 	}
 	d.decider.fillStatus(st)
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
+	d.fillHealth(st)
 	return st
 }
 
@@ -415,6 +449,7 @@ func (d *Daemon) logLoad() {
 		d.log.Error("config not loaded; the last good config stays in force", "error", st.ConfigError)
 	}
 	d.log.Info("policies in force", "revision", st.Revision, "files", len(st.Sources))
+	d.writeHookState()
 }
 
 // configDir is the folder whose config.yaml is watched.

@@ -37,6 +37,7 @@ type Decider struct {
 	loadErrs    []wire.LoadErr
 	configErr   string
 	lastEvalErr string
+	lastEvalAt  time.Time // when the last evaluation error happened
 
 	allows, asks, denies, evalErrs atomic.Int64
 }
@@ -245,10 +246,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 			dec.Reason = fmt.Sprintf("agentjail blocked this call because the policies took longer than eval_timeout (%v) to decide; simplify the slow rule or raise eval_timeout", set.config.EvalTimeout)
 			dec.Rules[0].Msg = dec.Reason
 		}
-		d.evalErrs.Add(1)
-		d.mu.Lock()
-		d.lastEvalErr = clipMsg(err.Error())
-		d.mu.Unlock()
+		d.evalError(clipMsg(err.Error()))
 	}
 	capDecision(dec)
 	dec.EvalMicros = time.Since(start).Microseconds()
@@ -276,6 +274,15 @@ func (d *Decider) fillStatus(st *wire.Status) {
 	st.LoadErrors = append([]wire.LoadErr(nil), d.loadErrs...)
 	st.ConfigError = d.configErr
 	st.LastEvalErr = d.lastEvalErr
+	st.FailMode = set.config.FailMode
+	st.HookTimeout = set.config.HookTimeout.String()
+	if d.evalErrs.Load() > 0 && time.Since(d.lastEvalAt) < wire.ProblemWindow {
+		st.Problems = append(st.Problems, wire.Problem{
+			Kind:    "eval",
+			Message: fmt.Sprintf("%d evaluation errors, the last %s ago: %s; those calls were denied", d.evalErrs.Load(), time.Since(d.lastEvalAt).Round(time.Second), d.lastEvalErr),
+			Fix:     fmt.Sprintf("find the call with `agentjail logs --verdict deny`, simplify the slow or failing rule (or raise eval_timeout); this clears %v after the last error", wire.ProblemWindow),
+		})
+	}
 }
 
 // watchedFile reports whether a change to name should trigger a reload.

@@ -1,0 +1,276 @@
+package daemon
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// requestBudget is the budget of one decide request: config.yaml's, or,
+// when the hook said it runs with a shorter --timeout (the one install
+// wrote into the agent's settings), the budget for that one, so the
+// answer always arrives before the hook gives up. A hook's deadline is
+// only believed within the bounds config.yaml accepts.
+func requestBudget(cfg config.Config, hookTimeout time.Duration) time.Duration {
+	if hookTimeout <= 0 {
+		return cfg.RequestBudget()
+	}
+	hookTimeout = min(max(hookTimeout, config.MinHookTimeout), config.MaxHookTimeout)
+	if hookTimeout >= cfg.HookTimeout {
+		return cfg.RequestBudget()
+	}
+	cfg.HookTimeout = hookTimeout
+	return cfg.RequestBudget()
+}
+
+// hookCall is what the last hook call said about its flags.
+type hookCall struct {
+	flags wire.HookFlags
+	at    time.Time
+}
+
+// sawHook remembers the flags of the hook that just called.
+func (d *Daemon) sawHook(timeout time.Duration, failClosed bool) {
+	d.hookTimeout.Store(int64(timeout))
+	if prev := d.hookSeen.Load(); prev != nil && prev.flags.Timeout == timeout.String() && prev.flags.FailClosed == failClosed && time.Since(prev.at) < time.Minute {
+		return // the common case: nothing new, and no allocation
+	}
+	d.hookSeen.Store(&hookCall{wire.HookFlags{Timeout: timeout.String(), FailClosed: failClosed, From: "its last call"}, time.Now()})
+}
+
+// writeHookState keeps the hook's failure-path file current with the
+// config in force (see wire.HookState). A failure is logged: the hook
+// then goes by its flags alone.
+func (d *Daemon) writeHookState() {
+	cfg := d.decider.Config()
+	path := filepath.Join(d.opts.Home, "hook.json")
+	if err := wire.WriteHookState(path, wire.HookState{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
+		d.log.Warn("cannot write the hook's state file; with the daemon down the hook goes by its own flags", "path", path, "err", err)
+	}
+}
+
+// fillHealth adds the daemon's present problems to st: the decider's
+// (load, config, evaluation errors) come first, from fillStatus.
+func (d *Daemon) fillHealth(st *wire.Status) {
+	var probs []wire.Problem
+	if n := len(st.LoadErrors); n > 0 {
+		probs = append(probs, wire.Problem{
+			Kind:    "policy",
+			Message: fmt.Sprintf("%d policy problems, the first: %s; the last good policies stay in force", n, st.LoadErrors[0].String()),
+			Fix:     "fix or remove the file (`agentjail policy test` shows the errors); agentjail reloads it when it changes",
+		})
+	}
+	if st.ConfigError != "" {
+		probs = append(probs, wire.Problem{
+			Kind:    "config",
+			Message: st.ConfigError + "; the last good config stays in force",
+			Fix:     fmt.Sprintf("fix %s; agentjail reloads it when it changes", d.decider.ConfigPath()),
+		})
+	}
+	st.Problems = append(probs, st.Problems...)
+	if st.LogErrors > 0 {
+		if at := d.decisions.LastFailure(); time.Since(at) < wire.ProblemWindow {
+			st.Problems = append(st.Problems, wire.Problem{
+				Kind:    "decision_log",
+				Message: fmt.Sprintf("%d decisions not recorded, the last %s ago: %s", st.LogErrors, time.Since(at).Round(time.Second), st.LastLogError),
+				Fix:     fmt.Sprintf("check the disk and %s's permissions; this clears %v after the last failure", filepath.Join(d.opts.Home, "decisions.jsonl"), wire.ProblemWindow),
+			})
+		}
+	}
+	if n, last := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); n > 0 {
+		st.Problems = append(st.Problems, wire.Problem{
+			Kind:    "fail_open",
+			Message: fmt.Sprintf("%d calls ran unchecked in the last hour (the hook found no daemon, or none answered in time); the last at %s: %s", n, last.Time, last.Error),
+			Fix:     fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped; this clears %v after the last one", filepath.Join(d.opts.Home, "agentjail.log"), wire.ProblemWindow),
+		})
+	}
+	st.Hook = d.installedHook()
+	st.Problems = append(st.Problems, hookProblems(d.decider.Config(), st.Hook, d.opts.Home)...)
+}
+
+// installedHook is what the installed hook runs with: from the agent
+// settings install wrote (what the next call will run), else from the
+// last hook call; nil when neither is known.
+func (d *Daemon) installedHook() *wire.HookFlags {
+	if f := settingsHook(d.opts.Home, d.opts.UserHome); f != nil {
+		return f
+	}
+	if c := d.hookSeen.Load(); c != nil {
+		f := c.flags
+		return &f
+	}
+	return nil
+}
+
+// hookProblems says where the installed hook's flags and config.yaml
+// disagree, and what to run.
+func hookProblems(cfg config.Config, hook *wire.HookFlags, home string) []wire.Problem {
+	if hook == nil {
+		return nil
+	}
+	var probs []wire.Problem
+	if hook.Timeout != cfg.HookTimeout.String() {
+		probs = append(probs, wire.Problem{
+			Kind:    "hook_timeout",
+			Message: fmt.Sprintf("config.yaml sets hook_timeout %v but the installed hook runs with --timeout %s (from %s); the daemon answers within the shorter of the two, so %v is not in force", cfg.HookTimeout, hook.Timeout, hook.From, cfg.HookTimeout),
+			Fix:     "run `agentjail install` to write hook_timeout into the agent's settings",
+		})
+	}
+	switch {
+	case cfg.FailMode == "closed" && !hook.FailClosed:
+		probs = append(probs, wire.Problem{
+			Kind:    "fail_mode",
+			Message: fmt.Sprintf("config.yaml sets fail_mode: closed; the hook applies it when no daemon answers (through %s), but the agent's settings still let a call run when the hook itself cannot start", filepath.Join(home, "hook.json")),
+			Fix:     "run `agentjail install` so the agent's settings block then too",
+		})
+	case cfg.FailMode != "closed" && hook.FailClosed:
+		probs = append(probs, wire.Problem{
+			Kind:    "fail_mode",
+			Message: fmt.Sprintf("config.yaml sets fail_mode: %s but the installed hook runs with --fail-closed, which wins: calls that cannot be checked are blocked", cfg.FailMode),
+			Fix:     "run `agentjail install` to apply fail_mode: open, or set fail_mode: closed",
+		})
+	}
+	return probs
+}
+
+// settingsHook finds the agentjail hook's flags in the agent settings
+// install wrote to (listed in installed.json) or the user's own
+// ~/.claude/settings.json, whichever has it first.
+func settingsHook(home, userHome string) *wire.HookFlags {
+	var files []string
+	if userHome != "" {
+		files = append(files, filepath.Join(userHome, ".claude", "settings.json"))
+	}
+	var st struct {
+		Settings map[string]json.RawMessage `json:"settings"`
+	}
+	if b, err := readSmall(filepath.Join(home, "installed.json")); err == nil && json.Unmarshal(b, &st) == nil {
+		for path := range st.Settings {
+			files = append(files, path)
+		}
+	}
+	for _, path := range files {
+		b, err := readSmall(path)
+		if err != nil {
+			continue
+		}
+		if f := hookFlagsIn(b); f != nil {
+			f.From = path
+			return f
+		}
+	}
+	return nil
+}
+
+// readSmall reads a regular file up to 16 MiB: never a FIFO, which would
+// block a status request.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, 16<<20))
+}
+
+// hookFlagsIn reads the flags of the first agentjail-hook command among
+// a Claude Code settings file's PreToolUse hooks.
+func hookFlagsIn(settings []byte) *wire.HookFlags {
+	var s struct {
+		Hooks struct {
+			PreToolUse []struct {
+				Hooks []struct {
+					Command string `json:"command"`
+				} `json:"hooks"`
+			} `json:"PreToolUse"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(settings, &s) != nil {
+		return nil
+	}
+	for _, m := range s.Hooks.PreToolUse {
+		for _, h := range m.Hooks {
+			if strings.Contains(h.Command, "agentjail-hook") {
+				return parseHookCommand(h.Command)
+			}
+		}
+	}
+	return nil
+}
+
+// parseHookCommand reads --timeout and --fail-closed from a hook command
+// line as the hook's flag parser would (default 2s, open).
+func parseHookCommand(cmd string) *wire.HookFlags {
+	f := &wire.HookFlags{Timeout: (2 * time.Second).String()}
+	fields := strings.Fields(cmd)
+	for i, a := range fields {
+		a = "-" + strings.TrimLeft(a, "-")
+		switch {
+		case a == "-fail-closed" || a == "-fail-closed=true":
+			f.FailClosed = true
+		case a == "-timeout" && i+1 < len(fields):
+			if d, err := time.ParseDuration(fields[i+1]); err == nil {
+				f.Timeout = d.String()
+			}
+		case strings.HasPrefix(a, "-timeout="):
+			if d, err := time.ParseDuration(strings.TrimPrefix(a, "-timeout=")); err == nil {
+				f.Timeout = d.String()
+			}
+		}
+	}
+	return f
+}
+
+// failTail bounds how much of the hook's failure log a status request
+// reads: the end of it holds the last hour.
+const failTail = 256 << 10
+
+// failRecord is one line of the hook's failure log (hook.FailRecord).
+type failRecord struct {
+	Time  string `json:"time"`
+	Mode  string `json:"mode"`
+	Error string `json:"error"`
+}
+
+// recentFailOpens counts the fail-opens recorded since since, and
+// returns the last one.
+func recentFailOpens(path string, since time.Time) (int, failRecord) {
+	var last failRecord
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, last
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, last
+	} else if fi.Size() > failTail {
+		f.Seek(fi.Size()-failTail, io.SeekStart)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, failTail))
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		var r failRecord
+		if json.Unmarshal(sc.Bytes(), &r) != nil || r.Mode != "open" {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && t.After(since) {
+			n++
+			last = r
+		}
+	}
+	return n, last
+}
