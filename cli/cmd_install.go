@@ -99,5 +99,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 		FailClosed:  cfg.FailMode == "closed",
 		HookTimeout: cfg.HookTimeout,
 		ServiceMode: os.Getenv("AGENTJAIL_SERVICE"),
+		Version:     Version,
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -31,7 +32,10 @@ type Options struct {
 	// KeepService leaves the service alone: the tray's "Install Claude
 	// Code hook" runs inside the daemon that is already running.
 	KeepService bool
-	Out         io.Writer
+	// Version goes into the Info.plist of an AgentJail.app install
+	// assembles (macOS).
+	Version string
+	Out     io.Writer
 }
 
 // Binaries installed into $AGENTJAIL_HOME/bin.
@@ -107,7 +111,11 @@ func Install(ctx context.Context, o Options) error {
 	changed := missing || !bytes.Equal(old, updated)
 
 	if o.DryRun {
-		fmt.Fprintf(out, "would copy %s from %s to %s\n", strings.Join(Binaries, " and "), o.SourceDir, o.binDir())
+		steps := Plan(o)
+		if o.KeepService {
+			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
+		}
+		fmt.Fprint(out, describePlan(steps))
 		if changed {
 			fmt.Fprint(out, Diff(settingsPath, string(old), string(updated)))
 		} else {
@@ -127,6 +135,14 @@ func Install(ctx context.Context, o Options) error {
 		}
 		if wrote {
 			fmt.Fprintf(out, "installed %s\n", filepath.Join(o.binDir(), name))
+		}
+	}
+
+	if !o.KeepService {
+		// The tray's menu item runs inside an app already running, maybe
+		// not from ~/Applications: it wires the hook and leaves the rest.
+		if err := installApp(o, out); err != nil {
+			return err
 		}
 	}
 
@@ -194,6 +210,7 @@ func Uninstall(ctx context.Context, o Options) error {
 	}
 	if o.DryRun {
 		fmt.Fprintln(out, "would stop and unregister the daemon")
+		uninstallApp(o, out)
 		if o.Purge {
 			fmt.Fprintf(out, "would remove %s\n", o.Home)
 		}
@@ -203,6 +220,9 @@ func Uninstall(ctx context.Context, o Options) error {
 		return fmt.Errorf("stopping the daemon: %w", err)
 	}
 	fmt.Fprintln(out, "stopped and unregistered the daemon")
+	if err := uninstallApp(o, out); err != nil {
+		return err
+	}
 	if o.Purge {
 		if err := os.RemoveAll(o.Home); err != nil {
 			return err

@@ -9,16 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/agentjail/agentjail/launchd"
 )
 
-func plistPath(o ServiceOptions) string {
-	return filepath.Join(o.UserHome, "Library", "LaunchAgents", launchd.Label+".plist")
-}
+func plistPath(o ServiceOptions) string { return launchAgentPath(o.UserHome) }
 
 func guiDomain() string { return "gui/" + strconv.Itoa(os.Getuid()) }
 
@@ -31,7 +28,7 @@ func describeManaged(o ServiceOptions) (string, bool) {
 	if !launchdReachable(context.Background()) {
 		return "", false
 	}
-	return fmt.Sprintf("write %s and load it with `launchctl bootstrap %s`", plistPath(o), guiDomain()), true
+	return fmt.Sprintf("write %s and load it with `launchctl bootstrap %s` (it runs %s)", plistPath(o), guiDomain(), AppExecutable(AppPath(o.UserHome))), true
 }
 
 func startManaged(ctx context.Context, o ServiceOptions) (string, bool, error) {
@@ -39,7 +36,7 @@ func startManaged(ctx context.Context, o ServiceOptions) (string, bool, error) {
 		return "", false, nil
 	}
 	stopDetached(o)
-	data, err := launchd.Plist(launchd.Options{Agentjail: o.Agentjail, Home: o.Home, Log: o.Log})
+	data, err := launchd.Plist(launchAgent(o))
 	if err != nil {
 		return ModeLaunchd, true, err
 	}
