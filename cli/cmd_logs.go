@@ -21,10 +21,15 @@ import (
 type logFilter struct {
 	verdict, tool, session string
 	since                  time.Duration
+	// try shows only `agentjail try` decisions, all shows them beside the
+	// agents'; by default they are left out, since they are the user's
+	// tests, not an agent's calls.
+	try, all bool
 }
 
 func (f logFilter) keep(r decisionlog.Record, now time.Time) bool {
-	return (f.verdict == "" || r.Verdict == f.verdict) &&
+	return (f.all || (r.Source == decisionlog.SourceTry) == f.try) &&
+		(f.verdict == "" || r.Verdict == f.verdict) &&
 		(f.tool == "" || strings.EqualFold(r.Tool, f.tool)) &&
 		(f.session == "" || r.SessionID == f.session) &&
 		(f.since == 0 || !r.Time.Before(now.Add(-f.since)))
@@ -38,13 +43,23 @@ func newLogsCmd() *cobra.Command {
 		f      logFilter
 	)
 	cmd := &cobra.Command{
-		Use:   "logs [-n 20] [-f] [--verdict deny] [--tool Bash] [--session ID] [--since 1h] [--json]",
+		Use:   "logs [-n 20] [-f] [--verdict deny] [--tool Bash] [--session ID] [--since 1h] [--try|--all] [--json]",
 		Short: "Show the latest decisions from the decision log",
 		Long: `Show the latest decisions from $AGENTJAIL_HOME/decisions.jsonl as a table
 (time, verdict, tool, summary, rule), or as JSON lines with --json. -f keeps
-following new decisions. Colours only on a terminal; NO_COLOR turns them off.`,
+following new decisions. Colours only on a terminal; NO_COLOR turns them off.
+Decisions of ` + "`agentjail try`" + ` are logged apart and shown only with --try (them
+alone) or --all.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch f.verdict {
+			case "", "allow", "ask", "deny":
+			default:
+				return exitWith(ExitUsage, "--verdict must be allow, ask or deny, not %q", f.verdict)
+			}
+			if f.since < 0 {
+				return exitWith(ExitUsage, "--since must be a positive duration such as 1h or 30m, not %v", f.since)
+			}
 			path := filepath.Join(paths.Home(), "decisions.jsonl")
 			recs, err := decisionlog.Read(path)
 			if err != nil {
@@ -82,6 +97,8 @@ following new decisions. Colours only on a terminal; NO_COLOR turns them off.`,
 	cmd.Flags().StringVar(&f.tool, "tool", "", "only this tool (Bash, Read ...)")
 	cmd.Flags().StringVar(&f.session, "session", "", "only this agent session id")
 	cmd.Flags().DurationVar(&f.since, "since", 0, "only the last DURATION (1h, 30m)")
+	cmd.Flags().BoolVar(&f.try, "try", false, "only the decisions of `agentjail try` (left out by default)")
+	cmd.Flags().BoolVar(&f.all, "all", false, "agents' decisions and those of `agentjail try`")
 	return cmd
 }
 
@@ -98,7 +115,7 @@ func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
 
 func (p *logPrinter) header() {
 	if !p.json {
-		fmt.Fprintf(p.out, "%-19s  %-5s  %-10s  %-50s  %s\n", "TIME", "VERDICT", "TOOL", "SUMMARY", "RULE")
+		fmt.Fprintf(p.out, "%-19s  %-7s  %-*s  %-*s  %s\n", "TIME", "VERDICT", toolWidth, "TOOL", summaryWidth, "SUMMARY", "RULE")
 	}
 }
 
@@ -115,14 +132,30 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	}
 	// Everything but the time and verdict came from the agent or a
 	// policy: shown with control characters neutralised.
-	summary := safetext.Line(strings.ReplaceAll(r.Summary, "\n", " "))
-	if len([]rune(summary)) > 50 {
-		summary = string([]rune(summary)[:49]) + "…"
-	}
+	summary := clip(safetext.Line(strings.ReplaceAll(r.Summary, "\n", " ")), summaryWidth)
+	tool := clip(safetext.Line(r.Tool), toolWidth)
+	rules := safetext.Line(strings.Join(r.RuleIDs, ","))
 	if r.Undelivered {
-		verdict += " (undelivered)"
+		rules += " (undelivered)" // last, so the columns stay put
 	}
-	fmt.Fprintf(p.out, "%-19s  %s  %-10s  %-50s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"), verdict, safetext.Line(r.Tool), summary, safetext.Line(strings.Join(r.RuleIDs, ",")))
+	fmt.Fprintf(p.out, "%-19s  %s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, toolWidth, tool, summaryWidth, summary, rules)
+}
+
+// Column widths of the table. MCP tool names run long
+// (mcp__github__create_pull_request): they are clipped, never allowed to
+// push the columns after them out of line.
+const (
+	toolWidth    = 20
+	summaryWidth = 50
+)
+
+// clip shortens s to width characters, ending in … when it cut.
+func clip(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
 }
 
 // followLog prints records appended to the log after now, until ctx ends.

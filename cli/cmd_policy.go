@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +29,14 @@ test fails or errors, 1 if the policies do not load.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := paths.Policies()
 			if len(args) == 1 {
+				// A folder named on the command line must be there: testing
+				// a mistyped path would otherwise run the pack alone and pass.
 				dir = args[0]
+				if fi, err := os.Stat(dir); err != nil {
+					return exitWith(ExitError, "%s: %v; give a folder of *.rego and *_test.rego files", dir, errors.Unwrap(err))
+				} else if !fi.IsDir() {
+					return exitWith(ExitError, "%s is not a folder; give the folder that holds it", dir)
+				}
 			}
 			pack, err := daemon.PackSources(policies.FS, true)
 			if err != nil {

