@@ -30,6 +30,9 @@ type Source struct {
 	// Pack marks the embedded default pack: the only source of locked
 	// rules, and whose rules other files may extend but not redefine.
 	Pack bool
+	// Org marks a module of an org bundle (package agentjail.org, see
+	// org.go): every rule it adds is locked.
+	Org bool
 }
 
 // Package is the Rego package every policy adds its rules to.
@@ -46,9 +49,16 @@ deny contains m if some m in data.agentjail.deny
 ask contains m if some m in data.agentjail.ask
 
 allow contains m if some m in data.agentjail.allow
+
+org_deny contains m if some m in data.agentjail.org.deny
+
+org_ask contains m if some m in data.agentjail.org.ask
+
+org_allow contains m if some m in data.agentjail.org.allow
 `
 
-const query = `deny := data.agentjail_verdict.deny; ask := data.agentjail_verdict.ask; allow := data.agentjail_verdict.allow`
+const query = `deny := data.agentjail_verdict.deny; ask := data.agentjail_verdict.ask; allow := data.agentjail_verdict.allow; ` +
+	`org_deny := data.agentjail_verdict.org_deny; org_ask := data.agentjail_verdict.org_ask; org_allow := data.agentjail_verdict.org_allow`
 
 // LockedPrefix starts the id of every rule config.yaml cannot disable:
 // the self-protection rules that keep an agent from switching agentjail off.
@@ -90,13 +100,8 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	pack := map[string]bool{}
-	for _, s := range sources {
-		if s.Pack {
-			pack[s.Name] = true
-		}
-	}
-	if errs := checkModules(modules, pack); len(errs) > 0 {
+	pack, org := origins(sources)
+	if errs := checkModules(modules, pack, org); len(errs) > 0 {
 		return nil, errs
 	}
 	if data == nil {
@@ -107,9 +112,13 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, errs
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
-	if len(pack) > 0 && len(pack) < len(modules) && packReadsUserRules(compiler, pack) {
-		packOnly := make(map[string]*ast.Module, len(pack))
-		for name := range pack {
+	// The locked rules are the pack's self.* rules and every org rule;
+	// they are evaluated apart from the user's files when those files
+	// extend anything they read.
+	locked := lockedModules(pack, org)
+	if len(pack) > 0 && len(locked) < len(modules) && packReadsUserRules(compiler, locked) {
+		packOnly := make(map[string]*ast.Module, len(locked))
+		for name := range locked {
 			packOnly[name] = modules[name]
 		}
 		lq, _, errs := prepare(ctx, packOnly, data)
@@ -236,7 +245,7 @@ func prepare(ctx context.Context, modules map[string]*ast.Module, data map[strin
 func countRules(modules map[string]*ast.Module) int {
 	n := 0
 	for _, m := range modules {
-		if m.Package.Path.String() != "data."+Package {
+		if p := m.Package.Path.String(); p != "data."+Package && p != "data."+OrgPackage {
 			continue
 		}
 		for _, r := range m.Rules {
@@ -409,7 +418,7 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 	for _, r := range rules {
 		// config.yaml's disabled_rules, applied here in Go rather than in
 		// Rego, where a policy file could redefine what decides it.
-		if !e.disabled[r.ID] || strings.HasPrefix(r.ID, LockedPrefix) {
+		if r.Org || !e.disabled[r.ID] || strings.HasPrefix(r.ID, LockedPrefix) {
 			kept = append(kept, r)
 		}
 	}
@@ -427,7 +436,7 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 			have[r] = true
 		}
 		for _, r := range locked {
-			if strings.HasPrefix(r.ID, LockedPrefix) && !have[r] {
+			if (r.Org || strings.HasPrefix(r.ID, LockedPrefix)) && !have[r] {
 				rules = append(rules, r)
 			}
 		}
@@ -459,6 +468,8 @@ func evalQuery(ctx context.Context, q rego.PreparedEvalQuery, input any) ([]wire
 	rules = append(rules, messages(wire.Deny, b["deny"])...)
 	rules = append(rules, messages(wire.Ask, b["ask"])...)
 	rules = append(rules, messages(wire.Allow, b["allow"])...)
+	rules = append(rules, orgMessages(b)...)
+	sortRules(rules)
 	return rules, nil
 }
 

@@ -47,7 +47,7 @@ const reservedPrefix = "agentjail_"
 //     OPA could call a conflict, yet turns `not safe` off everywhere.
 //     Partial sets and objects (the pack's extensible tables) may be
 //     extended, as may deny, ask and allow.
-func checkModules(modules map[string]*ast.Module, pack map[string]bool) []wire.LoadErr {
+func checkModules(modules map[string]*ast.Module, pack, org map[string]bool) []wire.LoadErr {
 	packRules := map[string]packRule{}
 	packPkgs := map[string]bool{}
 	for name, m := range modules {
@@ -74,6 +74,14 @@ func checkModules(modules map[string]*ast.Module, pack map[string]bool) []wire.L
 			errs = append(errs, le)
 		}
 		pkg := m.Package.Path
+		if org[name] {
+			// An org bundle's module writes to agentjail.org and nowhere
+			// else: that is what makes all its rules locked.
+			if !pkg.HasPrefix(orgRoot) {
+				fail(m.Package.Location, "package %s is outside %s: an org bundle's policies must be in package %s (bundle root agentjail/org)", strings.TrimPrefix(pkg.String(), "data."), OrgPackage, OrgPackage)
+			}
+			continue
+		}
 		if root, ok := reserved(pkg); ok {
 			fail(m.Package.Location, "package %s is reserved: %s is agentjail's own document, so a policy file cannot define it; put your rules in package %s", strings.TrimPrefix(pkg.String(), "data."), root, Package)
 			continue

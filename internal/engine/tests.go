@@ -33,13 +33,8 @@ func RunTests(ctx context.Context, sources []Source) ([]TestResult, []wire.LoadE
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	pack := map[string]bool{}
-	for _, s := range sources {
-		if s.Pack {
-			pack[s.Name] = true
-		}
-	}
-	if errs := checkModules(modules, pack); len(errs) > 0 {
+	pack, org := origins(sources)
+	if errs := checkModules(modules, pack, org); len(errs) > 0 {
 		return nil, errs
 	}
 	ch, err := tester.NewRunner().
