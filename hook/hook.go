@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -37,7 +38,7 @@ const DefaultTimeout = 2 * time.Second
 type Options struct {
 	Timeout    time.Duration // zero means DefaultTimeout
 	FailClosed bool          // deny instead of allow when the call cannot be checked
-	Agent      string        // which agent sent the event; "" means claude-code
+	Agent      string        // the agent the hook was installed for (--agent); "" means claude-code; an event unmistakably another agent's is read and answered as that agent's
 	Client     *wire.Client  // nil means the default socket
 	FailLog    string        // "" means wire.FailLogPath(); "-" disables recording
 	// State is the daemon's state file for the failure path: "" means
@@ -48,6 +49,8 @@ type Options struct {
 	// all: "" means the installed one beside this hook, if this hook is
 	// the installed one (see installedDaemon); "-" never starts one.
 	AutoStart string
+
+	event map[string]any // the decoded event, once read: failures answer in its agent's dialect
 }
 
 // usage is what --help prints.
@@ -67,7 +70,9 @@ daemon and asks it within its deadline.
 Flags:
   --timeout DURATION  give up on the daemon after this long (default 2s)
   --fail-closed       block calls that cannot be checked
-  --agent NAME        the agent whose event format stdin carries (default claude-code)
+  --agent NAME        the agent whose event format stdin carries: claude-code
+                      (default), codex, gemini, copilot or cursor; an event
+                      whose shape is unmistakably one agent's is read as its
   --help              print this and exit
 `
 
@@ -96,7 +101,7 @@ func parseFlags(args []string) (Options, error) {
 	flags.SetOutput(io.Discard)
 	flags.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "give up on the daemon after this long")
 	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
-	flags.StringVar(&opts.Agent, "agent", "claude-code", "the agent whose event format stdin carries")
+	flags.StringVar(&opts.Agent, "agent", agent.Default, "the agent whose event format stdin carries: "+strings.Join(agent.Names(), ", "))
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return opts, err
@@ -126,7 +131,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.Agent == "" {
-		opts.Agent = "claude-code"
+		opts.Agent = agent.Default
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
@@ -141,6 +146,10 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if !isJSONObject(event) {
 		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
+	// The adapter that reads this event answers in its agent's dialect.
+	opts.event = agent.Decode(event)
+	adapter := agent.For(opts.event, opts.Agent)
+	opts.Agent = adapter.Name()
 
 	cwd, _ := os.Getwd()
 	client := opts.Client
@@ -183,10 +192,10 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		}
 		return failure(opts, stdout, stderr, err.Error(), fix)
 	}
-	out, errText, code := Render(dec)
-	stdout.Write(out)
-	io.WriteString(stderr, errText)
-	return code
+	ans := adapter.Render(opts.event, dec)
+	stdout.Write(ans.Stdout)
+	io.WriteString(stderr, ans.Stderr)
+	return ans.Exit
 }
 
 // readEvent reads stdin to EOF, at most one byte past the frame limit so
@@ -219,50 +228,33 @@ func isJSONObject(b []byte) bool {
 }
 
 // Output is the PreToolUse answer Claude Code reads from stdout.
-type Output struct {
-	HookSpecificOutput SpecificOutput `json:"hookSpecificOutput"`
-}
+type Output = agent.ClaudeOutput
 
-// SpecificOutput is the body of Output.
-type SpecificOutput struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-}
-
-// Render turns a decision into what the hook prints and its exit code:
+// Render is Claude Code's answer to a decision: what the hook prints and
+// its exit code (the claude adapter of package agent):
 //
 //	deny                 stdout JSON "deny", reason on stderr, exit 2
 //	ask                  stdout JSON "ask", exit 0
 //	allow, by a rule     stdout JSON "allow", exit 0
 //	allow, no rule fired nothing, exit 0 (the agent's own permission flow goes on)
 func Render(d *wire.Decision) (stdout []byte, stderr string, exit int) {
-	switch d.Verdict {
-	case wire.Deny:
-		return encode(wire.Deny, d.Reason), d.Reason + "\n", ExitBlock
-	case wire.Ask:
-		return encode(wire.Ask, d.Reason), "", ExitOK
-	case wire.Allow:
-		if d.Explicit {
-			return encode(wire.Allow, d.Reason), "", ExitOK
-		}
-		return nil, "", ExitOK
-	}
-	// A verdict this hook does not know: never let it pass as allow.
-	reason := fmt.Sprintf("agentjail: the daemon answered an unknown verdict %q; upgrade agentjail-hook to match the daemon", d.Verdict)
-	return encode(wire.Deny, reason), reason + "\n", ExitBlock
+	return RenderFor(agent.Default, nil, d)
 }
 
-func encode(v wire.Verdict, reason string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // the reason is read by people and models, keep it literal
-	enc.Encode(Output{SpecificOutput{
-		HookEventName:            "PreToolUse",
-		PermissionDecision:       string(v),
-		PermissionDecisionReason: reason,
-	}})
-	return buf.Bytes()
+// RenderFor is the answer of agentName (or of the agent whose shape event
+// unmistakably has; event may be nil) to a decision.
+func RenderFor(agentName string, event map[string]any, d *wire.Decision) (stdout []byte, stderr string, exit int) {
+	ans := agent.For(event, agentName).Render(event, d)
+	return ans.Stdout, ans.Stderr, ans.Exit
+}
+
+// answer prints the hook's own verdict (failing closed, too large) in the
+// dialect of the agent that called.
+func answer(opts Options, stdout, stderr io.Writer, v wire.Verdict, reason string) int {
+	out, errText, code := RenderFor(opts.Agent, opts.event, &wire.Decision{Verdict: v, Reason: reason})
+	stdout.Write(out)
+	io.WriteString(stderr, errText)
+	return code
 }
 
 // failure handles a call that could not be checked, per the fail mode:
@@ -273,9 +265,7 @@ func failure(opts Options, stdout, stderr io.Writer, what, fix string) int {
 	if closed, why := failClosed(opts); closed {
 		reason := fmt.Sprintf("agentjail could not check this call (%s) and %s, so it is blocked; %s", what, why, fix)
 		recordFailure(opts, "closed", what)
-		stdout.Write(encode(wire.Deny, reason))
-		fmt.Fprintln(stderr, reason)
-		return ExitBlock
+		return answer(opts, stdout, stderr, wire.Deny, reason)
 	}
 	recordFailure(opts, "open", what)
 	fmt.Fprintf(stderr, "agentjail: %s; this call was allowed unchecked; %s\n", what, fix)
@@ -312,13 +302,10 @@ func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
 	}
 	if closed, _ := failClosed(opts); closed {
 		recordFailure(opts, "closed", "event too large")
-		stdout.Write(encode(wire.Deny, reason))
-		fmt.Fprintln(stderr, reason)
-		return ExitBlock
+		return answer(opts, stdout, stderr, wire.Deny, reason)
 	}
 	recordFailure(opts, "ask", "event too large")
-	stdout.Write(encode(wire.Ask, reason))
-	return ExitOK
+	return answer(opts, stdout, stderr, wire.Ask, reason)
 }
 
 // FailRecord is one line of the hook failure log.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
 )
@@ -46,10 +47,17 @@ type Env struct {
 
 // Derived is the documented shape of input.agentjail.
 type Derived struct {
-	// ToolKind is the call's canonical kind: "shell" for Bash and every
-	// other tool that runs a command line (see shellkind.go), else read,
-	// write, edit, search, list, fetch, agent, mcp or other.
+	// ToolKind is the call's canonical kind, whatever the agent: "shell"
+	// for Bash, every other agent's shell tool and every other tool that
+	// runs a command line (see shellkind.go), else read, write, edit,
+	// search, list, fetch, agent, mcp or other (input.agentjail.tool, and
+	// input.agentjail.tool_kind as before).
 	ToolKind string
+	// ToolName is the tool as the agent names it (Bash, run_shell_command,
+	// bash, apply_patch ...), whatever field of the event carries it.
+	ToolName string
+	// Command is the command line of a shell call.
+	Command string
 	// Socket is the daemon's socket path.
 	Socket string
 	// Prefixes are, once each, the folders the static start of a shell
@@ -92,6 +100,9 @@ type Derived struct {
 	// GuardConfig judges each agent hook configuration file the call
 	// writes (input.agentjail.guard_config, only when there is one).
 	GuardConfig []agentconfig.Judgement
+	// PatchTruncated is set when a patch names more files than agentjail
+	// reads (input.agentjail.patch_truncated): the policies ask.
+	PatchTruncated bool
 	// Nested are the agents a Bash command would start with agentjail's
 	// hook switched off (input.agentjail.nested_agents, only when any).
 	Nested []agentconfig.Launch
@@ -147,7 +158,13 @@ func Derive(event map[string]any, env Env) *Derived {
 	if d.Cwd == "" {
 		d.Cwd = filepath.Clean(env.ClientCwd)
 	}
-	ti, _ := event["tool_input"].(map[string]any)
+	// Each agent's event is read through its adapter, which gives the
+	// tool in Claude Code's terms (Read with file_path, Bash with
+	// command ...) so that everything below holds for every agent.
+	call := agent.For(event, env.Agent).Canonical(event)
+	tool, rawInput := call.Like, call.LikeInput
+	d.ToolName = call.Tool
+	ti, _ := rawInput.(map[string]any)
 	for _, k := range pathKeys {
 		if p, ok := ti[k].(string); ok && p != "" {
 			abs := Abs(p, d.Cwd, env.Home)
@@ -176,7 +193,7 @@ func Derive(event map[string]any, env Env) *Derived {
 			}
 		}
 	}
-	if pattern, ok := ti["pattern"].(string); ok && event["tool_name"] == "Glob" {
+	if pattern, ok := ti["pattern"].(string); ok && tool == "Glob" {
 		dir := d.FilePath
 		if dir == "" {
 			dir = d.Cwd
@@ -186,7 +203,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Paths = append(d.Paths, env.Roles.GlobExamples(abs, env.Home)...)
 	}
 	// Grep reads the files its glob matches under its path, at any depth.
-	if glob, ok := ti["glob"].(string); ok && glob != "" && event["tool_name"] == "Grep" {
+	if glob, ok := ti["glob"].(string); ok && glob != "" && tool == "Grep" {
 		dir := d.FilePath
 		if dir == "" {
 			dir = d.Cwd
@@ -204,10 +221,13 @@ func Derive(event map[string]any, env Env) *Derived {
 			d.Paths = append(d.Paths, Abs(p, d.Cwd, env.Home))
 		}
 	}
-	tool, _ := event["tool_name"].(string)
-	cmd, isShell, bad := shellCall(tool, event["tool_input"])
+	cmd, isShell, bad := shellCall(tool, rawInput)
 	d.ToolKind = toolKind(tool, isShell)
+	if !isShell && call.Kind != "" {
+		d.ToolKind = call.Kind
+	}
 	if isShell {
+		d.Command = cmd
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		if bad == "" {
@@ -217,14 +237,56 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
 		d.Nested = nested(cmd, r.Commands)
-	} else if writeTool(tool) {
+	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
+	}
+	var patched []agentconfig.Judgement
+	if call.Patch != nil {
+		patched = d.addPatch(*call.Patch, env)
 	}
 	if !isShell {
 		d.GuardConfig = guardConfig(tool, ti, d, env)
 	}
+	d.GuardConfig = append(d.GuardConfig, patched...)
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	return d
+}
+
+// addPatch adds the files a Codex patch adds, changes and deletes to the
+// paths and writes, and judges those that hold an agent's hook
+// configuration: an added file on its content; an update or a deletion
+// cannot be computed here, so it counts as one that removes the guard.
+func (d *Derived) addPatch(p agent.Patch, env Env) []agentconfig.Judgement {
+	var out []agentconfig.Judgement
+	for _, f := range p.Files {
+		for i, raw := range []string{f.Path, f.MoveTo} {
+			if raw == "" {
+				continue
+			}
+			abs := Abs(raw, d.Cwd, env.Home)
+			if d.FilePath == "" {
+				d.FilePath = abs
+			}
+			if !slices.Contains(d.Paths, abs) {
+				d.Paths = append(d.Paths, abs)
+			}
+			if !slices.Contains(d.Writes, abs) {
+				d.Writes = append(d.Writes, abs)
+			}
+			who := agentconfig.Agent(abs, env.Home)
+			switch {
+			case who == "":
+			case f.Op == agent.OpAdd && i == 0:
+				out = append(out, agentconfig.Judge(who, "Write", map[string]any{"content": f.Content}, abs, true, env.ReadFile))
+			default:
+				out = append(out, agentconfig.Judge(who, "apply_patch", map[string]any{}, abs, true, env.ReadFile))
+			}
+		}
+	}
+	if p.Truncated {
+		d.PatchTruncated = true
+	}
+	return out
 }
 
 // guardConfig judges the call's writes to agent hook configuration files
@@ -338,7 +400,9 @@ func (d *Derived) Map() map[string]any {
 		"agentjail_home": d.AgentjailHome,
 		"temp":           d.Temp,
 		"daemon_pid":     d.DaemonPID,
+		"tool":           d.ToolKind,
 		"tool_kind":      d.ToolKind,
+		"tool_name":      d.ToolName,
 		"socket":         d.Socket,
 		"cwd":            d.Cwd,
 		"paths":          strings2any(d.Paths),
@@ -349,6 +413,12 @@ func (d *Derived) Map() map[string]any {
 	}
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
+	}
+	if d.Command != "" {
+		m["command"] = d.Command
+	}
+	if d.PatchTruncated {
+		m["patch_truncated"] = true
 	}
 	if len(d.GuardConfig) > 0 {
 		list := make([]any, len(d.GuardConfig))

@@ -1,0 +1,67 @@
+package input
+
+import (
+	"slices"
+	"testing"
+)
+
+// Every agent's call reaches the policies in the same canonical terms.
+func TestAgentsCanonicalView(t *testing.T) {
+	env := Env{Home: "/home/dev", AgentjailHome: "/home/dev/.agentjail", ClientCwd: "/work/p"}
+	tests := []struct {
+		name, agent, event string
+		tool, command      string
+		paths, writes      []string
+		guard              bool // a hook configuration write judged as removing the guard
+	}{
+		{"claude read", "claude-code", `{"tool_name":"Read","tool_input":{"file_path":"~/.ssh/id_rsa"}}`, "read", "", []string{"/home/dev/.ssh/id_rsa"}, nil, false},
+		{"codex bash", "codex", `{"hook_event_name":"PreToolUse","cwd":"/work/p","tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, "shell", "cat ~/.ssh/id_rsa", []string{"/home/dev/.ssh/id_rsa"}, nil, false},
+		{"codex patch on its own config", "codex", `{"cwd":"/work/p","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: /home/dev/.codex/config.toml\n@@\n-a\n+b\n*** End Patch\n"}}`, "edit", "", []string{"/home/dev/.codex/config.toml"}, []string{"/home/dev/.codex/config.toml"}, true},
+		{"codex patch on agentjail's config", "codex", `{"cwd":"/work/p","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: ../../home/dev/.agentjail/config.yaml\n@@\n-fail_mode: closed\n+fail_mode: open\n*** End Patch\n"}}`, "edit", "", []string{"/home/dev/.agentjail/config.yaml"}, []string{"/home/dev/.agentjail/config.yaml"}, false},
+		{"codex patch in the project", "codex", `{"cwd":"/work/p","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: src/new.go\n+package src\n*** Update File: a.go\n*** Move to: b.go\n@@\n-x\n+y\n*** End Patch\n"}}`, "edit", "", []string{"/work/p/src/new.go", "/work/p/a.go", "/work/p/b.go"}, []string{"/work/p/src/new.go", "/work/p/a.go", "/work/p/b.go"}, false},
+		{"codex patch through the shell", "codex", `{"cwd":"/work/p","tool_name":"Bash","tool_input":{"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Delete File: /home/dev/.codex/hooks.json\n*** End Patch\nEOF"}}`, "shell", "", nil, []string{"/home/dev/.codex/hooks.json"}, true},
+		{"gemini read_file", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"read_file","tool_input":{"absolute_path":"/home/dev/.aws/credentials"}}`, "read", "", []string{"/home/dev/.aws/credentials"}, nil, false},
+		{"gemini shell", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"run_shell_command","tool_input":{"command":"ls src"}}`, "shell", "ls src", nil, nil, false},
+		{"gemini write to its settings", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"write_file","tool_input":{"file_path":"/home/dev/.gemini/settings.json","content":"{}"}}`, "write", "", []string{"/home/dev/.gemini/settings.json"}, []string{"/home/dev/.gemini/settings.json"}, false},
+		{"copilot bash", "copilot", `{"cwd":"/work/p","toolName":"bash","toolArgs":"{\"command\":\"cat ~/.ssh/id_ed25519\"}"}`, "shell", "cat ~/.ssh/id_ed25519", []string{"/home/dev/.ssh/id_ed25519"}, nil, false},
+		{"copilot view", "copilot", `{"cwd":"/work/p","toolName":"view","toolArgs":"{\"path\":\"README.md\"}"}`, "read", "", []string{"/work/p/README.md"}, nil, false},
+		{"copilot create", "copilot", `{"cwd":"/work/p","toolName":"create","toolArgs":"{\"path\":\"a.txt\",\"file_text\":\"x\"}"}`, "write", "", []string{"/work/p/a.txt"}, []string{"/work/p/a.txt"}, false},
+		{"cursor shell", "cursor", `{"hook_event_name":"beforeShellExecution","cwd":"/work/p","command":"cat .env"}`, "shell", "cat .env", []string{"/work/p/.env"}, nil, false},
+		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/home/dev/.npmrc","content":"x"}`, "read", "", []string{"/home/dev/.npmrc"}, nil, false},
+		{"cursor delete", "cursor", `{"hook_event_name":"preToolUse","cwd":"/work/p","tool_name":"Delete","tool_input":{"path":"build/out"}}`, "write", "", []string{"/work/p/build/out"}, []string{"/work/p/build/out"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := env
+			e.Agent = tt.agent
+			in, d, err := Build([]byte(tt.event), e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := in[Key].(map[string]any)
+			if m["tool"] != tt.tool || m["tool_kind"] != tt.tool {
+				t.Errorf("tool %v (tool_kind %v), want %s", m["tool"], m["tool_kind"], tt.tool)
+			}
+			if tt.command != "" && m["command"] != tt.command {
+				t.Errorf("command %v, want %q", m["command"], tt.command)
+			}
+			for _, p := range tt.paths {
+				if !slices.Contains(d.Paths, p) {
+					t.Errorf("paths %v lack %s", d.Paths, p)
+				}
+			}
+			for _, p := range tt.writes {
+				if !slices.Contains(d.Writes, p) {
+					t.Errorf("writes %v lack %s", d.Writes, p)
+				}
+			}
+			removes := false
+			for _, g := range d.GuardConfig {
+				removes = removes || g.RemovesGuard
+			}
+			if removes != tt.guard {
+				t.Errorf("guard_config %+v, want removes_guard %v", d.GuardConfig, tt.guard)
+			}
+		})
+	}
+}
