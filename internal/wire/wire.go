@@ -159,6 +159,39 @@ type Status struct {
 	// fix or clear it. None means healthy. Errors that are over (an
 	// evaluation error, a lost decision, a fail-open) count for an hour.
 	Problems []Problem `json:"problems,omitempty"`
+	// Org is the org policy (config.yaml's opa: section): nil when no
+	// fleet is configured.
+	Org *OrgStatus `json:"org,omitempty"`
+}
+
+// OrgStatus is the state of the org policy that OPA's bundle plugin
+// downloads: proof, for an auditor, of what this machine enforces.
+type OrgStatus struct {
+	// InForce is true when an org bundle's rules take part in every
+	// verdict; false means the org policy is not enforced here (yet).
+	InForce bool        `json:"in_force"`
+	Bundles []OrgBundle `json:"bundles,omitempty"`
+	// PersistDir holds the persisted bundles (protected like policies).
+	PersistDir string `json:"persist_dir,omitempty"`
+	// DecisionLogs is true when decisions go to a collector.
+	DecisionLogs bool `json:"decision_logs"`
+	// Error is set when the opa: section could not be started.
+	Error string `json:"error,omitempty"`
+}
+
+// OrgBundle is one configured bundle.
+type OrgBundle struct {
+	Name     string `json:"name"`
+	InForce  bool   `json:"in_force"`
+	Revision string `json:"revision,omitempty"` // the revision in force
+	// Verification says how its signature is checked; Verified is true
+	// when a signature is required (so what is in force was verified).
+	Verification   string `json:"verification"`
+	Verified       bool   `json:"verified"`
+	Persist        bool   `json:"persist"`
+	LastDownload   string `json:"last_download,omitempty"`   // RFC 3339, last successful download
+	LastActivation string `json:"last_activation,omitempty"` // RFC 3339, last bundle put in force
+	LastError      string `json:"last_error,omitempty"`      // the last download or activation error
 }
 
 // HookFlags are the flags the installed hook runs with.
