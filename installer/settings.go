@@ -52,6 +52,9 @@ func AddHook(file string, settings []byte, entry HookEntry) ([]byte, error) {
 	if root.kind != '{' {
 		return nil, fmt.Errorf("%s: the settings are not a JSON object; nothing was written", file)
 	}
+	if err := checkDuplicates(file, settings, root, ""); err != nil {
+		return nil, err
+	}
 	ed := newEditor(settings)
 	hooks := root.get("hooks")
 	switch {
@@ -59,6 +62,9 @@ func AddHook(file string, settings []byte, entry HookEntry) ([]byte, error) {
 		return ed.insertMember(root, "hooks", map[string][]HookEntry{"PreToolUse": {entry}}), nil
 	case hooks.kind != '{':
 		return nil, fmt.Errorf("%s: \"hooks\" is not an object; nothing was written", file)
+	}
+	if err := checkDuplicates(file, settings, hooks, "hooks."); err != nil {
+		return nil, err
 	}
 	pre := hooks.get("PreToolUse")
 	switch {
@@ -77,6 +83,26 @@ func AddHook(file string, settings []byte, entry HookEntry) ([]byte, error) {
 		return ed.replace(el, entry), nil
 	}
 	return ed.insertElement(pre, entry), nil
+}
+
+// checkDuplicates refuses an object with a key written twice. JSON
+// readers keep only one of them (Claude Code, like Go and JavaScript,
+// the last): an entry added to the other would look installed and never
+// run.
+func checkDuplicates(file string, src []byte, obj *node, prefix string) error {
+	first := map[string]int{}
+	for _, m := range obj.members {
+		if at, ok := first[m.key]; ok {
+			return fmt.Errorf("%s: the key %q is written twice (lines %d and %d); a JSON reader uses only the last one, so a hook added to the other would never run: merge the two into one and run install again; nothing was written",
+				file, prefix+m.key, lineOf(src, at), lineOf(src, m.keyStart))
+		}
+		first[m.key] = m.keyStart
+	}
+	return nil
+}
+
+func lineOf(src []byte, offset int) int {
+	return bytes.Count(src[:offset], []byte("\n")) + 1
 }
 
 // RemoveHooks returns settings without any hook entry that runs
@@ -111,18 +137,22 @@ func HasHook(settings []byte) bool {
 	return el != nil
 }
 
+// findOurEntry looks in every "hooks" object of root: a file with the
+// key twice (which install refuses) may still hold an entry of ours in
+// either, and uninstall must find it.
 func findOurEntry(src []byte, root *node) (el, arr *node) {
-	hooks := root.get("hooks")
-	if hooks == nil || hooks.kind != '{' {
-		return nil, nil
-	}
-	for _, m := range hooks.members {
-		if m.value.kind != '[' {
+	for _, h := range root.members {
+		if h.key != "hooks" || h.value.kind != '{' {
 			continue
 		}
-		for _, e := range m.value.elements {
-			if isOurEntry(src, e) {
-				return e, m.value
+		for _, m := range h.value.members {
+			if m.value.kind != '[' {
+				continue
+			}
+			for _, e := range m.value.elements {
+				if isOurEntry(src, e) {
+					return e, m.value
+				}
 			}
 		}
 	}
@@ -166,10 +196,11 @@ type editor struct {
 	src     []byte
 	unit    string
 	compact bool
+	crlf    bool // the file ends its lines with CR LF: so do the lines added
 }
 
 func newEditor(src []byte) *editor {
-	e := &editor{src: src, unit: "  "}
+	e := &editor{src: src, unit: "  ", crlf: bytes.Contains(src, []byte("\r\n"))}
 	trimmed := bytes.TrimSpace(src)
 	if len(trimmed) > 2 && !bytes.Contains(trimmed, []byte("\n")) {
 		e.compact = true
@@ -209,6 +240,9 @@ func (e *editor) render(v any, indent string) string {
 }
 
 func (e *editor) splice(start, end int, text string) []byte {
+	if e.crlf {
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	}
 	out := make([]byte, 0, len(e.src)+len(text))
 	out = append(out, e.src[:start]...)
 	out = append(out, text...)

@@ -157,6 +157,9 @@ func TestRefusesBrokenSettings(t *testing.T) {
 		{"not an object", "[1, 2]\n", "not a JSON object"},
 		{"hooks not an object", "{\"hooks\": []}", "\"hooks\" is not an object"},
 		{"PreToolUse not an array", "{\"hooks\": {\"PreToolUse\": {}}}", "\"hooks.PreToolUse\" is not an array"},
+		{"hooks written twice", "{\n  \"hooks\": {\"Stop\": []},\n  \"model\": \"opus\",\n  \"hooks\": {\"PostToolUse\": []}\n}\n", `the key "hooks" is written twice (lines 2 and 4)`},
+		{"hooks written twice in one line", `{"hooks":{},"hooks":{}}`, `the key "hooks" is written twice (lines 1 and 1)`},
+		{"PreToolUse written twice", "{\"hooks\": {\n  \"PreToolUse\": [],\n  \"PreToolUse\": []\n}}\n", `the key "hooks.PreToolUse" is written twice (lines 2 and 3)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,5 +203,56 @@ func TestDiff(t *testing.T) {
 	want := "--- s.json\n+++ s.json (after)\n keep\n keep\n a\n-b\n+B\n+c\n tail\n tail\n tail\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Keys written twice elsewhere are not ours to judge: only the two
+// objects install writes into are checked.
+func TestDuplicatesElsewhereAreLeftAlone(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"in permissions", "{\"permissions\": {\"allow\": [], \"allow\": []}}\n"},
+		{"in another hook's entry", "{\"hooks\": {\"Stop\": [{\"matcher\": \"a\", \"matcher\": \"b\", \"hooks\": []}]}}\n"},
+		{"same name at two levels", "{\"hooks\": {\"hooks\": []}}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := AddHook("settings.json", []byte(tt.text), ourEntry)
+			if err != nil || !HasHook(got) {
+				t.Errorf("err %v:\n%s", err, got)
+			}
+		})
+	}
+}
+
+// A file with CR LF line ends gets CR LF on the lines install adds, and
+// uninstall gives it back byte for byte.
+func TestCRLFKept(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"no hooks", "{\r\n  \"model\": \"opus\"\r\n}\r\n"},
+		{"other PreToolUse hooks", "{\r\n  \"hooks\": {\r\n    \"PreToolUse\": [\r\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"audit\"}]}\r\n    ]\r\n  }\r\n}\r\n"},
+		{"empty hooks", "{\r\n\t\"hooks\": {}\r\n}\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := AddHook("settings.json", []byte(tt.text), ourEntry)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, crlf := strings.Count(string(got), "\n"), strings.Count(string(got), "\r\n"); n != crlf || n <= strings.Count(tt.text, "\n") {
+				t.Errorf("%d line ends, %d of them CR LF:\n%q", n, crlf, got)
+			}
+			back, removed, err := RemoveHooks("settings.json", got)
+			if err != nil || !removed || !HasHook(got) || HasHook(back) {
+				t.Fatalf("removed=%v err=%v", removed, err)
+			}
+			if strings.Contains(tt.text, "audit") && string(back) != tt.text {
+				t.Errorf("not restored:\n%q\nwant\n%q", back, tt.text)
+			}
+		})
+	}
+	// An LF file gets no CR.
+	got, _ := AddHook("settings.json", []byte("{\n  \"a\": 1\n}\n"), ourEntry)
+	if strings.Contains(string(got), "\r") {
+		t.Errorf("CR added to an LF file:\n%q", got)
 	}
 }
