@@ -77,8 +77,11 @@ func TestDegradedWhenTheDecisionLogFails(t *testing.T) {
 		want string // substring; "" means healthy
 	}{
 		{"healthy", wire.Status{}, ""},
-		{"decision log failing", wire.Status{LogErrors: 3, LastLogError: "no space left on device"}, "decision log: 3 decisions not recorded: no space left"},
-		{"policy error first", wire.Status{LogErrors: 3, LoadErrors: []wire.LoadErr{{File: "a.rego", Message: "bad"}}}, "policy error: a.rego"},
+		{"decision log failing", wire.Status{LogErrors: 3, Problems: []wire.Problem{{Kind: "decision_log", Message: "3 decisions not recorded: no space left on device", Fix: "check the disk"}}}, "decision log: 3 decisions not recorded: no space left"},
+		{"the first problem first", wire.Status{Problems: []wire.Problem{{Kind: "policy", Message: "a.rego: bad", Fix: "fix it"}, {Kind: "decision_log", Message: "x", Fix: "y"}}}, "policy error: a.rego"},
+		{"what to run is shown", wire.Status{Problems: []wire.Problem{{Kind: "hook_timeout", Message: "config.yaml sets hook_timeout 5s", Fix: "run `agentjail install`"}}}, "fix: run `agentjail install`"},
+		// Health describes now: errors that are over only count.
+		{"old errors only", wire.Status{LogErrors: 3, EvalErrors: 1}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -106,19 +106,22 @@ func (t *Tray) snapshot() Snapshot {
 }
 
 // lastError is the problem the tray shows the daemon degraded for, if
-// any: the first of policy, config, evaluation and decision-log errors.
+// any: the first of the daemon's present problems (wire.Status.Problems),
+// with what fixes or clears it.
 func lastError(st *wire.Status) string {
-	switch {
-	case len(st.LoadErrors) > 0:
-		return "policy error: " + st.LoadErrors[0].String()
-	case st.ConfigError != "":
-		return "config error: " + st.ConfigError
-	case st.EvalErrors > 0:
-		return "evaluation error: " + st.LastEvalErr
-	case st.LogErrors > 0:
-		return fmt.Sprintf("decision log: %d decisions not recorded: %s", st.LogErrors, st.LastLogError)
+	if len(st.Problems) == 0 {
+		return ""
 	}
-	return ""
+	p := st.Problems[0]
+	label := map[string]string{
+		"policy": "policy error", "config": "config error", "eval": "evaluation error",
+		"decision_log": "decision log", "fail_open": "unchecked calls",
+		"hook_timeout": "hook timeout", "fail_mode": "fail mode",
+	}[p.Kind]
+	if label == "" {
+		label = p.Kind
+	}
+	return fmt.Sprintf("%s: %s; fix: %s", label, p.Message, p.Fix)
 }
 
 // Run shows the tray until ctx ends or Quit is chosen. It must be called

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -27,6 +28,14 @@ func newReloadCmd() *cobra.Command {
 				return exitWith(ExitDegraded, "reload found problems; the last good policies and config stay in force")
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "reloaded: revision %s, %d policy files\n", st.Revision, len(st.Sources))
+			if len(st.Problems) > 0 {
+				// Loaded, but not all is in force (the installed hook's
+				// flags differ from config.yaml, say): say what to run.
+				for _, p := range st.Problems {
+					fmt.Fprintf(cmd.OutOrStdout(), "  %s: %s\n    fix: %s\n", safetext.Line(p.Kind), safetext.Line(p.Message), safetext.Line(p.Fix))
+				}
+				return exitWith(ExitDegraded, "reloaded, but agentjail is degraded: see the fixes above")
+			}
 			return nil
 		},
 	}

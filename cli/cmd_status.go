@@ -27,9 +27,14 @@ func newStatusCmd() *cobra.Command {
 files in force with any load errors, decisions served by verdict, and the
 calls the hook could not check (fail-opens).
 
-Exit code: 0 running and healthy, 3 not running, 4 running but degraded
-(policy, config or evaluation errors, decisions the decision log could
-not record, or fail-opens since it started).`,
+Health describes now: the daemon is degraded while a policy file or
+config.yaml does not load, for an hour after an evaluation error, a
+decision the decision log could not record or a call the hook let through
+unchecked (a fail-open), and while the installed hook's flags differ from
+config.yaml's fail_mode or hook_timeout. Each problem is listed with what
+fixes or clears it.
+
+Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return status(cmd.Context(), cmd.OutOrStdout(), asJSON)
@@ -84,17 +89,17 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	return nil
 }
 
-// healthy reports a daemon with nothing to fix: no policy, config or
-// evaluation errors, no decision lost by the decision log, and no call
-// let through unchecked since it started.
+// healthy reports a daemon with nothing to fix now: the daemon lists
+// its present problems (see wire.Status.Problems), fail-opens of the
+// last hour among them. fo is what the CLI read itself; it only counts.
 func healthy(st *wire.Status, fo failOpenStats) bool {
-	return len(st.LoadErrors) == 0 && st.ConfigError == "" && st.EvalErrors == 0 && st.LogErrors == 0 && fo.SinceStart == 0
+	return len(st.Problems) == 0
 }
 
 func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	if !rep.Running {
 		fmt.Fprintf(out, "agentjail: not running (%v)\n", dialErr)
-		fmt.Fprintln(out, "  start it with `agentjail run` (or `make run` in a checkout)")
+		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
 	} else {
 		st := rep.Daemon
 		started, _ := time.Parse(time.RFC3339, st.StartedAt)
@@ -126,6 +131,9 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	}
 	if rep.Running && !rep.Healthy {
 		fmt.Fprintln(out, "health: degraded")
+		for _, p := range rep.Daemon.Problems {
+			fmt.Fprintf(out, "  %s: %s\n    fix: %s\n", safetext.Line(p.Kind), safetext.Line(p.Message), safetext.Line(p.Fix))
+		}
 	} else if rep.Running {
 		fmt.Fprintln(out, "health: ok")
 	}
@@ -176,7 +184,7 @@ func readFailOpens(path string, since time.Time) failOpenStats {
 func daemonError(err error) error {
 	var derr *wire.DialError
 	if errors.As(err, &derr) {
-		return exitWith(ExitNotRunning, "the daemon is not running (%v): start it with `agentjail run`", derr.Err)
+		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, wire.StartAdvice())
 	}
 	return exitWith(ExitError, "%v", err)
 }

@@ -51,7 +51,7 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 				return err
 			}
 			wd, _ := os.Getwd()
-			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: "claude-code", Explain: true}
+			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: "claude-code", Explain: true, Source: wire.SourceTry}
 			dec, problems, err := tryDecide(cmd.Context(), req, offline)
 			if err != nil {
 				return err

@@ -108,11 +108,11 @@ func TestHealth(t *testing.T) {
 		want bool
 	}{
 		{"nothing wrong", wire.Status{}, failOpenStats{Total: 3}, true},
-		{"decision log failures", wire.Status{LogErrors: 1}, failOpenStats{}, false},
-		{"evaluation errors", wire.Status{EvalErrors: 1}, failOpenStats{}, false},
-		{"config error", wire.Status{ConfigError: "x"}, failOpenStats{}, false},
-		{"policy error", wire.Status{LoadErrors: []wire.LoadErr{{Message: "x"}}}, failOpenStats{}, false},
-		{"fail-open since start", wire.Status{}, failOpenStats{SinceStart: 1}, false},
+		// Health describes now: counters of errors that are over (the
+		// daemon lists them as problems only for an hour) do not degrade.
+		{"old errors only", wire.Status{LogErrors: 1, EvalErrors: 2}, failOpenStats{Total: 1, SinceStart: 1}, true},
+		{"a present problem", wire.Status{Problems: []wire.Problem{{Kind: "config", Message: "x", Fix: "y"}}}, failOpenStats{}, false},
+		{"a recent fail-open", wire.Status{Problems: []wire.Problem{{Kind: "fail_open", Message: "x", Fix: "y"}}}, failOpenStats{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,6 +47,9 @@ type Record struct {
 	Source string `json:"source,omitempty"`
 }
 
+// SourceTry is Record.Source for `agentjail try` (wire.SourceTry).
+const SourceTry = "try"
+
 // Options configure New.
 type Options struct {
 	Path       string // the log file
@@ -174,7 +177,7 @@ func (l *Log) Append(r Record) {
 	} else {
 		l.queue = append(l.queue, r)
 	}
-	if r.Verdict == "deny" && r.Source == "" {
+	if r.Verdict == "deny" && r.Source == "" { // a try is not a block
 		l.recent = append(l.recent, r)
 		if len(l.recent) > l.max {
 			l.recent = append([]Record(nil), l.recent[len(l.recent)-l.max:]...)
