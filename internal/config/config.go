@@ -4,6 +4,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,6 +50,18 @@ type Config struct {
 	AllowedPaths []string `mapstructure:"allowed_paths"`
 	// Notifications turns the desktop notification on deny on or off.
 	Notifications bool `mapstructure:"notifications"`
+	// OrgRoots are bundle roots besides agentjail/org that an org bundle
+	// may carry, such as system/log for the org's own decision-log mask;
+	// a bundle with any other root is refused.
+	OrgRoots []string `mapstructure:"org_roots"`
+	// OPA is the `opa:` section as JSON: an OPA configuration (services,
+	// keys, bundles, decision_logs, status, persistence_directory, ...)
+	// handed unchanged to OPA's own plugins. Read from the file itself,
+	// so that names keep their case (viper lowercases keys). Nil: none.
+	OPA json.RawMessage `mapstructure:"-"`
+	// OPASection is viper's view of the same section, keys lowercased:
+	// it exists so that the key is known; use OPA.
+	OPASection map[string]any `mapstructure:"opa"`
 }
 
 // Default is the configuration used when config.yaml is absent.
@@ -107,6 +120,7 @@ func Load(path string) (Config, error) {
 	v.SetDefault("protected_paths", []string{})
 	v.SetDefault("allowed_paths", []string{})
 	v.SetDefault("notifications", def.Notifications)
+	v.SetDefault("org_roots", []string{})
 	if err := v.ReadInConfig(); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return def, nil
@@ -135,6 +149,11 @@ func Load(path string) (Config, error) {
 	if err := c.validate(); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
 	}
+	opa, err := opaSection(path)
+	if err != nil {
+		return def, fmt.Errorf("%s: %w", path, err)
+	}
+	c.OPA, c.OPASection = opa, nil
 	for _, list := range [][]string{c.PolicyDirs, c.ProtectedPaths, c.AllowedPaths} {
 		for i, p := range list {
 			list[i] = filepath.Clean(expandHome(p))

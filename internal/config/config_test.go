@@ -51,7 +51,13 @@ func TestLoad(t *testing.T) {
 		{"typo of a key named with the key meant", "eval_timout: 1s\n", nil, `unknown key "eval_timout" (did you mean eval_timeout?)`},
 		{"swapped letters suggested", "fial_mode: closed\n", nil, `unknown key "fial_mode" (did you mean fail_mode?)`},
 		{"a key far from any has no suggestion", "colour: red\n", nil, `unknown key "colour"; the keys are allowed_paths,`},
-		{"an unknown map named once", "opa:\n  services: {}\n  bundles: {}\n", nil, `unknown key "opa"; the keys`},
+		{"an unknown map named once", "proxy:\n  http: {}\n  https: {}\n", nil, `unknown key "proxy"; the keys`},
+		{"opa section passed through with its keys' case", "opa:\n  services:\n    AcmeHub:\n      url: https://hub.example\n  bundles:\n    org:\n      service: AcmeHub\n      resource: b.tar.gz\n", func(c Config) bool {
+			return strings.Contains(string(c.OPA), `"AcmeHub":{"url":"https://hub.example"}`) && strings.Contains(string(c.OPA), `"service":"AcmeHub"`) && c.OPASection == nil
+		}, ""},
+		{"no opa section, no fleet", "fail_mode: open\n", func(c Config) bool { return c.OPA == nil }, ""},
+		{"opa as a list refused", "opa: [services]\n", nil, "opa must be a mapping"},
+		{"org_roots read", "org_roots: [system/log]\n", func(c Config) bool { return len(c.OrgRoots) == 1 && c.OrgRoots[0] == "system/log" }, ""},
 		{"bool not true or false", "notifications: maybe\n", nil, `notifications must be true or false, not "maybe"`},
 		{"yes is not a bool", "notifications: yes\n", nil, `notifications must be true or false, not "yes"`},
 		{"number is not a bool", "notifications: 1\n", nil, "notifications must be true or false, not 1"},

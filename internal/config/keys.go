@@ -97,6 +97,10 @@ func checkTypes(v *viper.Viper) error {
 				}
 				return fmt.Errorf("%s must be a single value, not %s", key, show(val))
 			}
+		case typ.Kind() == reflect.Map:
+			if _, ok := val.(map[string]any); !ok {
+				return fmt.Errorf("%s must be a mapping (keys indented under it), not %s", key, show(val))
+			}
 		case typ.Kind() == reflect.Slice:
 			list, ok := val.([]any)
 			if !ok {
