@@ -184,6 +184,9 @@ func Install(ctx context.Context, o Options) error {
 		return fmt.Errorf("%w; see %s", err, o.service().Log)
 	}
 	fmt.Fprintf(out, "the daemon runs (%s, pid %d, %d policy files)\n", mode, st.PID, len(st.Sources))
+	if mode == ModeDetached {
+		fmt.Fprint(out, DetachedNote)
+	}
 	fmt.Fprintf(out, "check it: agentjail status; agentjail try 'cat ~/.ssh/id_rsa'\n")
 	return nil
 }

@@ -34,6 +34,14 @@ type ServiceOptions struct {
 	Mode string
 }
 
+// DetachedNote is what install tells a user whose daemon runs detached.
+const DetachedNote = `  detached: no service manager (launchd, systemd --user) is reachable here, so
+  nothing restarts the daemon after a reboot, a logout or a crash. The
+  installed hook starts it again by itself when it finds none running; the
+  call that starts it is checked if the daemon is up within the hook's
+  timeout, else it goes by fail_mode. Check it with ` + "`agentjail status`" + `.
+`
+
 // StartService registers the daemon with the service manager (or starts
 // it detached where there is none), replacing a running one, and returns
 // the mode it used. DescribeService says what it would do.
