@@ -21,6 +21,7 @@ git_pushes := [cmd |
 	"push" in git_subcommands
 	some cmd in commands
 	git_subcommand(cmd) == "push"
+	not cmd.dry_run # git push -n only shows what it would do
 ]
 
 # push_targets are the branches a git push names, without + or refs/heads/.

@@ -108,7 +108,10 @@ ask contains {"id": "priv.sudo", "msg": msg} if {
 	msg := "This command runs as root; the user has to approve it (and may have to type a password). Prefer a way that needs no root, such as a user-level install."
 }
 
-runs_privileged(cmd) if cmd.name in privilege_commands
+runs_privileged(cmd) if {
+	cmd.name in privilege_commands
+	not cmd.dry_run # sudo -l lists what the user may run
+}
 
 runs_privileged(cmd) if {
 	some w in cmd.wrappers

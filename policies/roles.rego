@@ -320,11 +320,11 @@ code_apis := {
 		`ENVIRON\[\s*"HOME"\s*\]`,
 	],
 	"delete": [
-		`os\.(?:remove|unlink|rmdir)`, `\bPath\([^)]*\)\.unlink`, `fs\.(?:unlink|unlinkSync|rmdirSync|rmdir)`,
+		`os\.(?:remove|unlink|rmdir)`, `\bPath\([^)]*\)\.unlink`, `\.(?:unlinkSync|rmdirSync)`, `\bfs\.(?:unlink|rmdir)`,
 		`File\.(?:delete|unlink)`, `FileUtils\.rm(?:_f)?`, `\bunlink`, `\brmdir`,
 	],
 	"delete_tree": [
-		`shutil\.rmtree`, `fs\.(?:rm|rmSync)`, `fs\.promises\.rm`, `rimraf(?:\.sync)?`, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry)`,
+		`shutil\.rmtree`, `\.rmSync`, `\bfs\.rm`, `\)\.rm`, `fs\.promises\.rm`, `rimraf(?:\.sync)?`, `FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry)`,
 		`File::Path::(?:remove_tree|rmtree)`, `\bremove_tree`, `\brmtree`, `Deno\.remove`,
 	],
 	"shell": [

@@ -68,7 +68,10 @@ var (
 	codeLiteral = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x01`)
 	// joiner is what joins path pieces: + . / , and the calls and
 	// parentheses around them.
-	joiner      = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*)?$`)
+	joiner      = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*|joinpath\(\s*|resolve\(\s*)?$`)
+	// homeAlias is a variable given the home directory (d =
+	// os.environ['HOME']), which then stands for it.
+	homeAlias = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?([$]?[A-Za-z_]\w*)\s*:?=\s*\x01`)
 	braceAround = regexp.MustCompile(`(?:#|\$)?\{\s*\x01\s*\}`)
 )
 
@@ -92,6 +95,19 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 	if cc.home != nil {
 		marked = cc.home.ReplaceAllString(code, homeMark)
 		marked = braceAround.ReplaceAllString(marked, homeMark)
+		// A few variables that hold the home directory stand for it.
+		for n := 0; n < 4; n++ {
+			m := homeAlias.FindStringSubmatchIndex(marked)
+			if m == nil {
+				break
+			}
+			use, err := regexp.Compile(`(^|[^\w$.])` + regexp.QuoteMeta(marked[m[2]:m[3]]) + `\b([^\w=(]|$)`)
+			if err != nil {
+				break
+			}
+			// Uses after the assignment; the assignment itself is spent.
+			marked = marked[:m[0]] + use.ReplaceAllString(marked[m[1]:], "${1}"+homeMark+"${2}")
+		}
 	}
 	paths := codePaths(marked)
 	home := w.env.Home

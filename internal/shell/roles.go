@@ -203,18 +203,33 @@ func (w *walker) matchExamples(wd word, cwd string) []string {
 	if w.env.Roles == nil || wd.re == "" {
 		return nil
 	}
-	src := wd.re
-	switch {
-	case strings.HasPrefix(wd.text, "/") || strings.HasPrefix(src, ".*"):
-	default:
-		src = regexp.QuoteMeta(strings.TrimSuffix(cwd, "/")+"/") + src
+	// key=@FILE, --opt=FILE, @FILE: the file is what follows.
+	static := wd.text
+	if wd.dynamic {
+		static = wd.prefix
+	} else if i := strings.IndexAny(static, "*?["); i >= 0 {
+		static = static[:i]
 	}
-	if wd.dynamic && strings.HasPrefix(src, ".*") {
-		tail := wd.text[strings.LastIndexAny(wd.text, "$`)}")+1:]
-		tail = strings.Trim(tail, "/\"'")
-		if tail == "" || w.env.Roles.ambiguous[tail] {
+	lead := ""
+	if i := strings.LastIndexAny(static, "=@"); i >= 0 {
+		lead = static[:i+1]
+	}
+	rest := static[len(lead):]
+	if wd.dynamic && strings.Contains(wd.re, ".*") {
+		// A word that starts unknown must end in something telling:
+		// $D/credentials, not $F or $OUT/config.
+		suffix := ""
+		if wd.suffixAt >= 0 && wd.suffixAt <= len(wd.text) {
+			suffix = strings.Trim(wd.text[wd.suffixAt:], "/\"'")
+		}
+		if !strings.Contains(rest, "/") && (suffix == "" || w.env.Roles.ambiguous[suffix] || wd.re == ".*") {
 			return nil
 		}
+	}
+	src := wd.re
+	if rest != "" && !strings.HasPrefix(rest, "/") {
+		// A relative start is inside cwd.
+		src = regexp.QuoteMeta(lead) + regexp.QuoteMeta(strings.TrimSuffix(cwd, "/")+"/") + src[len(regexp.QuoteMeta(lead)):]
 	}
 	if !w.spend(0, len(src)*4) {
 		return nil
@@ -225,7 +240,7 @@ func (w *walker) matchExamples(wd word, cwd string) []string {
 	}
 	var out []string
 	for _, e := range w.examplesAbs() {
-		if re.MatchString(e) {
+		if re.MatchString(lead + e) {
 			out = append(out, e)
 		}
 	}

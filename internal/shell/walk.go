@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -460,7 +461,19 @@ func (w *walker) loopVar(wi *syntax.WordIter, sc *scope) word {
 	if len(items) == 1 {
 		return items[0]
 	}
-	v := word{text: "$" + wi.Name.Value, dynamic: true}
+	// Unknown which item, but one of them: its pattern is theirs.
+	v := word{text: "$" + wi.Name.Value, dynamic: true, suffixAt: len(wi.Name.Value) + 1}
+	var alts []string
+	for _, it := range items {
+		if it.pattern() {
+			alts = append(alts, it.re)
+		} else {
+			alts = append(alts, regexp.QuoteMeta(it.text))
+		}
+	}
+	if len(alts) > 0 && w.spend(0, len(alts)*8) {
+		v.re = "(?:" + strings.Join(alts, "|") + ")"
+	}
 	for i, it := range items {
 		start := it.text
 		if it.dynamic {

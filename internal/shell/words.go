@@ -23,6 +23,11 @@ type word struct {
 	// may stand for: globs as in a shell, each dynamic part as anything.
 	// It is only kept while it may matter (see word.pattern).
 	re string
+	// suffixAt is where, in a dynamic word's text, the static text after
+	// its last dynamic part starts ($D/credentials: at /credentials).
+	suffixAt int
+	// items are, for "$@", the words it stands for.
+	items []word
 }
 
 // pattern reports whether wd's regular expression says more than its
@@ -54,6 +59,11 @@ func (w *walker) fields(wd *syntax.Word, cwd string, vars map[string]word) []wor
 	w.spend(1, 0)
 	if split := w.split(wd, vars); split != nil {
 		return split
+	}
+	if at := positionalAll(wd); at != "" {
+		if v, ok := vars[at]; ok && v.items != nil && w.spend(len(v.items), 0) {
+			return v.items
+		}
 	}
 	return []word{w.word(wd, cwd, vars)}
 }
@@ -244,6 +254,9 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]w
 			}
 			out.glob = out.glob || v.glob
 			sb.WriteString(v.text)
+			if v.dynamic {
+				out.suffixAt = sb.Len() - (len(v.text) - v.suffixAt)
+			}
 			if v.pattern() {
 				re.WriteString(v.re)
 			} else {
@@ -281,6 +294,9 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]w
 				}
 				out.glob = out.glob || it.glob
 				sb.WriteString(it.text)
+				if it.dynamic {
+					out.suffixAt = sb.Len() - (len(it.text) - it.suffixAt)
+				}
 				if it.pattern() {
 					re.WriteString(it.re)
 				} else {
@@ -299,9 +315,11 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]w
 	// times, so the printing is charged to the budget.
 	if !w.spend(0, int(part.End().Offset())-int(part.Pos().Offset())) {
 		sb.WriteString("$(...)")
+		out.suffixAt = sb.Len()
 		return
 	}
 	syntax.NewPrinter().Print(sb, part)
+	out.suffixAt = sb.Len()
 }
 
 // markDynamic marks out dynamic from this point on; the first time, the
@@ -434,4 +452,23 @@ func ansiC(v string) string {
 		}
 	}
 	return sb.String()
+}
+
+// positionalAll is "@" or "*" for a word that is only $@ or $* (quoted
+// or not), else "".
+func positionalAll(wd *syntax.Word) string {
+	parts := wd.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return ""
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || !simpleParam(pe) || (pe.Param.Value != "@" && pe.Param.Value != "*") {
+		return ""
+	}
+	return pe.Param.Value
 }

@@ -256,36 +256,35 @@ func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	if w.spend(len(sc.stdin), 0) {
 		items = append(items, sc.stdin...)
 	}
-	if repl, ok := firstOf(seen, "I", "replace", "i"); ok && len(items) > 0 {
-		if repl == "" {
-			repl = "{}"
-		}
-		// -I R: each item takes R's place in the command.
-		var out []word
-		for _, it := range items {
-			if !w.spend(len(rest), 0) {
-				break
-			}
-			for _, a := range rest {
-				if strings.Contains(a.text, repl) {
-					nw := it
-					nw.text = strings.ReplaceAll(a.text, repl, it.text)
-					out = append(out, nw)
-				} else {
-					out = append(out, a)
-				}
-			}
-			out = append(out, word{text: ";"})
-		}
-		rest = out
-	} else {
-		rest = append(rest, items...)
-	}
 	w.emitOnly(cmd, words[:1+i], sc)
 	sub := *sc
-	sub.via = "xargs"
+	sub.via, sub.stdin = "xargs", nil
 	inner := Command{Cwd: cmd.Cwd, Assigns: cmd.Assigns, Wrappers: append(append([]string(nil), cmd.Wrappers...), "xargs")}
-	w.resolve(inner, rest, s, &sub)
+	repl, replace := firstOf(seen, "I", "replace", "i")
+	if !replace || len(items) == 0 {
+		w.resolve(inner, append(rest, items...), s, &sub)
+		return
+	}
+	if repl == "" {
+		repl = "{}"
+	}
+	// -I R: the command runs once per item, the item in R's place.
+	for _, it := range items {
+		if !w.spend(len(rest), 0) {
+			return
+		}
+		argv := make([]word, 0, len(rest))
+		for _, a := range rest {
+			if strings.Contains(a.text, repl) {
+				nw := it
+				nw.text = strings.ReplaceAll(a.text, repl, it.text)
+				argv = append(argv, nw)
+			} else {
+				argv = append(argv, a)
+			}
+		}
+		w.resolve(inner, argv, s, &sub)
+	}
 }
 
 // sub is the scope of a string run by a shell inside this command. It
@@ -305,11 +304,17 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		w.emitRunner(cmd, words, sc)
 		sub := w.sub(sc, cmd.Cwd)
 		// `sh -c 'cat "$1"' NAME ARG...`: NAME is $0, the ARGs $1...
-		for n, a := range after(args, i+1) {
+		rest := after(args, i+1)
+		for n, a := range rest {
 			if n > 9 {
 				break
 			}
 			w.setVar(&sub, string(rune('0'+n)), a)
+		}
+		if len(rest) > 1 {
+			all := word{text: joinTexts(rest[1:]), items: rest[1:]}
+			w.setVar(&sub, "@", all)
+			w.setVar(&sub, "*", all)
 		}
 		w.script(args[i].text, sub, name+" -c", sc.depth+1)
 		return
@@ -588,7 +593,9 @@ func (w *walker) pathArg(cmd *Command, a word) {
 	}
 	if a.pattern() {
 		hits := w.matchExamples(a, cmd.Cwd)
-		if a.dynamic {
+		// A loop's variable stands for each of its items in turn: a
+		// pattern without an unknown part names what it matches.
+		if a.dynamic && strings.Contains(a.re, ".*") {
 			cmd.Maybe = append(cmd.Maybe, hits...)
 		} else {
 			cmd.Paths = append(cmd.Paths, hits...)
