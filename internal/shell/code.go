@@ -68,10 +68,10 @@ var (
 	codeLiteral = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x01`)
 	// joiner is what joins path pieces: + . / , and the calls and
 	// parentheses around them.
-	joiner      = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*|joinpath\(\s*|resolve\(\s*)?$`)
+	joiner = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*|joinpath\(\s*|resolve\(\s*)?$`)
 	// homeAlias is a variable given the home directory (d =
 	// os.environ['HOME']), which then stands for it.
-	homeAlias = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?([$]?[A-Za-z_]\w*)\s*:?=\s*\x01`)
+	homeAlias   = regexp.MustCompile(`(?:\b(?:const|let|var|my|local)\s+)?([$]?[A-Za-z_]\w*)\s*:?=\s*\x01`)
 	braceAround = regexp.MustCompile(`(?:#|\$)?\{\s*\x01\s*\}`)
 )
 
