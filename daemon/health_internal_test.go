@@ -1,0 +1,148 @@
+package daemon
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+func TestRequestBudgetFollowsTheShorterDeadline(t *testing.T) {
+	cfg := config.Default() // hook_timeout 2s
+	long := cfg
+	long.HookTimeout = 10 * time.Second
+	tests := []struct {
+		name string
+		cfg  config.Config
+		hook time.Duration
+		want time.Duration
+	}{
+		{"no hook deadline given: config's", cfg, 0, cfg.RequestBudget()},
+		{"the same as config", cfg, 2 * time.Second, cfg.RequestBudget()},
+		{"hook longer than config: config's", cfg, 5 * time.Second, cfg.RequestBudget()},
+		{"config raised, hook installed with the old 2s", long, 2 * time.Second, config.Config{HookTimeout: 2 * time.Second}.RequestBudget()},
+		{"absurdly short hook flag is held to the minimum", long, time.Millisecond, config.Config{HookTimeout: config.MinHookTimeout}.RequestBudget()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := requestBudget(tt.cfg, tt.hook)
+			if got != tt.want {
+				t.Errorf("budget %v, want %v", got, tt.want)
+			}
+			if tt.hook > 0 && got >= max(tt.hook, config.MinHookTimeout) {
+				t.Errorf("budget %v does not end before the hook's %v", got, tt.hook)
+			}
+		})
+	}
+}
+
+func TestParseHookCommand(t *testing.T) {
+	tests := []struct {
+		name, cmd string
+		want      wire.HookFlags
+	}{
+		{"defaults", "/h/.agentjail/bin/agentjail-hook", wire.HookFlags{Timeout: "2s"}},
+		{"both flags", "/h/.agentjail/bin/agentjail-hook --fail-closed --timeout 5s", wire.HookFlags{Timeout: "5s", FailClosed: true}},
+		{"single dash and =", "'/my home/bin/agentjail-hook' -timeout=1.5s -fail-closed=true", wire.HookFlags{Timeout: "1.5s", FailClosed: true}},
+		{"a path named like a flag is not one", "/opt/--fail-closed-tools/agentjail-hook", wire.HookFlags{Timeout: "2s"}},
+		{"a bad duration keeps the default", "agentjail-hook --timeout soon", wire.HookFlags{Timeout: "2s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := *parseHookCommand(tt.cmd); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHookFlagsInSettings(t *testing.T) {
+	tests := []struct {
+		name, settings string
+		want           *wire.HookFlags
+	}{
+		{"ours among others", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"audit.sh --timeout 9s"}]},{"matcher":"*","hooks":[{"type":"command","command":"/x/bin/agentjail-hook --timeout 3s"}]}]}}`, &wire.HookFlags{Timeout: "3s"}},
+		{"not installed", `{"hooks":{"PreToolUse":[{"hooks":[{"command":"audit.sh --fail-closed"}]}]}}`, nil},
+		{"not JSON", `{"hooks":`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := hookFlagsIn([]byte(tt.settings))
+			if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestHookProblems(t *testing.T) {
+	open := config.Default()
+	closed := open
+	closed.FailMode = "closed"
+	slow := open
+	slow.HookTimeout = 5 * time.Second
+	tests := []struct {
+		name  string
+		cfg   config.Config
+		hook  *wire.HookFlags
+		kinds string
+	}{
+		{"nothing known", closed, nil, ""},
+		{"as installed", open, &wire.HookFlags{Timeout: "2s"}, ""},
+		{"closed in both", closed, &wire.HookFlags{Timeout: "2s", FailClosed: true}, ""},
+		{"config closed, hook not", closed, &wire.HookFlags{Timeout: "2s"}, "fail_mode"},
+		{"hook closed, config open", open, &wire.HookFlags{Timeout: "2s", FailClosed: true}, "fail_mode"},
+		{"timeout raised", slow, &wire.HookFlags{Timeout: "2s"}, "hook_timeout"},
+		{"both", closed, &wire.HookFlags{Timeout: "3s"}, "hook_timeout fail_mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var kinds []string
+			for _, p := range hookProblems(tt.cfg, tt.hook, "/h") {
+				kinds = append(kinds, p.Kind)
+				if !strings.Contains(p.Fix, "agentjail install") {
+					t.Errorf("%s: the fix does not say what to run: %q", p.Kind, p.Fix)
+				}
+			}
+			if got := strings.Join(kinds, " "); got != tt.kinds {
+				t.Errorf("problems %q, want %q", got, tt.kinds)
+			}
+		})
+	}
+}
+
+func TestRecentFailOpens(t *testing.T) {
+	now := time.Now()
+	line := func(ago time.Duration, mode string) string {
+		return fmt.Sprintf(`{"time":%q,"mode":%q,"error":"e%s"}`+"\n", now.Add(-ago).UTC().Format(time.RFC3339), mode, ago)
+	}
+	tests := []struct {
+		name, log string
+		want      int
+	}{
+		{"none", "", 0},
+		{"only old ones", line(2*time.Hour, "open") + line(61*time.Minute, "open"), 0},
+		{"a recent one", line(2*time.Hour, "open") + line(5*time.Minute, "open"), 1},
+		{"blocked and asked calls are not fail-opens", line(time.Minute, "closed") + line(time.Minute, "ask"), 0},
+		{"garbage lines are skipped", "not json\n" + line(time.Minute, "open") + "{\n", 1},
+		{"a huge log is read from its end", strings.Repeat(line(3*time.Hour, "open"), 20000) + line(time.Minute, "open"), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hook-failures.jsonl")
+			os.WriteFile(path, []byte(tt.log), 0o600)
+			n, last := recentFailOpens(path, now.Add(-wire.ProblemWindow))
+			if n != tt.want {
+				t.Errorf("%d recent fail-opens, want %d", n, tt.want)
+			}
+			if n > 0 && last.Error != "e1m0s" && last.Error != "e5m0s" {
+				t.Errorf("last = %+v", last)
+			}
+		})
+	}
+}
