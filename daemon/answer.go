@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -58,7 +58,7 @@ func capDecision(dec *wire.Decision) {
 		if more := len(msgs) - len(shown); more > 0 {
 			parts = append(parts, fmt.Sprintf("and %d more", more))
 		}
-		dec.Reason = strings.Join(parts, "; ")
+		dec.Reason = engine.JoinReasons(parts)
 	}
 	if len(dec.Rules) > maxRules {
 		dec.Omitted += len(dec.Rules) - maxRules

@@ -86,6 +86,10 @@ type Engine struct {
 	groups   map[string][]string
 	roles    *shell.Roles
 	rules    int
+	// ids are the rule ids written in the policies; dynamicIDs is set
+	// when some rule computes its id (see ruleIDs).
+	ids        map[string]bool
+	dynamicIDs bool
 }
 
 // Compile parses and compiles sources into an Engine. On any error it
@@ -112,6 +116,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, errs
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
+	e.ids, e.dynamicIDs = ruleIDs(modules)
 	// The locked rules are the pack's self.* rules and every org rule;
 	// they are evaluated apart from the user's files when those files
 	// extend anything they read.
@@ -331,6 +336,9 @@ func Parse(name string, text []byte) (*ast.Module, string, error) {
 	if err0 == nil {
 		return v0, "v0", nil
 	}
+	if mixed := mixedVersions(name, text, err1); mixed != nil {
+		return nil, "", mixed
+	}
 	if !looksV1.Match(text) && furthest(err0) > furthest(err1) {
 		return nil, "", err0
 	}
@@ -372,7 +380,7 @@ func astErrorsOf(file string, err error) []wire.LoadErr {
 func astErrors(errs ast.Errors) []wire.LoadErr {
 	out := make([]wire.LoadErr, 0, len(errs))
 	for _, e := range errs {
-		le := wire.LoadErr{Message: e.Message}
+		le := wire.LoadErr{Message: offlineMessage(e.Message)}
 		if e.Location != nil {
 			le.File, le.Line, le.Col = e.Location.File, e.Location.Row, e.Location.Col
 		}
@@ -498,7 +506,7 @@ func decide(d *wire.Decision) {
 		}
 		if len(msgs) > 0 {
 			winner = kind
-			d.Reason = strings.Join(msgs, "; ")
+			d.Reason = JoinReasons(msgs)
 			break
 		}
 	}

@@ -134,7 +134,7 @@ func TestCompileErrorsNameFileAndLine(t *testing.T) {
 		{"v1 syntax error", "package agentjail\n\ndeny contains msg if {\n  msg := \n}\n", 5, "unexpected }"},
 		{"v0 syntax error reported as v0", "package agentjail\n\ndeny[msg] {\n  input.x ==\n}\n", 5, "unexpected }"},
 		{"unsafe variable", "package agentjail\n\ndeny contains msg if {\n  input.x == y\n}\n", 3, "unsafe"},
-		{"network built-in refused", "package agentjail\n\ndeny contains msg if {\n  r := http.send({\"method\": \"GET\", \"url\": \"http://127.0.0.1/\"})\n  msg := r.body\n}\n", 4, "unsafe built-in"},
+		{"network built-in refused", "package agentjail\n\ndeny contains msg if {\n  r := http.send({\"method\": \"GET\", \"url\": \"http://127.0.0.1/\"})\n  msg := r.body\n}\n", 4, "policies run offline: http.send"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
