@@ -2,7 +2,11 @@
 
 package app
 
-import "os/exec"
+import (
+	"os/exec"
+
+	"github.com/agentjail/agentjail/assets"
+)
 
 // setIconsEarly: see runTray.
 const setIconsEarly = false
@@ -15,3 +19,7 @@ func label(s string) string { return s }
 
 // OpenPath opens a file or folder with the default application.
 func OpenPath(path string) error { return exec.Command("open", path).Start() }
+
+// notifyIcon is AgentJail's icon, which terminal-notifier shows; the
+// AppleScript fallback has no icon of its own to set.
+func notifyIcon() any { return assets.AppIconPNG }

@@ -34,3 +34,6 @@ func label(s string) string { return strings.ReplaceAll(s, "_", "__") }
 
 // OpenPath opens a file or folder with the desktop's default application.
 func OpenPath(path string) error { return exec.Command("xdg-open", path).Start() }
+
+// notifyIcon: the desktop's default (the notification names agentjail).
+func notifyIcon() any { return "" }

@@ -13,3 +13,5 @@ func label(s string) string { return s }
 
 // OpenPath is not supported here.
 func OpenPath(string) error { return errors.New("opening files is not supported on this system") }
+
+func notifyIcon() any { return "" }

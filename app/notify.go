@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gen2brain/beeep"
+
 	"github.com/agentjail/agentjail/internal/decisionlog"
 )
 
@@ -90,4 +92,15 @@ func (n *Notifier) deliver(title, body string) {
 			n.onError(err)
 		}
 	}
+}
+
+// The name notifications are grouped under (set once: beeep reads it from
+// the goroutines that deliver them).
+func init() { beeep.AppName = "agentjail" }
+
+// SendDesktop shows one desktop notification through beeep: DBus on
+// Linux; on macOS terminal-notifier when installed (with AgentJail's
+// icon), else AppleScript's `display notification`.
+func SendDesktop(title, body string) error {
+	return beeep.Notify(title, body, notifyIcon())
 }

@@ -39,6 +39,31 @@ type Options struct {
 // ErrNoTray means this build or system has no tray: run headless.
 var ErrNoTray = errors.New("no tray on this system")
 
+// Tray states, as `agentjail status` reports them.
+const (
+	TrayRunning   = "running"
+	TrayNoDesktop = "no desktop session"
+	TrayHeadless  = "headless by flag"
+	TrayNotBuilt  = "not in this build (build on a Mac with Xcode's command-line tools: make install)"
+)
+
+// TrayState says whether `agentjail run` shows a tray, and if not, why:
+// asked to run headless, built without one (a macOS build without cgo),
+// or no desktop session to show it in.
+func TrayState(headless, desktop bool) string { return trayState(TrayBuilt, headless, desktop) }
+
+func trayState(built, headless, desktop bool) string {
+	switch {
+	case headless:
+		return TrayHeadless
+	case !built:
+		return TrayNotBuilt
+	case !desktop:
+		return TrayNoDesktop
+	}
+	return TrayRunning
+}
+
 // Tray is the running tray's state shared with the daemon's callbacks.
 type Tray struct {
 	opts    Options

@@ -7,19 +7,10 @@ import (
 	"time"
 
 	"fyne.io/systray"
-
-	"github.com/agentjail/agentjail/assets"
 )
 
-func icon(state string) []byte {
-	switch state {
-	case IconBlocked:
-		return assets.TrayBlocked2x
-	case IconDegraded:
-		return assets.TrayDegraded2x
-	}
-	return assets.TrayHealthy2x
-}
+// TrayBuilt: this build has the tray (DBus on Linux, Cocoa on macOS).
+const TrayBuilt = true
 
 // items are the tray's menu items, created once and updated in place.
 type items struct {
@@ -33,7 +24,7 @@ func runTray(ctx context.Context, t *Tray) error {
 		// On Linux, icon and tooltip set from onReady can be lost to a
 		// start-up race; set them before Run too. (Not on macOS: Cocoa is
 		// not up yet.)
-		systray.SetIcon(icon(first.Icon))
+		setTrayIcon(first.Icon)
 		systray.SetTitle("agentjail")
 		systray.SetTooltip(first.Tooltip)
 	}
@@ -72,7 +63,7 @@ func build() *items {
 
 // apply renders a menu onto the items.
 func apply(it *items, m Menu) {
-	systray.SetIcon(icon(m.Icon))
+	setTrayIcon(m.Icon)
 	systray.SetTooltip(m.Tooltip)
 	it.status.SetTitle(label(m.Status))
 	if m.NoRecent {

@@ -47,8 +47,10 @@ func exitWith(code int, format string, args ...any) error {
 // Main runs the command with args (without the program name) and returns
 // the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 && inAppBundle() {
-		args = []string{"run"} // opened as AgentJail.app: be the menu-bar daemon
+	if openedAsApp(args) && inAppBundle() {
+		// Opened as AgentJail.app (Finder, open, login item): be the
+		// menu-bar daemon, or quit quietly if one already runs.
+		args = []string{"run", "--" + openedAppFlag}
 	}
 	root := newRoot(stdin, stdout, stderr)
 	root.SetArgs(args)
@@ -67,6 +69,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	fmt.Fprintln(stderr, "agentjail:", err)
 	fmt.Fprintln(stderr, "Run 'agentjail --help' for usage.")
 	return ExitUsage
+}
+
+// openedAppFlag is `run`'s hidden flag for an app opened by hand.
+const openedAppFlag = "opened-app"
+
+// openedAsApp reports whether args are what macOS passes an app it opens:
+// nothing, or a process serial number (-psn_0_12345) on older systems.
+func openedAsApp(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-psn_") {
+			return false
+		}
+	}
+	return true
 }
 
 // inAppBundle reports whether this binary runs from a macOS app bundle.

@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/gen2brain/beeep"
 	"github.com/spf13/cobra"
 
 	"github.com/agentjail/agentjail/app"
@@ -21,7 +20,7 @@ import (
 )
 
 func newRunCmd() *cobra.Command {
-	var headless bool
+	var headless, openedApp bool
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the daemon in the foreground (what launchd or systemd keeps alive)",
@@ -32,10 +31,13 @@ It reloads when a policy file or config.yaml changes and on SIGHUP, and
 stops cleanly on SIGTERM or SIGINT.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDaemon(cmd.Context(), cmd, headless)
+			return runDaemon(cmd.Context(), cmd, headless, openedApp)
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no tray icon or desktop notifications")
+	// Set by Main when AgentJail.app is opened by hand; not for users.
+	cmd.Flags().BoolVar(&openedApp, openedAppFlag, false, "opened as AgentJail.app: quit quietly if agentjail already runs")
+	cmd.Flags().MarkHidden(openedAppFlag)
 	return cmd
 }
 
@@ -46,7 +48,9 @@ stops cleanly on SIGTERM or SIGINT.`,
 // on requests in flight), so in use the heap stays far below it.
 const memoryLimit = 256 << 20
 
-func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
+// runDaemon runs the daemon. openedApp: AgentJail.app was opened by hand
+// (Finder, open), where a daemon already running is no error.
+func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
@@ -59,6 +63,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 	if !headless && !desktop {
 		log.Info("no desktop session (no session bus): running headless")
 	}
+	trayState := app.TrayState(headless, desktop)
 	var tray *app.Tray
 	opts := daemon.Options{
 		Socket:   paths.Socket(),
@@ -67,6 +72,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 		Pack:     policies.FS,
 		Version:  Version,
 		Mode:     runMode(),
+		Tray:     trayState,
 		Logger:   log,
 		LogLevel: level,
 	}
@@ -81,6 +87,12 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 	d, err = daemon.New(ctx, opts)
 	if err != nil {
 		if errors.Is(err, daemon.ErrAlreadyRunning) {
+			if openedApp {
+				// AgentJail.app opened by hand while the agent already
+				// runs (from launchd): that one keeps the menu bar.
+				log.Info("agentjail already runs; this copy of the app quits", "err", err)
+				return nil
+			}
 			return exitWith(ExitError, "%v", err)
 		}
 		return exitWith(ExitError, "cannot start: %v", err)
@@ -115,8 +127,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 		close(served)
 	}()
 	if err := tray.Run(ctx); errors.Is(err, app.ErrNoTray) {
-		log.Info("no tray in this build: running headless")
-		<-ctx.Done()
+		<-ctx.Done() // the tray said why (loudly); serve on without it
 	}
 	cancel()
 	<-served
@@ -125,13 +136,12 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless bool) error {
 
 // newTray builds the tray and its notifier; Bind attaches the daemon.
 func newTray(log *slog.Logger, notify func() bool) *app.Tray {
-	beeep.AppName = "agentjail"
 	notifier := app.NewNotifier(
 		func(title, body string) error {
 			if !notify() {
 				return nil
 			}
-			return beeep.Notify(title, body, "")
+			return app.SendDesktop(title, body)
 		},
 		func(err error) { log.Warn("desktop notifications do not work here", "err", err) },
 	)

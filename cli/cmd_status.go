@@ -109,6 +109,9 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		line := safetext.Line
 		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
 		fmt.Fprintf(out, "socket:    %s\n", line(st.Socket))
+		if st.Tray != "" {
+			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
+		}
 		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", line(st.Revision), st.Rules, len(st.Sources), line(st.LoadedAt))
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))

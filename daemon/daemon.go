@@ -35,6 +35,7 @@ type Options struct {
 	Pack     fs.FS        // the embedded default policy pack
 	Version  string       // reported by status
 	Mode     string       // how it runs, reported by status; "" means "headless"
+	Tray     string       // whether a tray runs and if not why, reported by status
 	Logger   *slog.Logger // nil means slog.Default()
 	// LogLevel, when set, is the level of Logger's handler; the daemon sets
 	// it from config.yaml's log_level on every load.
@@ -104,6 +105,9 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		decisions: decisionlog.New(decisionlog.Options{Path: filepath.Join(opts.Home, "decisions.jsonl")}),
 	}
 	d.watcher = d.newWatcher()
+	// A hook that started this daemon left a marker so others would not
+	// start more; it is up now, so the next hook to find none must start one.
+	os.Remove(filepath.Join(opts.Home, "autostart"))
 	d.logLoad()
 	return d, nil
 }
@@ -427,6 +431,7 @@ func (d *Daemon) Status() *wire.Status {
 		Socket:    d.opts.Socket,
 		Home:      d.opts.Home,
 		Mode:      d.opts.Mode,
+		Tray:      d.opts.Tray,
 	}
 	d.decider.fillStatus(st)
 	st.LogErrors, st.LastLogError = d.decisions.Failures()

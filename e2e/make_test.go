@@ -65,7 +65,7 @@ func TestMakeRecipesPerPlatform(t *testing.T) {
 		{
 			name: "tray-less app on Linux when asked", args: []string{"app", "UNAME_S=Linux", "TRAYLESS=1"}, agentjail: "CGO_ENABLED=0", hook: "CGO_ENABLED=0",
 			want:    []string{"WITHOUT the menu bar", "AgentJail-trayless.app/Contents/MacOS/", "AgentJail (tray-less)", "GOOS=darwin"},
-			wantNot: []string{" AgentJail.app"},
+			wantNot: []string{"rm -rf AgentJail.app", "-o AgentJail.app/"},
 		},
 		{
 			name: "test vets and builds for darwin without cgo", args: []string{"test", "UNAME_S=Linux"},

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -222,8 +223,15 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 	if len(recent) != 1 || !strings.Contains(recent[0].label, "Bash  cat ~/.ssh/id_rsa  (secrets.credentials)") {
 		t.Errorf("recent blocks: %+v", recent)
 	}
-	if m.find("Install Claude Code hook") == nil || m.find("Reload policies") == nil || m.find("Open decision log") == nil {
-		t.Errorf("menu: %+v", m)
+	// The same menu as on macOS: health, recent blocks, the hook, pause,
+	// the policies folder, reload, the decision log, quit.
+	for _, item := range []string{"agentjail: running", "Recent blocks", "Install Claude Code hook", "Pause notifications", "Open policies folder", "Reload policies", "Open decision log", "Quit"} {
+		if f := m.find(item); f == nil || !f.visible {
+			t.Errorf("no %q in the menu: %+v", item, m)
+		}
+	}
+	if got := trayStatus(t, e); got != "running" {
+		t.Errorf("status says the tray is %q", got)
 	}
 	// The icon state shows in the tooltip the item publishes.
 	prop, err := dt.conn.Object(service, "/StatusNotifierItem").GetProperty("org.kde.StatusNotifierItem.ToolTip")
@@ -318,11 +326,80 @@ func TestNotificationBurstIsCoalesced(t *testing.T) {
 	}
 }
 
+// trayStatus is the tray state `agentjail status --json` reports, after
+// checking the text form says the same.
+func trayStatus(t *testing.T, e *env) string {
+	t.Helper()
+	r := e.cli("status", "--json")
+	var rep struct {
+		Daemon struct {
+			Tray string `json:"tray"`
+		} `json:"daemon"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("status --json: %v\n%s%s", err, r.stdout, r.stderr)
+	}
+	if text := e.cli("status").stdout; !strings.Contains(text, "\ntray:      "+rep.Daemon.Tray+"\n") {
+		t.Errorf("status text does not say the tray is %q:\n%s", rep.Daemon.Tray, text)
+	}
+	return rep.Daemon.Tray
+}
+
+func TestStatusSaysHeadlessByFlag(t *testing.T) {
+	e := newEnv(t)
+	e.bus = startBus(t, filepath.Dir(e.home)) // a desktop, but --headless
+	newDesktop(t, e.bus)
+	e.start()
+	if got := trayStatus(t, e); got != "headless by flag" {
+		t.Errorf("status says the tray is %q", got)
+	}
+}
+
+// AgentJail.app opened by hand (no arguments, or macOS's -psn_ one) while
+// the agent already runs quits quietly; `agentjail run` typed by hand
+// still says another daemon runs and fails.
+func TestOpeningTheAppTwiceQuitsQuietly(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	macos := filepath.Join(filepath.Dir(e.home), "Applications", "AgentJail.app", "Contents", "MacOS")
+	os.MkdirAll(macos, 0o755)
+	exe := filepath.Join(macos, "agentjail")
+	b, err := os.ReadFile(filepath.Join(bin, "agentjail"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(exe, b, 0o755)
+	tests := []struct {
+		name   string
+		exe    string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"opened from Finder", exe, nil, 0, "already runs; this copy of the app quits"},
+		{"opened with a process serial number", exe, []string{"-psn_0_1234567"}, 0, "already runs; this copy of the app quits"},
+		{"run from the app by hand", exe, []string{"run", "--headless"}, 1, "another agentjail daemon is already running"},
+		{"run from the command line", "agentjail", []string{"run", "--headless"}, 1, "another agentjail daemon is already running"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.run("", tt.exe, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+			}
+		})
+	}
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete") // the first one serves on
+}
+
 func TestNoSessionBusRunsHeadless(t *testing.T) {
 	e := newEnv(t)
 	e.runArgs = []string{} // tray asked for, but there is no bus
 	e.start()
 	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	if got := trayStatus(t, e); got != "no desktop session" {
+		t.Errorf("status says the tray is %q", got)
+	}
 	e.stop() // checks a clean exit on SIGTERM
 	if !strings.Contains(e.logs.String(), "running headless") || strings.Contains(e.logs.String(), "panic") {
 		t.Errorf("logs:\n%s", e.logs)

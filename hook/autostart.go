@@ -41,7 +41,7 @@ func startDaemon(opts Options) string {
 	if err := wire.CheckTrusted(bin); err != nil {
 		return "" // never run a binary another user could have put there
 	}
-	if !claimStart(filepath.Join(wire.Home(), "autostart")) {
+	if !claimStart(wire.AutoStartMarker()) {
 		return bin // another hook is starting it: just ask again
 	}
 	if wire.StartDetached(bin, wire.Home(), wire.DaemonLogPath()) != nil {

@@ -25,6 +25,11 @@ const (
 	LaunchdLabel = "dev.agentjail.agent"
 )
 
+// AutoStartMarker is the file a hook creates when it starts the daemon,
+// so that hooks arriving at the same time do not start more; the daemon
+// removes it once it serves, so the next hook to find none starts one.
+func AutoStartMarker() string { return filepath.Join(Home(), "autostart") }
+
 // DaemonLogPath is the detached daemon's log.
 func DaemonLogPath() string { return filepath.Join(Home(), "agentjail.log") }
 
