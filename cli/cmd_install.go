@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,14 +18,22 @@ func newInstallCmd() *cobra.Command {
 	var agent, scope string
 	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "install [--for claude-code] [--scope user|project] [--dry-run]",
-		Short: "Wire agentjail into Claude Code and keep the daemon running",
+		Use:   "install [--for claude-code|codex|gemini|copilot|cursor|all] [--scope user|project] [--dry-run]",
+		Short: "Wire agentjail into your agents and keep the daemon running",
 		Long: `Copy agentjail and agentjail-hook into $AGENTJAIL_HOME/bin, add the hook to
-Claude Code's settings (~/.claude/settings.json, or .claude/settings.json
-in this project with --scope project) keeping everything else in the file
-as it was, register the daemon with launchd or systemd --user (or start it
-detached where neither is reachable), and wait until it answers.
-Running it again changes nothing. --dry-run prints what would change.`,
+each agent's configuration keeping everything else in the file as it was,
+register the daemon with launchd or systemd --user (or start it detached
+where neither is reachable), and wait until it answers.
+
+  claude-code  ~/.claude/settings.json (./.claude/settings.json with --scope project)
+  codex        ~/.codex/hooks.json, and the hook's trust in ~/.codex/config.toml
+  gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
+  copilot      ~/.copilot/hooks/agentjail.json
+  cursor       ~/.cursor/hooks.json
+  all          every agent found on this machine (its folder or its binary)
+
+--for takes several, comma-separated. Running it again changes nothing.
+--dry-run prints what would change.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := installOptions(agent, scope)
@@ -31,13 +42,20 @@ Running it again changes nothing. --dry-run prints what would change.`,
 			}
 			o.DryRun = dryRun
 			o.Out = cmd.OutOrStdout()
+			if slices.Contains(o.Agents, "all") {
+				found := installer.FoundAgents(o)
+				if len(found) == 0 {
+					return exitWith(ExitError, "--for all: no agent found on this machine (looked for the folders ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor and the programs on PATH); name one with --for")
+				}
+				fmt.Fprintf(o.Out, "agents found: %s\n", strings.Join(found, ", "))
+			}
 			if err := installer.Install(cmd.Context(), o); err != nil {
 				return exitWith(ExitError, "%v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "claude-code", "the agent to wire in (claude-code)")
+	cmd.Flags().StringVar(&agent, "for", "claude-code", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated)")
 	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.json)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
@@ -47,11 +65,12 @@ func newUninstallCmd() *cobra.Command {
 	var agent string
 	var purge, dryRun bool
 	cmd := &cobra.Command{
-		Use:   "uninstall [--for claude-code] [--purge] [--dry-run]",
-		Short: "Remove the hook from Claude Code and stop the daemon",
-		Long: `Remove agentjail's hook entries from Claude Code's settings (leaving every
-other hook and key as it was; a file install left untouched gets its
+		Use:   "uninstall [--for AGENT] [--purge] [--dry-run]",
+		Short: "Remove the hook from your agents and stop the daemon",
+		Long: `Remove agentjail's hook entries from every agent's configuration (leaving
+every other hook and key as it was; a file install left untouched gets its
 original content back byte for byte), stop and unregister the daemon.
+With --for, only those agents are unwired and the daemon keeps running.
 --purge also removes $AGENTJAIL_HOME.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -66,15 +85,22 @@ original content back byte for byte), stop and unregister the daemon.
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "claude-code", "the agent to unwire (claude-code)")
+	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated); default every agent, and stop the daemon")
 	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (policies, config, logs)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
 }
 
 func installOptions(agent, scope string) (installer.Options, error) {
-	if agent != "claude-code" {
-		return installer.Options{}, exitWith(ExitUsage, "--for %q: only claude-code is supported so far", agent)
+	var agents []string
+	for _, a := range strings.Split(agent, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		if a != "all" && !slices.Contains(installer.AgentNames(), a) {
+			return installer.Options{}, exitWith(ExitUsage, "--for %q: use one of %s, or all", a, strings.Join(installer.AgentNames(), ", "))
+		}
+		agents = append(agents, a)
 	}
 	if scope != "user" && scope != "project" {
 		return installer.Options{}, exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
@@ -100,5 +126,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 		HookTimeout: cfg.HookTimeout,
 		ServiceMode: os.Getenv("AGENTJAIL_SERVICE"),
 		Version:     Version,
+		Agents:      agents,
 	}, nil
 }

@@ -1,7 +1,6 @@
 package installer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -35,7 +34,12 @@ type Options struct {
 	// Version goes into the Info.plist of an AgentJail.app install
 	// assembles (macOS).
 	Version string
-	Out     io.Writer
+	// Agents are the agents to wire in or out (--for): claude-code,
+	// codex, gemini, copilot, cursor, or all (every one found on this
+	// machine). None means claude-code for Install and every agent for
+	// Uninstall.
+	Agents []string
+	Out    io.Writer
 }
 
 // Binaries installed into $AGENTJAIL_HOME/bin.
@@ -94,21 +98,17 @@ func (o Options) entry() HookEntry {
 	return HookEntry{Matcher: "*", Hooks: []HookCommand{cmd}}
 }
 
-// Install copies the binaries, adds the hook to Claude Code's settings,
-// starts the daemon as a service, and waits until it answers.
+// Install copies the binaries, adds the hook to the configuration of
+// each agent in o.Agents (Claude Code's settings by default), starts the
+// daemon as a service, and waits until it answers.
 func Install(ctx context.Context, o Options) error {
 	out := o.Out
-	settingsPath := o.SettingsPath()
-	old, err := os.ReadFile(settingsPath)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", settingsPath, err)
-	}
-	missing := err != nil
-	updated, err := AddHook(settingsPath, old, o.entry())
+	// Every file is computed before any is written: a broken one stops
+	// the install with nothing changed.
+	edits, err := planEdits(o)
 	if err != nil {
 		return err
 	}
-	changed := missing || !bytes.Equal(old, updated)
 
 	if o.DryRun {
 		steps := Plan(o)
@@ -116,11 +116,7 @@ func Install(ctx context.Context, o Options) error {
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
 		}
 		fmt.Fprint(out, describePlan(steps))
-		if changed {
-			fmt.Fprint(out, Diff(settingsPath, string(old), string(updated)))
-		} else {
-			fmt.Fprintf(out, "%s already has the agentjail hook: unchanged\n", settingsPath)
-		}
+		describeEdits(edits, out)
 		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
 		return nil
 	}
@@ -146,30 +142,8 @@ func Install(ctx context.Context, o Options) error {
 		}
 	}
 
-	if changed {
-		st := loadState(o.Home)
-		rec, seen := st.Settings[settingsPath]
-		if !seen {
-			rec = settingsState{Created: missing}
-			if !missing {
-				rec.Backup = settingsPath + ".agentjail-backup"
-				if err := writeAtomic(rec.Backup, old, 0o600); err != nil {
-					return fmt.Errorf("backing up %s: %w", settingsPath, err)
-				}
-				fmt.Fprintf(out, "backed up %s to %s\n", settingsPath, rec.Backup)
-			}
-		}
-		if err := writeAtomic(settingsPath, updated, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", settingsPath, err)
-		}
-		rec.Written = sha(updated)
-		st.Settings[settingsPath] = rec
-		if err := saveState(o.Home, st); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "added the agentjail hook to %s\n", settingsPath)
-	} else {
-		fmt.Fprintf(out, "%s already has the agentjail hook\n", settingsPath)
+	if err := applyEdits(o, edits, out); err != nil {
+		return err
 	}
 
 	if o.KeepService {
@@ -197,19 +171,18 @@ func Install(ctx context.Context, o Options) error {
 func Uninstall(ctx context.Context, o Options) error {
 	out := o.Out
 	st := loadState(o.Home)
-	files := map[string]bool{}
-	for path := range st.Settings {
-		files[path] = true
+	files, err := uninstallFiles(o)
+	if err != nil {
+		return err
 	}
-	for _, scope := range []string{"user", "project"} {
-		oo := o
-		oo.Scope = scope
-		files[oo.SettingsPath()] = true
-	}
-	for path := range files {
+	for _, path := range files {
 		if err := removeFrom(path, st.Settings[path], o.DryRun, out); err != nil {
 			return err
 		}
+	}
+	if !o.allAgents() {
+		// One agent unwired: the daemon goes on guarding the others.
+		return forgetFiles(o, files)
 	}
 	if o.DryRun {
 		fmt.Fprintln(out, "would stop and unregister the daemon")
@@ -260,13 +233,14 @@ func removeFrom(path string, rec settingsState, dryRun bool, out io.Writer) erro
 	}
 	if restored == nil && !deleteFile {
 		var removed bool
-		restored, removed, err = RemoveHooks(path, cur)
+		restored, removed, err = removeHooksFrom(path, cur)
 		if err != nil {
 			return err
 		}
 		if !removed {
 			return nil
 		}
+		deleteFile = restored == nil // a file that is all ours
 	}
 	if dryRun {
 		if deleteFile {

@@ -1,0 +1,310 @@
+package installer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// agentPart is one agent's part of the installer: where its hook
+// configuration lives and how agentjail's hook goes in and comes out.
+// Adding an agent is one file with a type implementing it, and one entry
+// in agentParts.
+type agentPart interface {
+	// name is the agent's name, as in --for and the hook's --agent.
+	name() string
+	// found reports whether the agent is on this machine: its
+	// configuration folder or its binary on PATH.
+	found(o Options) bool
+	// edits are the files install changes, in order.
+	edits(o Options) []fileEdit
+	// known are the files uninstall looks at, whatever install did.
+	known(o Options) []string
+}
+
+// agentParts is the one list of agents the installer knows.
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}}
+
+// AgentNames lists the agents --for accepts, besides "all".
+func AgentNames() []string {
+	var out []string
+	for _, p := range agentParts {
+		out = append(out, p.name())
+	}
+	return out
+}
+
+// FoundAgents lists the agents found on this machine.
+func FoundAgents(o Options) []string {
+	var out []string
+	for _, p := range agentParts {
+		if p.found(o) {
+			out = append(out, p.name())
+		}
+	}
+	return out
+}
+
+// parts resolves Options.Agents: none means Claude Code, "all" every
+// agent found on this machine.
+func (o Options) parts() ([]agentPart, error) {
+	names := o.Agents
+	if len(names) == 0 {
+		names = []string{"claude-code"}
+	}
+	var out []agentPart
+	seen := map[string]bool{}
+	for _, n := range names {
+		if n == "all" {
+			for _, p := range agentParts {
+				if p.found(o) && !seen[p.name()] {
+					seen[p.name()] = true
+					out = append(out, p)
+				}
+			}
+			continue
+		}
+		p := partNamed(n)
+		if p == nil {
+			return nil, fmt.Errorf("unknown agent %q: use one of %s, or all", n, strings.Join(AgentNames(), ", "))
+		}
+		if !seen[p.name()] {
+			seen[p.name()] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func partNamed(n string) agentPart {
+	switch strings.ToLower(n) {
+	case "claude":
+		n = "claude-code"
+	case "gemini-cli":
+		n = "gemini"
+	case "copilot-cli":
+		n = "copilot"
+	}
+	for _, p := range agentParts {
+		if p.name() == n {
+			return p
+		}
+	}
+	return nil
+}
+
+// fileEdit is one configuration file install changes.
+type fileEdit struct {
+	path string
+	// add returns the file with agentjail's hook in it; old is nil when
+	// the file does not exist. Unchanged input comes back unchanged.
+	add func(old []byte) ([]byte, error)
+}
+
+// pendingEdit is a fileEdit computed against the file as it is now.
+type pendingEdit struct {
+	path         string
+	old, updated []byte
+	missing      bool
+}
+
+func (p pendingEdit) changed() bool { return p.missing || !bytes.Equal(p.old, p.updated) }
+
+// planEdits computes every file edit of the chosen agents, writing
+// nothing: a broken file stops the install before anything is written.
+func planEdits(o Options) ([]pendingEdit, error) {
+	parts, err := o.parts()
+	if err != nil {
+		return nil, err
+	}
+	var out []pendingEdit
+	for _, p := range parts {
+		for _, e := range p.edits(o) {
+			old, err := readThrough(e.path)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("reading %s: %w", e.path, err)
+			}
+			missing := err != nil
+			if missing {
+				old = nil
+			}
+			updated, err := e.add(old)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, pendingEdit{path: e.path, old: old, updated: updated, missing: missing})
+		}
+	}
+	return out, nil
+}
+
+// readThrough reads a file, following a symlink to it, so that the edit
+// goes to the file the agent reads.
+func readThrough(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// writeTarget is where a write to path goes: the file a symlink points
+// to, so the link stays a link.
+func writeTarget(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
+}
+
+// applyEdits writes the pending edits, each with a backup of the file it
+// replaces and a record so uninstall can put it back byte for byte.
+func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
+	for _, e := range edits {
+		if !e.changed() {
+			fmt.Fprintf(out, "%s already has the agentjail hook\n", e.path)
+			continue
+		}
+		st := loadState(o.Home)
+		rec, seen := st.Settings[e.path]
+		if !seen {
+			rec = settingsState{Created: e.missing}
+			if !e.missing {
+				rec.Backup = e.path + ".agentjail-backup"
+				if err := writeAtomic(rec.Backup, e.old, 0o600); err != nil {
+					return fmt.Errorf("backing up %s: %w", e.path, err)
+				}
+				fmt.Fprintf(out, "backed up %s to %s\n", e.path, rec.Backup)
+			}
+		}
+		if err := writeAtomic(writeTarget(e.path), e.updated, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", e.path, err)
+		}
+		rec.Written = sha(e.updated)
+		st.Settings[e.path] = rec
+		if err := saveState(o.Home, st); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "added the agentjail hook to %s\n", e.path)
+	}
+	return nil
+}
+
+// describeEdits prints the pending edits as diffs, for --dry-run.
+func describeEdits(edits []pendingEdit, out io.Writer) {
+	for _, e := range edits {
+		if e.changed() {
+			fmt.Fprint(out, Diff(e.path, string(e.old), string(e.updated)))
+		} else {
+			fmt.Fprintf(out, "%s already has the agentjail hook: unchanged\n", e.path)
+		}
+	}
+}
+
+// uninstallFiles lists the files uninstall looks at for the chosen
+// agents (every agent when none is chosen), with what install recorded.
+func uninstallFiles(o Options) ([]string, error) {
+	st := loadState(o.Home)
+	files := map[string]bool{}
+	var parts []agentPart
+	if len(o.Agents) == 0 || (len(o.Agents) == 1 && o.Agents[0] == "all") {
+		parts = agentParts
+		for path := range st.Settings {
+			files[path] = true
+		}
+	} else {
+		var err error
+		if parts, err = o.parts(); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range parts {
+		for _, path := range p.known(o) {
+			files[path] = true
+		}
+	}
+	list := make([]string, 0, len(files))
+	for f := range files {
+		list = append(list, f)
+	}
+	// Codex's trust entry goes after its hooks.json; any stable order
+	// serves, but a sorted one reads better in --dry-run.
+	sort.Strings(list)
+	return list, nil
+}
+
+// removeHooksFrom takes agentjail's hook out of one file, in its format.
+func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
+	switch {
+	case filepath.Base(path) == "config.toml":
+		return removeCodexTrust(path, cur)
+	case filepath.Base(filepath.Dir(path)) == ".gemini":
+		return removeGeminiHooks(path, cur)
+	case filepath.Base(filepath.Dir(path)) == ".cursor":
+		return removeCursorHooks(path, cur)
+	case filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
+		return removeCopilotHooks(path, cur)
+	}
+	return RemoveHooks(path, cur)
+}
+
+// onPath reports whether a program is on PATH.
+func onPath(name string) bool {
+	_, err := exec.LookPath(name)
+	return err == nil
+}
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// agentHookCommand is the hook command for an agent other than Claude
+// Code: the installed hook with --agent.
+func (o Options) agentHookCommand(agent string) string {
+	return o.HookCommandLine() + " --agent " + agent
+}
+
+// claudePart is Claude Code: ~/.claude/settings.json (or the project's).
+type claudePart struct{}
+
+func (claudePart) name() string { return "claude-code" }
+
+func (claudePart) found(o Options) bool {
+	return isDir(filepath.Join(o.UserHome, ".claude")) || onPath("claude")
+}
+
+func (claudePart) edits(o Options) []fileEdit {
+	path := o.SettingsPath()
+	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return AddHook(path, old, o.entry()) }}}
+}
+
+func (claudePart) known(o Options) []string {
+	var out []string
+	for _, scope := range []string{"user", "project"} {
+		oo := o
+		oo.Scope = scope
+		out = append(out, oo.SettingsPath())
+	}
+	return out
+}
+
+// allAgents reports an uninstall of every agent (no --for, or all).
+func (o Options) allAgents() bool {
+	return len(o.Agents) == 0 || (len(o.Agents) == 1 && o.Agents[0] == "all")
+}
+
+// forgetFiles drops the install records of files an uninstall of some
+// agents has dealt with.
+func forgetFiles(o Options, files []string) error {
+	if o.DryRun {
+		return nil
+	}
+	st := loadState(o.Home)
+	for _, f := range files {
+		delete(st.Settings, f)
+	}
+	return saveState(o.Home, st)
+}

@@ -1,0 +1,327 @@
+package installer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// codexPart is the Codex CLI. The hook goes into $CODEX_HOME/hooks.json
+// (default ~/.codex), in Claude Code's entry format; Codex runs a hook
+// that is not managed only once it is trusted, so install also writes
+// the hook's trust into config.toml as Codex itself does when a user
+// approves it: [hooks.state."<key>"] trusted_hash = "<hash>".
+type codexPart struct{}
+
+func (codexPart) name() string { return "codex" }
+
+func (o Options) codexHome() string {
+	if h := os.Getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(o.UserHome, ".codex")
+}
+
+func (o Options) codexHooksPath() string  { return filepath.Join(o.codexHome(), "hooks.json") }
+func (o Options) codexConfigPath() string { return filepath.Join(o.codexHome(), "config.toml") }
+
+func (codexPart) found(o Options) bool { return isDir(o.codexHome()) || onPath("codex") }
+
+// codexEntry is the hooks.json entry. Codex's timeout is in seconds and,
+// like Claude Code's, a little longer than the hook's own deadline.
+func (o Options) codexEntry() HookEntry {
+	hook := o.HookTimeout
+	if hook <= 0 {
+		hook = 2 * time.Second
+	}
+	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
+		Type:    "command",
+		Command: o.agentHookCommand("codex"),
+		Timeout: int(math.Ceil(hook.Seconds())) + 3,
+	}}}
+}
+
+func (codexPart) edits(o Options) []fileEdit {
+	hooksPath, configPath := o.codexHooksPath(), o.codexConfigPath()
+	addHooks := func(old []byte) ([]byte, error) { return AddHook(hooksPath, old, o.codexEntry()) }
+	return []fileEdit{
+		{path: hooksPath, add: addHooks},
+		{path: configPath, add: func(old []byte) ([]byte, error) {
+			// The trust is for the hook as hooks.json will hold it.
+			cur, err := os.ReadFile(hooksPath)
+			if err != nil {
+				cur = nil
+			}
+			hooks, err := addHooks(cur)
+			if err != nil {
+				return nil, err
+			}
+			key, hash, err := CodexTrust(absPath(hooksPath), hooks)
+			if err != nil {
+				return nil, err
+			}
+			return addCodexTrust(configPath, old, key, hash)
+		}},
+	}
+}
+
+func (codexPart) known(o Options) []string {
+	return []string{o.codexHooksPath(), o.codexConfigPath()}
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// CodexTrust finds agentjail's hook in a Codex hooks.json (at hooksPath,
+// absolute) and returns its trust key and the hash Codex computes for
+// it: the key is "<hooks.json>:pre_tool_use:<group>:<handler>", the hash
+// "sha256:" and the SHA-256 of the hook's normalized identity
+// ({"event_name","matcher","hooks":[{"type","command","timeout","async"}]})
+// as canonical JSON (keys sorted, no spaces). Codex's `app-server`
+// reports both through hooks/list, as key and currentHash.
+func CodexTrust(hooksPath string, hooks []byte) (key, hash string, err error) {
+	var doc struct {
+		Hooks struct {
+			PreToolUse []struct {
+				Matcher *string `json:"matcher"`
+				Hooks   []struct {
+					Type    string  `json:"type"`
+					Command string  `json:"command"`
+					Timeout *uint64 `json:"timeout"`
+					Async   bool    `json:"async"`
+					Status  *string `json:"statusMessage"`
+				} `json:"hooks"`
+			} `json:"PreToolUse"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(hooks, &doc); err != nil {
+		return "", "", fmt.Errorf("%s: %w", hooksPath, err)
+	}
+	for g, group := range doc.Hooks.PreToolUse {
+		for h, hook := range group.Hooks {
+			if hook.Type != "command" || !IsHookCommand(hook.Command) {
+				continue
+			}
+			timeout := uint64(600) // Codex's default
+			if hook.Timeout != nil {
+				timeout = max(*hook.Timeout, 1)
+			}
+			var b strings.Builder
+			b.WriteString(`{"event_name":"pre_tool_use","hooks":[{"async":`)
+			fmt.Fprint(&b, hook.Async)
+			b.WriteString(`,"command":` + serdeString(hook.Command))
+			if hook.Status != nil {
+				b.WriteString(`,"statusMessage":` + serdeString(*hook.Status))
+			}
+			fmt.Fprintf(&b, `,"timeout":%d,"type":"command"}]`, timeout)
+			if group.Matcher != nil {
+				b.WriteString(`,"matcher":` + serdeString(*group.Matcher))
+			}
+			b.WriteString("}")
+			sum := sha256.Sum256([]byte(b.String()))
+			return fmt.Sprintf("%s:pre_tool_use:%d:%d", hooksPath, g, h), "sha256:" + hex.EncodeToString(sum[:]), nil
+		}
+	}
+	return "", "", fmt.Errorf("%s has no agentjail hook under PreToolUse", hooksPath)
+}
+
+// serdeString encodes s as serde_json does: only ", \ and control
+// characters escaped (Go's encoder also escapes <, >, & and U+2028/9,
+// which would change the hash).
+func serdeString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// tomlString is s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// trustHeader is the table header of one hook's trust state.
+func trustHeader(key string) string { return "[hooks.state." + tomlString(key) + "]" }
+
+// checkTOML reports where src stops being valid TOML.
+func checkTOML(file string, src []byte) (map[string]any, error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(src, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("%s:%d:%d: not valid TOML (%s); fix or move the file, nothing was written", file, row, col, de.Error())
+		}
+		return nil, fmt.Errorf("%s: not valid TOML (%v); fix or move the file, nothing was written", file, err)
+	}
+	return doc, nil
+}
+
+// trustedHash is hooks.state[key].trusted_hash in a decoded config.toml.
+func trustedHash(doc map[string]any, key string) (string, bool) {
+	hooks, _ := doc["hooks"].(map[string]any)
+	state, _ := hooks["state"].(map[string]any)
+	entry, _ := state[key].(map[string]any)
+	h, ok := entry["trusted_hash"].(string)
+	return h, ok
+}
+
+// addCodexTrust returns config.toml with hooks.state[key].trusted_hash =
+// hash: the line replaced in place when our table is there, else the
+// table appended; everything else byte for byte.
+func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
+	doc, err := checkTOML(file, old)
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := trustedHash(doc, key); ok && h == hash {
+		return old, nil
+	}
+	text := string(old)
+	line := "trusted_hash = " + tomlString(hash)
+	start, end, found := tomlTable(text, trustHeader(key))
+	var out string
+	if found {
+		body := text[start:end]
+		re := regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`)
+		if re.MatchString(body) {
+			body = re.ReplaceAllLiteralString(body, line)
+		} else {
+			body = strings.TrimRight(body, "\n") + "\n" + line + "\n"
+		}
+		out = text[:start] + body + text[end:]
+	} else {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if text != "" {
+			text += "\n"
+		}
+		out = text + "# agentjail's hook, trusted so Codex runs it (agentjail install --for codex)\n" + trustHeader(key) + "\n" + line + "\n"
+	}
+	res, err := checkTOML(file, []byte(out))
+	if h, _ := trustedHash(res, key); err != nil || h != hash {
+		return nil, fmt.Errorf("%s defines hooks.state in a form agentjail cannot edit in place; nothing was written. Add these lines to it yourself:\n%s\n%s", file, trustHeader(key), line)
+	}
+	return []byte(out), nil
+}
+
+// tomlTable finds the table with exactly this header: the offsets of its
+// body (after the header line, up to the next header or the end).
+func tomlTable(text, header string) (start, end int, found bool) {
+	lines := strings.SplitAfter(text, "\n")
+	off := 0
+	for i, l := range lines {
+		if strings.TrimSpace(l) == header {
+			start = off + len(l)
+			end = len(text)
+			o := start
+			for _, next := range lines[i+1:] {
+				t := strings.TrimSpace(next)
+				if strings.HasPrefix(t, "[") {
+					end = o
+					break
+				}
+				o += len(next)
+			}
+			return start, end, true
+		}
+		off += len(l)
+	}
+	return 0, 0, false
+}
+
+// removeCodexTrust takes every agentjail trust table out of config.toml:
+// those whose key names a hooks.json that runs agentjail-hook are ours
+// only if install wrote them, which the comment line marks.
+func removeCodexTrust(file string, cur []byte) ([]byte, bool, error) {
+	if _, err := checkTOML(file, cur); err != nil {
+		return nil, false, err
+	}
+	text := string(cur)
+	const mark = "# agentjail's hook, trusted so Codex runs it"
+	removed := false
+	for {
+		i := strings.Index(text, mark)
+		if i < 0 {
+			break
+		}
+		lineEnd := strings.IndexByte(text[i:], '\n')
+		if lineEnd < 0 {
+			break
+		}
+		headerStart := i + lineEnd + 1
+		headerEnd := strings.IndexByte(text[headerStart:], '\n')
+		if headerEnd < 0 {
+			headerEnd = len(text) - headerStart
+		}
+		header := strings.TrimSpace(text[headerStart : headerStart+headerEnd])
+		_, end, found := tomlTable(text, header)
+		if !found || !strings.HasPrefix(header, "[hooks.state.") {
+			break
+		}
+		// Blank lines before the next table are the user's.
+		for end < len(text) && strings.HasSuffix(text[:end], "\n\n") {
+			end--
+		}
+		from := i
+		if from > 0 && strings.HasSuffix(text[:from], "\n\n") {
+			from-- // the blank line install put before it
+		}
+		text = text[:from] + text[end:]
+		removed = true
+	}
+	return []byte(text), removed, nil
+}

@@ -1,0 +1,68 @@
+package installer
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// copilotPart is the GitHub Copilot CLI: a hooks file of our own in
+// ~/.copilot/hooks/ (every *.json there is read), so nothing of the
+// user's is edited at all.
+type copilotPart struct{}
+
+func (copilotPart) name() string { return "copilot" }
+
+func (o Options) copilotHome() string {
+	if h := os.Getenv("COPILOT_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(o.UserHome, ".copilot")
+}
+
+func (o Options) copilotHooksPath() string {
+	return filepath.Join(o.copilotHome(), "hooks", "agentjail.json")
+}
+
+func (copilotPart) found(o Options) bool { return isDir(o.copilotHome()) || onPath("copilot") }
+
+// copilotFile is the whole hooks file: preToolUse runs the hook with a
+// timeout (seconds) a little longer than the hook's deadline; Copilot
+// runs the tool when a hook times out, and blocks it when a hook fails.
+func (o Options) copilotFile() []byte {
+	hook := o.HookTimeout
+	if hook <= 0 {
+		hook = 2 * time.Second
+	}
+	return mustJSONIndent(map[string]any{
+		"version": 1,
+		"hooks": map[string]any{
+			"preToolUse": []any{map[string]any{
+				"type":       "command",
+				"bash":       o.agentHookCommand("copilot"),
+				"timeoutSec": int(math.Ceil(hook.Seconds())) + 3,
+			}},
+		},
+	})
+}
+
+func mustJSONIndent(v any) []byte {
+	var buf bytes.Buffer
+	enc := jsonEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+	return buf.Bytes()
+}
+
+func (copilotPart) edits(o Options) []fileEdit {
+	return []fileEdit{{path: o.copilotHooksPath(), add: func([]byte) ([]byte, error) { return o.copilotFile(), nil }}}
+}
+
+func (copilotPart) known(o Options) []string { return []string{o.copilotHooksPath()} }
+
+// removeCopilotHooks: the file is ours; whatever is in it goes with it.
+func removeCopilotHooks(file string, cur []byte) ([]byte, bool, error) {
+	return nil, true, nil
+}
