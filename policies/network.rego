@@ -256,27 +256,23 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 
 # WebFetch and MCP fetches: the url field.
 deny contains {"id": "network.metadata", "msg": msg} if {
-	url := fetched_url
+	some url in fetched_url
 	regex.match(metadata_pattern, url)
 	msg := sprintf("Blocked: %s is the cloud metadata endpoint, which hands out this machine's cloud credentials.", [url])
 }
 
 deny contains {"id": "network.secret_in_request", "msg": msg} if {
-	url := fetched_url
+	some url in fetched_url
 	regex.match(token_shape, url)
 	msg := "Blocked: this URL carries a token-shaped secret; fetching it sends the secret to that server."
 }
 
-fetched_url := u if {
+# fetched_url: a URL in any field of a tool that is not a shell (WebFetch,
+# an MCP fetch or browser tool): the daemon lists them in
+# input.agentjail.urls.
+fetched_url contains u if {
 	not input.agentjail.commands
-	u := input.tool_input.url
-	is_string(u)
-}
-
-fetched_url := u if {
-	not input.agentjail.commands
-	u := input.tool_input.uri
-	is_string(u)
+	some u in input.agentjail.urls
 }
 
 # --- exposing local ports ----------------------------------------------
