@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+	"testing"
+)
+
+// TestShellRolesExtendable: the pack's shell_roles reach the engine, and
+// a user's policy adds program rows and secret files without editing
+// the pack.
+func TestShellRolesExtendable(t *testing.T) {
+	user := Source{Name: "/home/dev/.agentjail/policies/mine.rego", Text: []byte(`package agentjail
+
+program_role contains ["deploytool", {"text": ["note"], "use": ["key"]}]
+
+secret_example contains "~/.deploytool/token"
+`)}
+	tests := []struct {
+		name    string
+		sources []Source
+		user    bool
+	}{
+		{"pack alone", defaultPack(t, false), false},
+		{"pack and a user's rows", append(defaultPack(t, false), user), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng, errs := Compile(context.Background(), tt.sources, nil, nil)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			r := eng.ShellRoles()
+			if r == nil {
+				t.Fatal("no shell roles")
+			}
+			if git, ok := r.Programs["git"]; !ok || git.Subcommands["commit"].Text == nil {
+				t.Errorf("the pack's git row is missing: %+v", r.Programs["git"])
+			}
+			row, ok := r.Programs["deploytool"]
+			if ok != tt.user || (ok && (len(row.Text) != 1 || len(row.Use) != 1)) {
+				t.Errorf("deploytool row %+v (present %v), want present %v", row, ok, tt.user)
+			}
+			found := false
+			for _, e := range r.Examples {
+				found = found || e == "~/.deploytool/token"
+			}
+			if found != tt.user {
+				t.Errorf("user's secret example present %v, want %v", found, tt.user)
+			}
+		})
+	}
+}
