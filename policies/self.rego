@@ -13,11 +13,42 @@ claude_settings(p) if p in {
 	"/Library/Application Support/ClaudeCode/managed-settings.json",
 }
 
-# The hook configuration of the other agents agentjail guards.
-claude_settings(p) if home_rel(p) in {".codex/config.toml", ".gemini/settings.json", ".cursor/hooks.json", ".copilot/config.json"}
+# The hook configuration of the other agents agentjail guards, the
+# user's and every project's (as agentconfig.Agent): Codex's hooks.json
+# and config.toml (which holds the hooks' trust), Gemini CLI's
+# settings.json, Cursor's hooks.json, Copilot CLI's hook files.
+claude_settings(p) if {
+	base_name(p) in {"config.toml", "hooks.json"}
+	base_name(parent_dir(p)) == ".codex"
+}
+
+claude_settings(p) if {
+	base_name(p) == "settings.json"
+	base_name(parent_dir(p)) == ".gemini"
+}
+
+claude_settings(p) if p in {"/etc/gemini-cli/settings.json", "/Library/Application Support/GeminiCli/settings.json"}
+
+claude_settings(p) if {
+	base_name(p) == "hooks.json"
+	base_name(parent_dir(p)) == ".cursor"
+}
+
+claude_settings(p) if home_rel(p) == ".copilot/config.json"
+
+claude_settings(p) if {
+	endswith(p, ".json")
+	base_name(parent_dir(p)) == "hooks"
+	base_name(parent_dir(parent_dir(p))) in {".copilot", ".github"}
+}
 
 # Writing a whole settings folder (rsync dir/ ~/.claude/) replaces them too.
-claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini"}
+claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini", ".copilot"}
+
+claude_settings(p) if {
+	base_name(p) == "hooks"
+	base_name(parent_dir(p)) in {".copilot", ".github"}
+}
 
 deny contains {"id": "self.settings_shell_write", "msg": msg} if {
 	input.agentjail.writes[0]

@@ -127,7 +127,13 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 	if len(res) > MaxFileSize {
 		return fail(fmt.Sprintf("leave a file agentjail cannot check (over %d bytes)", MaxFileSize))
 	}
-	if p := agents[agent](cur, res); p != "" {
+	p := agents[agent](cur, res)
+	if p == "" && agent != "claude-code" {
+		// Beside each agent's structural judge: a file that names
+		// agentjail-hook anywhere must keep naming it.
+		p = keepsHookName(cur, res)
+	}
+	if p != "" {
 		return fail(p)
 	}
 	return j

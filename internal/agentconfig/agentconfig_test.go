@@ -178,7 +178,13 @@ func TestAgent(t *testing.T) {
 		{"copilot", "/home/u/.copilot/config.json", "copilot"},
 		{"a command file", "/home/u/.claude/commands/review.md", ""},
 		{"settings elsewhere", "/home/u/src/app/settings.json", ""},
-		{"a project's gemini file", "/home/u/src/app/.gemini/settings.json", ""},
+		{"a project's gemini file", "/home/u/src/app/.gemini/settings.json", "gemini"},
+		{"a project's codex hooks", "/home/u/src/app/.codex/hooks.json", "codex"},
+		{"a project's cursor hooks", "/home/u/src/app/.cursor/hooks.json", "cursor"},
+		{"copilot user hooks", "/home/u/.copilot/hooks/agentjail.json", "copilot"},
+		{"copilot repository hooks", "/home/u/src/app/.github/hooks/checks.json", "copilot"},
+		{"a hooks.json elsewhere", "/home/u/src/app/hooks.json", ""},
+		{"github workflows are not hooks", "/home/u/src/app/.github/workflows/ci.json", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

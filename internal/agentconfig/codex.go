@@ -1,12 +1,113 @@
 package agentconfig
 
-import "slices"
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
 
-// CodexConfig reports whether path is Codex's ~/.codex/config.toml or ~/.codex/hooks.json.
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// CodexConfig reports whether path is a Codex hook configuration file:
+// hooks.json or config.toml in a .codex folder (the user's ~/.codex and
+// every project's, which Codex also reads).
 func CodexConfig(path, home string) bool {
-	return slices.Contains([]string{".codex/config.toml", ".codex/hooks.json"}, homeRel(path, home))
+	base := filepath.Base(path)
+	return (base == "config.toml" || base == "hooks.json") && filepath.Base(filepath.Dir(path)) == ".codex"
 }
 
-// judgeCodex keeps the rule that holds until agentjail installs its hook
-// here: a file that runs agentjail-hook must keep naming it.
-func judgeCodex(cur, res []byte) string { return keepsHookName(cur, res) }
+// judgeCodex judges hooks.json in Claude Code's entry format, and
+// config.toml, where Codex keeps whether each hook is trusted and
+// enabled: agentjail's hook must stay, unchanged, trusted and enabled.
+func judgeCodex(cur, res []byte) string {
+	if looksJSON(cur) || (cur == nil && looksJSON(res)) {
+		return judgeHookEntries(cur, res, "Codex")
+	}
+	return judgeCodexTOML(cur, res)
+}
+
+func looksJSON(b []byte) bool {
+	s := strings.TrimSpace(string(b))
+	return strings.HasPrefix(s, "{")
+}
+
+// judgeHookEntries is the PreToolUse judgement of a file in Claude Code's
+// format, for an agent that reads the same format.
+func judgeHookEntries(cur, res []byte, agent string) string {
+	curDoc, curOK := parseObject(cur)
+	if cur == nil {
+		curDoc, curOK = map[string]any{}, true
+	}
+	resDoc, resOK := parseObject(res)
+	if !resOK {
+		if !curOK || len(ourHooks(curDoc)) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("leave a file that is not a valid JSON object, which %s would ignore, agentjail's hook with it", agent)
+	}
+	if !curOK {
+		curDoc = map[string]any{}
+	}
+	for _, want := range ourHooks(curDoc) {
+		if p := kept(want, resDoc); p != "" {
+			return p
+		}
+	}
+	return newWeakEntry(curDoc, resDoc)
+}
+
+// judgeCodexTOML: config.toml must not switch hooks off ([features]
+// hooks = false), nor drop, change or disable a hook's trust that is
+// there now ([hooks.state."<key>"] trusted_hash, enabled = false): an
+// untrusted or disabled hook never runs.
+func judgeCodexTOML(cur, res []byte) string {
+	var curDoc, resDoc map[string]any
+	curOK := cur == nil || toml.Unmarshal(cur, &curDoc) == nil
+	if res == nil {
+		if states(curDoc) != nil {
+			return "delete the file that trusts agentjail's hook, so Codex would no longer run it"
+		}
+		return ""
+	}
+	if err := toml.Unmarshal(res, &resDoc); err != nil {
+		if curOK && states(curDoc) != nil {
+			return "leave a config.toml that is not valid TOML, which Codex refuses to start with"
+		}
+		return ""
+	}
+	if f, _ := resDoc["features"].(map[string]any); f != nil {
+		if v, ok := f["hooks"]; ok && v != true {
+			if cf, _ := curDoc["features"].(map[string]any); !reflect.DeepEqual(cf["hooks"], v) {
+				return "set [features] hooks = false, which switches off every hook, agentjail's included"
+			}
+		}
+	}
+	newStates := states(resDoc)
+	for key, v := range states(curDoc) {
+		was, _ := v.(map[string]any)
+		now, _ := newStates[key].(map[string]any)
+		if h, ok := was["trusted_hash"]; ok && !reflect.DeepEqual(now["trusted_hash"], h) {
+			return fmt.Sprintf("change or remove the trust of the hook %s, so Codex would no longer run it", key)
+		}
+		if now["enabled"] == false && was["enabled"] != false {
+			return fmt.Sprintf("disable the hook %s", key)
+		}
+	}
+	for key, v := range newStates {
+		now, _ := v.(map[string]any)
+		if now["enabled"] == false && strings.Contains(key, "pre_tool_use") {
+			if _, known := states(curDoc)[key]; !known {
+				return fmt.Sprintf("disable the hook %s", key)
+			}
+		}
+	}
+	return ""
+}
+
+// states is hooks.state of a decoded config.toml.
+func states(doc map[string]any) map[string]any {
+	hooks, _ := doc["hooks"].(map[string]any)
+	s, _ := hooks["state"].(map[string]any)
+	return s
+}

@@ -1,12 +1,93 @@
 package agentconfig
 
-import "slices"
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+)
 
-// CopilotConfig reports whether path is Copilot CLI's ~/.copilot/config.json.
+// CopilotConfig reports whether path is a Copilot CLI hook file: a JSON
+// file in ~/.copilot/hooks or a project's .github/hooks, or
+// ~/.copilot/config.json.
 func CopilotConfig(path, home string) bool {
-	return slices.Contains([]string{".copilot/config.json"}, homeRel(path, home))
+	dir := filepath.Dir(path)
+	if filepath.Ext(path) == ".json" && filepath.Base(dir) == "hooks" {
+		parent := filepath.Base(filepath.Dir(dir))
+		if parent == ".github" || parent == ".copilot" {
+			return true
+		}
+	}
+	return homeRel(path, home) == ".copilot/config.json"
 }
 
-// judgeCopilot keeps the rule that holds until agentjail installs its hook
-// here: a file that runs agentjail-hook must keep naming it.
-func judgeCopilot(cur, res []byte) string { return keepsHookName(cur, res) }
+// judgeCopilot: every agentjail preToolUse hook stays with the same
+// command and no shorter timeout, and the file stays one Copilot reads.
+func judgeCopilot(cur, res []byte) string {
+	curDoc, curOK := parseObject(cur)
+	if !curOK {
+		curDoc = map[string]any{}
+	}
+	ours := copilotOurs(curDoc)
+	if res == nil {
+		if len(ours) > 0 {
+			return "delete the file that runs agentjail's hook"
+		}
+		return ""
+	}
+	resDoc, resOK := parseObject(res)
+	if !resOK {
+		if len(ours) == 0 {
+			return keepsHookName(cur, res)
+		}
+		return "leave a hooks file Copilot cannot read, agentjail's hook with it"
+	}
+	now := copilotOurs(resDoc)
+	for _, want := range ours {
+		problem := "remove the agentjail hook from hooks.preToolUse"
+		for _, got := range now {
+			if reflect.DeepEqual(got["bash"], want["bash"]) && reflect.DeepEqual(got["command"], want["command"]) {
+				if secs(got) < secs(want) {
+					problem = "lower the agentjail hook's timeoutSec, so Copilot would run the tool unchecked when it times out"
+					continue
+				}
+				problem = ""
+				break
+			}
+			problem = "change the agentjail hook's command"
+		}
+		if problem != "" {
+			return problem
+		}
+	}
+	if len(ours) > 0 && !reflect.DeepEqual(resDoc["version"], curDoc["version"]) {
+		return fmt.Sprintf("change the hooks file's version to %s", jsonText(resDoc["version"]))
+	}
+	return ""
+}
+
+// copilotOurs lists the preToolUse hooks that run agentjail-hook.
+func copilotOurs(doc map[string]any) []map[string]any {
+	hooks, _ := doc["hooks"].(map[string]any)
+	list, _ := hooks["preToolUse"].([]any)
+	var out []map[string]any
+	for _, h := range list {
+		m, _ := h.(map[string]any)
+		for _, k := range []string{"bash", "command"} {
+			if c, ok := m[k].(string); ok && IsHookCommand(c) {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// secs is a Copilot hook's timeoutSec (30 when unset).
+func secs(h map[string]any) float64 {
+	v, ok := h["timeoutSec"]
+	if !ok {
+		return 30
+	}
+	f, _ := v.(float64)
+	return f
+}
