@@ -62,6 +62,8 @@ type Daemon struct {
 	inFlight chan struct{}
 	// decisions is the decision log; log is the daemon's own log.
 	decisions *decisionlog.Log
+	// fleet runs OPA's plugins for config.yaml's opa: section.
+	fleet fleet
 	// hookSeen is the flags the hook ran with at its last call (a
 	// *wire.HookFlags with From "hook call"), and hookTimeout its
 	// --timeout: until the next request says otherwise, the budget of a
@@ -162,6 +164,7 @@ func (d *Daemon) Run(ctx context.Context) {
 		d.workers.stop()
 	}
 	d.ln.Close()
+	d.closeFleet()
 	if err := d.decisions.Close(); err != nil {
 		d.log.Warn("closing the decision log", "err", err)
 	}
@@ -414,6 +417,7 @@ func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Dec
 	if source != "" {
 		return
 	}
+	d.fleetLog(rec) // to the org's collector, if configured
 	if d.opts.OnDecision != nil {
 		d.opts.OnDecision(rec)
 	}
@@ -436,10 +440,13 @@ func (d *Daemon) Status() *wire.Status {
 	d.decider.fillStatus(st)
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	d.fillHealth(st)
+	d.fillOrg(st)
 	return st
 }
 
 func (d *Daemon) logLoad() {
+	// Every load ends here: the opa: section may have changed with it.
+	d.syncFleet()
 	if d.opts.LogLevel != nil {
 		var level slog.Level
 		if level.UnmarshalText([]byte(d.decider.Config().LogLevel)) == nil {

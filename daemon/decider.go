@@ -39,6 +39,10 @@ type Decider struct {
 	lastEvalErr string
 	lastEvalAt  time.Time // when the last evaluation error happened
 
+	// org is the org bundles' policy in force (see fleet.go); guarded
+	// by loadMu.
+	org *engine.Org
+
 	allows, asks, denies, evalErrs atomic.Int64
 }
 
@@ -53,6 +57,7 @@ type policySet struct {
 	engine   *engine.Engine
 	config   config.Config
 	dirs     []string // the user policy folders it read
+	user     []engine.Source
 	loadedAt time.Time
 }
 
@@ -98,6 +103,9 @@ func (d *Decider) Load(ctx context.Context) bool {
 	if cfgErr == nil {
 		cfgErr = checkDisabledRules(d.configPath, cfg.DisabledRules)
 	}
+	if cfgErr == nil {
+		cfgErr = d.checkFleetConfig(cfg)
+	}
 	if cfgErr != nil {
 		cfg = config.Default()
 		if prev != nil {
@@ -111,8 +119,10 @@ func (d *Decider) Load(ctx context.Context) bool {
 		d.setLoadResult([]wire.LoadErr{{File: "default pack", Message: err.Error()}}, cfgErr)
 		return false
 	}
+	pack = append(pack, d.orgSources()...) // kept whatever the user's files do
 	user, errs := DirSources(dirs, false)
 	data := policyData(cfg)
+	d.fleetData(data, cfg, d.org)
 	eng, compileErrs := engine.Compile(ctx, append(pack, user...), data, cfg.DisabledRules)
 	errs = append(errs, compileErrs...)
 	if eng == nil && prev == nil {
@@ -122,7 +132,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 	if eng == nil {
 		return false
 	}
-	d.current.Store(&policySet{engine: eng, config: cfg, dirs: dirs, loadedAt: time.Now()})
+	d.current.Store(&policySet{engine: eng, config: cfg, dirs: dirs, user: user, loadedAt: time.Now()})
 	return true
 }
 
