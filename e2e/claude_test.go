@@ -257,6 +257,11 @@ func TestRealClaudeCode(t *testing.T) {
 		}
 	})
 	t.Run("with the daemon stopped, fail-closed holds", func(t *testing.T) {
+		// The installed hook starts a daemon it finds missing: take the
+		// installed one away so none can be started.
+		daemonBin := filepath.Join(e.ajHome, "bin", "agentjail")
+		os.Rename(daemonBin, daemonBin+".away")
+		defer os.Rename(daemonBin+".away", daemonBin)
 		pid := daemonPID(t, e)
 		syscall.Kill(pid, syscall.SIGTERM)
 		waitFor(t, "the daemon to stop", func() bool { return syscall.Kill(pid, 0) != nil })
