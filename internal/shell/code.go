@@ -65,7 +65,7 @@ func (c CodeRoles) compile() compiledCode {
 const homeMark = "\x01"
 
 var (
-	codeLiteral = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|\x01`)
+	codeLiteral = regexp.MustCompile(`'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|` + "`((?:[^`\\\\\\n]|\\\\.)*)`" + `|\x01`)
 	// joiner is what joins path pieces: + . / , and the calls and
 	// parentheses around them.
 	joiner = regexp.MustCompile(`^[\s)]*(?:\+|\.|/|,|\.\.|<<)?[\s(]*(?:(?:os\.path\.|path\.|File\.|Path\()?join\(\s*|joinpath\(\s*|resolve\(\s*)?$`)
@@ -134,7 +134,7 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 		}
 	}
 	for _, m := range codeLiteral.FindAllStringSubmatchIndex(marked, -1) {
-		if m[2] < 0 && m[4] < 0 {
+		if isHomeToken(m) {
 			continue
 		}
 		lit := literalText(marked, m)
@@ -150,7 +150,7 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 			}
 			var argv []string
 			for _, lm := range codeLiteral.FindAllStringSubmatchIndex(marked[m[1]:m[1]+end], -1) {
-				if lm[2] < 0 && lm[4] < 0 {
+				if isHomeToken(lm) {
 					argv = append(argv, home)
 					continue
 				}
@@ -198,11 +198,18 @@ func (w *walker) codeCommand(c Command, via string, sc *scope) {
 func window(s string, i int) string { return s[max(0, i-160):i] }
 
 func literalText(s string, m []int) string {
-	if m[2] >= 0 {
+	switch {
+	case m[2] >= 0:
 		return s[m[2]:m[3]]
+	case m[4] >= 0:
+		return s[m[4]:m[5]]
 	}
-	return s[m[4]:m[5]]
+	return s[m[6]:m[7]]
 }
+
+// isHomeToken reports a match of codeLiteral that is the home mark
+// rather than a string literal.
+func isHomeToken(m []int) bool { return m[2] < 0 && m[4] < 0 && m[6] < 0 }
 
 // codePaths finds the paths code names: string literals that start with
 // / or ~, and home-directory expressions, each with the literals joined
@@ -219,7 +226,7 @@ func codePaths(code string) []codePath {
 	}
 	for _, m := range codeLiteral.FindAllStringSubmatchIndex(code, -1) {
 		var v string
-		isHome := m[2] < 0 && m[4] < 0
+		isHome := isHomeToken(m)
 		if isHome {
 			v = homeMark
 		} else {

@@ -23,6 +23,7 @@ var testRoles = &Roles{
 		"trap":    {CommandOperands: 1},
 		"python3": {Code: []string{"c"}, Value: []string{"m"}, StdinCode: true},
 		"awk":     {CodeOperands: 1, Pattern: []string{"f"}, Value: []string{"f"}},
+		"node":    {Code: []string{"e"}},
 	},
 	Printers:       map[string]string{"echo": "operands", "printf": "format", "ls": "operands", "realpath": "operands", "find": "under", "pwd": "cwd"},
 	Filters:        []string{"grep", "head"},
@@ -171,5 +172,14 @@ func TestCodeBound(t *testing.T) {
 	r := Parse(`python3 -c "`+code+`"`, env)
 	if r.Error == "" {
 		t.Fatalf("no error for %d bytes of code with %d commands", len(code), len(r.Commands))
+	}
+}
+
+func TestCodeTemplateLiteral(t *testing.T) {
+	env := testEnv
+	env.Roles = testRoles
+	r := Parse("node -e 'console.log(fs.readFileSync(`${os.homedir()}/.npmrc`))'", env)
+	if r.Error != "" || len(r.Commands) != 1 || strings.Join(r.Commands[0].Paths, ",") != "/home/dev/.npmrc" {
+		t.Errorf("%+v", r)
 	}
 }
