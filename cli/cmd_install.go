@@ -23,9 +23,18 @@ func newInstallCmd() *cobra.Command {
 		Long: `Copy agentjail and agentjail-hook into $AGENTJAIL_HOME/bin, add the hook to
 each agent's configuration keeping everything else in the file as it was,
 register the daemon with launchd or systemd --user (or start it detached
-where neither is reachable), and wait until it answers.
+where neither is reachable), and wait until it answers. The agentjail
+command is linked from ~/.local/bin (made if need be; a file of that name
+that is not ours is left alone); if that folder is not on your PATH,
+install prints the line to add.
 
-  claude-code  ~/.claude/settings.json (./.claude/settings.json with --scope project)
+A settings file that is a symlink is written where the link leads (the
+link stays), a read-only one is refused, and one with a key written
+twice is refused rather than edited in a copy the agent ignores.
+
+  claude-code  ~/.claude/settings.json; with --scope project,
+               ./.claude/settings.local.json (your personal project
+               settings, not committed: the entry holds your home path)
   codex        ~/.codex/hooks.json, and the hook's trust in ~/.codex/config.toml
   gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
   copilot      ~/.copilot/hooks/agentjail.json
@@ -56,7 +65,7 @@ where neither is reachable), and wait until it answers.
 		},
 	}
 	cmd.Flags().StringVar(&agent, "for", "claude-code", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated)")
-	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.json)")
+	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.local.json, not committed)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
 }

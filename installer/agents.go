@@ -134,6 +134,8 @@ func planEdits(o Options) ([]pendingEdit, error) {
 			missing := err != nil
 			if missing {
 				old = nil
+			} else if err := checkWritableTarget(e.path); err != nil {
+				return nil, err
 			}
 			updated, err := e.add(old)
 			if err != nil {
@@ -149,13 +151,23 @@ func planEdits(o Options) ([]pendingEdit, error) {
 // goes to the file the agent reads.
 func readThrough(path string) ([]byte, error) { return os.ReadFile(path) }
 
-// writeTarget is where a write to path goes: the file a symlink points
-// to, so the link stays a link.
-func writeTarget(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
+// writeTarget is where a write to path goes: the file its symlinks lead
+// to, even one not written yet, so the link stays a link (see
+// resolveLink).
+func writeTarget(path string) (string, error) { return resolveLink(path) }
+
+// checkWritableTarget refuses a file (or the file a link leads to) that
+// its owner made read-only.
+func checkWritableTarget(path string) error {
+	target, err := writeTarget(path)
+	if err != nil {
+		return err
 	}
-	return path
+	fi, err := os.Stat(target)
+	if err != nil {
+		return nil // not there: nothing to refuse
+	}
+	return checkWritable(target, fi)
 }
 
 // applyEdits writes the pending edits, each with a backup of the file it
@@ -166,27 +178,40 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			fmt.Fprintf(out, "%s already has the agentjail hook\n", e.path)
 			continue
 		}
+		target, err := writeTarget(e.path)
+		if err != nil {
+			return err
+		}
 		st := loadState(o.Home)
 		rec, seen := st.Settings[e.path]
 		if !seen {
 			rec = settingsState{Created: e.missing}
 			if !e.missing {
-				rec.Backup = e.path + ".agentjail-backup"
+				// Beside the file written: a link's target may live in a
+				// dotfiles repository, where its backup belongs too.
+				rec.Backup = target + ".agentjail-backup"
 				if err := writeAtomic(rec.Backup, e.old, 0o600); err != nil {
 					return fmt.Errorf("backing up %s: %w", e.path, err)
 				}
-				fmt.Fprintf(out, "backed up %s to %s\n", e.path, rec.Backup)
+				fmt.Fprintf(out, "backed up %s to %s\n", target, rec.Backup)
 			}
+			// Folders made for the file (a first ~/.claude) go again with it.
+			rec.CreatedDirs = missingDirs(filepath.Dir(target))
 		}
-		if err := writeAtomic(writeTarget(e.path), e.updated, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", e.path, err)
+		if err := writeAtomic(target, e.updated, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", target, err)
 		}
 		rec.Written = sha(e.updated)
+		rec.Target = target
 		st.Settings[e.path] = rec
 		if err := saveState(o.Home, st); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "added the agentjail hook to %s\n", e.path)
+		if target != e.path {
+			fmt.Fprintf(out, "added the agentjail hook to %s (written to %s, where the link leads; the link stays)\n", e.path, target)
+		} else {
+			fmt.Fprintf(out, "added the agentjail hook to %s\n", e.path)
+		}
 	}
 	return nil
 }
@@ -288,7 +313,8 @@ func (claudePart) known(o Options) []string {
 		oo.Scope = scope
 		out = append(out, oo.SettingsPath())
 	}
-	return out
+	// Earlier versions put the project hook in the committed file.
+	return append(out, filepath.Join(o.ProjectDir, ".claude", "settings.json"))
 }
 
 // allAgents reports an uninstall of every agent (no --for, or all).

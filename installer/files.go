@@ -67,6 +67,10 @@ func sha(data []byte) string {
 type state struct {
 	// Settings maps a settings file to what install did to it.
 	Settings map[string]settingsState `json:"settings"`
+	// LinkDirs are the folders install created for the agentjail link
+	// (~/.local/bin, maybe ~/.local), deepest first: uninstall removes
+	// them again when they are empty.
+	LinkDirs []string `json:"link_dirs,omitempty"`
 }
 
 type settingsState struct {
@@ -79,6 +83,12 @@ type settingsState struct {
 	Backup string `json:"backup,omitempty"`
 	// Created is set when there was no file before install.
 	Created bool `json:"created,omitempty"`
+	// Target is the file install wrote: the settings path itself, or
+	// the file its symlinks lead to (the link is kept).
+	Target string `json:"target,omitempty"`
+	// CreatedDirs are the folders install created for the file (such as
+	// ~/.claude), deepest first: removed again once empty.
+	CreatedDirs []string `json:"created_dirs,omitempty"`
 }
 
 func statePath(home string) string { return filepath.Join(home, "installed.json") }

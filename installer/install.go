@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/safetext"
 )
 
 // Options configure Install and Uninstall.
@@ -47,10 +50,13 @@ var Binaries = []string{"agentjail", "agentjail-hook"}
 
 func (o Options) binDir() string { return filepath.Join(o.Home, "bin") }
 
-// SettingsPath is the Claude Code settings file for the scope.
+// SettingsPath is the Claude Code settings file for the scope. For a
+// project it is .claude/settings.local.json, the project's personal
+// settings that are not committed: the hook command holds this user's
+// home path, which the team's committed settings.json must not.
 func (o Options) SettingsPath() string {
 	if o.Scope == "project" {
-		return filepath.Join(o.ProjectDir, ".claude", "settings.json")
+		return filepath.Join(o.ProjectDir, ".claude", "settings.local.json")
 	}
 	return filepath.Join(o.UserHome, ".claude", "settings.json")
 }
@@ -140,6 +146,15 @@ func Install(ctx context.Context, o Options) error {
 		if err := installApp(o, out); err != nil {
 			return err
 		}
+		created, err := linkCommand(o)
+		if len(created) > 0 {
+			st := loadState(o.Home)
+			st.LinkDirs = created
+			saveState(o.Home, st)
+		}
+		if err != nil {
+			return err
+		}
 	}
 
 	if err := applyEdits(o, edits, out); err != nil {
@@ -161,8 +176,38 @@ func Install(ctx context.Context, o Options) error {
 	if mode == ModeDetached {
 		fmt.Fprint(out, DetachedNote)
 	}
-	fmt.Fprintf(out, "check it: agentjail status; agentjail try 'cat ~/.ssh/id_rsa'\n")
+	// Policy files that did not load are not guarding: say so now, not
+	// when a call they were meant to stop goes through.
+	if len(st.LoadErrors) > 0 {
+		fmt.Fprintf(out, "%d policy load error(s); these rules are not in force until fixed (agentjail status lists them):\n", len(st.LoadErrors))
+		for _, e := range st.LoadErrors {
+			fmt.Fprintf(out, "  %s\n", safetext.Line(e.String()))
+		}
+	}
+	if st.ConfigError != "" {
+		fmt.Fprintf(out, "config.yaml is not in force: %s\n", safetext.Line(st.ConfigError))
+	}
+	fmt.Fprint(out, o.commandHint())
 	return nil
+}
+
+// commandHint ends install: where the agentjail command is, and how to
+// run it now. The full path always works; the short name only when the
+// link is ours and its folder is on PATH.
+func (o Options) commandHint() string {
+	cmd := o.installedCommand()
+	var b strings.Builder
+	fmt.Fprintf(&b, "the agentjail command: %s", cmd)
+	if o.linkState() == linkOurs {
+		fmt.Fprintf(&b, " (linked from %s)", o.LinkPath())
+		if hint := PathHint(o.LinkDir(), os.Getenv("PATH"), os.Getenv("SHELL"), o.UserHome); hint != "" {
+			fmt.Fprintf(&b, "\n%s", hint)
+		} else {
+			cmd = "agentjail"
+		}
+	}
+	fmt.Fprintf(&b, "\ncheck it: %s status; %s try 'cat ~/.ssh/id_rsa'\n", cmd, cmd)
+	return b.String()
 }
 
 // Uninstall removes the hook from the settings it was added to (and from
@@ -175,46 +220,92 @@ func Uninstall(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	// Every part is attempted: a broken file (a project settings file in
+	// the working directory, say) must not leave the rest installed.
+	// What failed is reported at the end.
+	var failed []error
+	var kept []string // files whose hook could not be removed
 	for _, path := range files {
-		if err := removeFrom(path, st.Settings[path], o.DryRun, out); err != nil {
-			return err
+		if err := removeFrom(path, st.Settings[path], o.DryRun, o.Purge, out); err != nil {
+			failed = append(failed, err)
+			kept = append(kept, path)
 		}
 	}
 	if !o.allAgents() {
 		// One agent unwired: the daemon goes on guarding the others.
-		return forgetFiles(o, files)
+		if err := forgetFiles(o, slices.DeleteFunc(files, func(f string) bool { return slices.Contains(kept, f) })); err != nil {
+			failed = append(failed, err)
+		}
+		return uninstallResult(failed)
 	}
 	if o.DryRun {
 		fmt.Fprintln(out, "would stop and unregister the daemon")
 		uninstallApp(o, out)
+		unlinkCommand(o, true)
 		if o.Purge {
 			fmt.Fprintf(out, "would remove %s\n", o.Home)
 		}
-		return nil
+		return uninstallResult(failed)
 	}
 	if err := StopService(ctx, o.service()); err != nil {
-		return fmt.Errorf("stopping the daemon: %w", err)
-	}
-	fmt.Fprintln(out, "stopped and unregistered the daemon")
-	if err := uninstallApp(o, out); err != nil {
-		return err
-	}
-	if o.Purge {
-		if err := os.RemoveAll(o.Home); err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "removed %s\n", o.Home)
+		failed = append(failed, fmt.Errorf("stopping the daemon: %w", err))
 	} else {
-		os.Remove(statePath(o.Home))
+		fmt.Fprintln(out, "stopped and unregistered the daemon")
 	}
-	return nil
+	if err := uninstallApp(o, out); err != nil {
+		failed = append(failed, err)
+	}
+	unlinkCommand(o, false)
+	removeEmptyDirs(st.LinkDirs)
+	switch {
+	case o.Purge:
+		if err := os.RemoveAll(o.Home); err != nil {
+			failed = append(failed, err)
+		} else {
+			fmt.Fprintf(out, "removed %s\n", o.Home)
+		}
+	case len(kept) == 0:
+		os.Remove(statePath(o.Home))
+	default:
+		// Keep what install recorded for the files not restored, so an
+		// uninstall run again once they are fixed restores them too.
+		st := loadState(o.Home)
+		for path := range st.Settings {
+			if !slices.Contains(kept, path) {
+				delete(st.Settings, path)
+			}
+		}
+		st.LinkDirs = nil
+		saveState(o.Home, st)
+	}
+	return uninstallResult(failed)
+}
+
+// uninstallResult reports the parts uninstall could not do, after doing
+// every other.
+func uninstallResult(failed []error) error {
+	if len(failed) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(failed))
+	for i, err := range failed {
+		msgs[i] = "  " + err.Error()
+	}
+	return fmt.Errorf("uninstall did everything else, but not this:\n%s\nfix the above and run uninstall again", strings.Join(msgs, "\n"))
 }
 
 // removeFrom takes our hook out of one settings file. If the file is as
 // install left it, the original comes back byte for byte (or the file
-// goes, if install created it); otherwise only our entries are removed.
-func removeFrom(path string, rec settingsState, dryRun bool, out io.Writer) error {
-	cur, err := os.ReadFile(path)
+// goes, if install created it) and the backup, no longer needed, goes;
+// otherwise only our entries are removed and the backup stays, unless
+// purging. A symlinked file is changed where the link leads; the link
+// stays. Folders install created for the file go once empty.
+func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Writer) error {
+	target, err := writeTarget(path)
+	if err != nil {
+		return err
+	}
+	cur, err := os.ReadFile(target)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -222,7 +313,7 @@ func removeFrom(path string, rec settingsState, dryRun bool, out io.Writer) erro
 		return err
 	}
 	var restored []byte
-	deleteFile := false
+	deleteFile, fromBackup := false, false
 	switch {
 	case rec.Written != "" && rec.Written == sha(cur) && rec.Created:
 		deleteFile = true
@@ -230,11 +321,15 @@ func removeFrom(path string, rec settingsState, dryRun bool, out io.Writer) erro
 		if restored, err = os.ReadFile(rec.Backup); err != nil {
 			restored = nil // backup gone: fall back to removing entries
 		}
+		fromBackup = restored != nil
 	}
 	if restored == nil && !deleteFile {
 		var removed bool
 		restored, removed, err = removeHooksFrom(path, cur)
 		if err != nil {
+			if rec.Written == "" && !bytes.Contains(cur, []byte(hookBinary)) {
+				return nil // broken, but never ours and without our hook: not our business
+			}
 			return err
 		}
 		if !removed {
@@ -242,25 +337,56 @@ func removeFrom(path string, rec settingsState, dryRun bool, out io.Writer) erro
 		}
 		deleteFile = restored == nil // a file that is all ours
 	}
+	if !deleteFile {
+		if fi, err := os.Stat(target); err == nil {
+			if err := checkWritable(target, fi); err != nil {
+				return err
+			}
+		}
+	}
+	dropBackup := rec.Backup != "" && (fromBackup || purge)
 	if dryRun {
 		if deleteFile {
-			fmt.Fprintf(out, "would remove %s (install created it)\n", path)
+			fmt.Fprintf(out, "would remove %s (install created it)\n", target)
 		} else {
 			fmt.Fprint(out, Diff(path, string(cur), string(restored)))
+		}
+		if dropBackup {
+			fmt.Fprintf(out, "would remove %s\n", rec.Backup)
 		}
 		return nil
 	}
 	if deleteFile {
-		if err := os.Remove(path); err != nil {
+		if err := os.Remove(target); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "removed %s (install created it)\n", path)
+		fmt.Fprintf(out, "removed %s (install created it)\n", target)
+		for _, d := range removeEmptyDirs(rec.CreatedDirs) {
+			fmt.Fprintf(out, "removed %s (install created it)\n", d)
+		}
 		return nil
 	}
-	if err := writeAtomic(path, restored, 0o644); err != nil {
+	if err := writeAtomic(target, restored, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "removed the agentjail hook from %s\n", path)
+	switch {
+	case fromBackup && target != path:
+		fmt.Fprintf(out, "restored %s as it was before install (at %s, where the link leads)\n", path, target)
+	case fromBackup:
+		fmt.Fprintf(out, "restored %s as it was before install\n", path)
+	default:
+		fmt.Fprintf(out, "removed the agentjail hook from %s\n", path)
+	}
+	switch {
+	case dropBackup:
+		if os.Remove(rec.Backup) == nil {
+			fmt.Fprintf(out, "removed %s\n", rec.Backup)
+		}
+	case rec.Backup != "":
+		if _, err := os.Stat(rec.Backup); err == nil {
+			fmt.Fprintf(out, "kept %s, the file as it was before install (it changed since, so only the hook was taken out); --purge removes it\n", rec.Backup)
+		}
+	}
 	return nil
 }
 
