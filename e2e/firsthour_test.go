@@ -60,10 +60,10 @@ func TestDetachedDaemonComesBack(t *testing.T) {
 	// A generous deadline: starting the daemon compiles the whole pack,
 	// and this machine may be busy.
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("hook_timeout: 15s\n"), 0o600)
+	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
 	if r := e.cli("install"); r.code != 0 || !strings.Contains(r.stdout, "starts it again by itself when it finds none running") {
 		t.Fatalf("install: %+v", r)
 	}
-	t.Cleanup(func() { e.cli("uninstall") })
 	hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
 
 	first := killDaemon(t, e, syscall.SIGKILL)
@@ -115,10 +115,10 @@ func TestDetachedDaemonComesBack(t *testing.T) {
 // for what only install can change; install clears it.
 func TestConfigTakesEffectWithoutReinstall(t *testing.T) {
 	e := newEnv(t)
+	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
 	if r := e.cli("install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
 	}
-	t.Cleanup(func() { e.cli("uninstall") })
 	hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
 	daemonBin := filepath.Join(e.ajHome, "bin", "agentjail")
 	// downForGood stops the daemon so that no hook can start it again.
@@ -173,10 +173,10 @@ func TestConfigTakesEffectWithoutReinstall(t *testing.T) {
 // Health describes now: a cause that is gone no longer degrades it.
 func TestHealthDescribesNow(t *testing.T) {
 	e := newEnv(t)
+	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
 	if r := e.cli("install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
 	}
-	t.Cleanup(func() { e.cli("uninstall") })
 	if r := e.cli("status"); r.code != 0 || !strings.Contains(r.stdout, "health: ok") {
 		t.Fatalf("fresh install: %+v", r)
 	}
@@ -217,10 +217,10 @@ func TestHealthDescribesNow(t *testing.T) {
 // try is the user testing a policy: never counted, logged apart.
 func TestTryLeavesCountersAlone(t *testing.T) {
 	e := newEnv(t)
+	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
 	if r := e.cli("install"); r.code != 0 {
 		t.Fatalf("install: %+v", r)
 	}
-	t.Cleanup(func() { e.cli("uninstall") })
 	if r := e.cli("try", "cat ~/.ssh/id_rsa"); !strings.Contains(r.stdout, "deny") {
 		t.Fatalf("try: %+v", r)
 	}
