@@ -11,7 +11,9 @@ cleanup() { kill $(jobs -p) 2>/dev/null || true; [ -n "${BUS_PID:-}" ] && kill "
 trap cleanup EXIT
 
 export DISPLAY=:97
-Xvfb "$DISPLAY" -screen 0 900x520x24 >/dev/null 2>&1 &
+# Wide enough that "Recent blocks" opens left of the menu, not over it.
+width=1400
+Xvfb "$DISPLAY" -screen 0 ${width}x420x24 >/dev/null 2>&1 &
 sleep 1
 
 read -r DBUS_SESSION_BUS_ADDRESS BUS_PID < <(dbus-daemon --session --fork --print-address=1 --print-pid=1 | paste -sd' ')
@@ -30,11 +32,12 @@ done
 sleep 3
 
 # The tray icon sits left of the clock in the default top panel: open its
-# menu, then hover "Recent blocks" (the second entry, below the status
+# menu (a right click: xfce's tray sends a left click to the item as
+# Activate), then hover "Recent blocks" (the second entry, below the status
 # line of a menu that opens under the icon) to open the submenu.
-xdotool mousemove 775 13 click 1
+xdotool mousemove $((width - 125)) 13 click 3
 sleep 1.5
-xdotool mousemove 600 68
+xdotool mousemove $((width - 300)) 68
 sleep 1.5
 mkdir -p docs
 import -window root docs/tray-menu.png
