@@ -148,8 +148,15 @@ func TestInstallProjectScopeAndPurge(t *testing.T) {
 	if r.code != 0 {
 		t.Fatal(r)
 	}
-	if !strings.Contains(read(filepath.Join(project, ".claude", "settings.json")), "agentjail-hook") {
-		t.Errorf("no hook in the project's settings")
+	// The personal, uncommitted file: the entry holds this user's home.
+	if !strings.Contains(read(filepath.Join(project, ".claude", "settings.local.json")), "agentjail-hook") {
+		t.Errorf("no hook in the project's settings.local.json")
+	}
+	if _, err := os.Stat(filepath.Join(project, ".claude", "settings.json")); !os.IsNotExist(err) {
+		t.Errorf("project scope wrote the committed settings.json")
+	}
+	if !strings.Contains(r.stdout, "added the agentjail hook to "+filepath.Join(project, ".claude", "settings.local.json")) {
+		t.Errorf("install did not name the file it wrote:\n%s", r.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(e.home, ".claude", "settings.json")); !os.IsNotExist(err) {
 		t.Errorf("project scope touched the user's settings")
@@ -161,8 +168,10 @@ func TestInstallProjectScopeAndPurge(t *testing.T) {
 	if _, err := os.Stat(e.ajHome); !os.IsNotExist(err) {
 		t.Errorf("--purge left %s", e.ajHome)
 	}
-	if _, err := os.Stat(filepath.Join(project, ".claude", "settings.json")); !os.IsNotExist(err) {
-		t.Errorf("the project settings file install created is still there")
+	// Nothing of ours is left: the file install created, and the
+	// .claude folder it made for it.
+	if _, err := os.Stat(filepath.Join(project, ".claude")); !os.IsNotExist(err) {
+		t.Errorf("the project's .claude folder install created is still there")
 	}
 	waitFor(t, "the daemon to exit", func() bool { return syscall.Kill(pid, 0) != nil })
 }

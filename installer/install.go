@@ -122,6 +122,14 @@ func Install(ctx context.Context, o Options) error {
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
 		}
 		fmt.Fprint(out, describePlan(steps))
+		if !o.KeepService {
+			switch o.linkState() {
+			case linkMissing:
+				fmt.Fprintf(out, "would link %s -> %s\n", o.LinkPath(), o.installedCommand())
+			case linkForeign:
+				fmt.Fprintf(out, "would leave %s alone: it is not agentjail's\n", o.LinkPath())
+			}
+		}
 		describeEdits(edits, out)
 		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
 		return nil
