@@ -106,6 +106,20 @@ func panicDecision(p any) *wire.Decision {
 	}
 }
 
+// tooDeepDecision answers an event nested past wire.MaxDepth. The agent
+// writes tool_input, so a bad-request error here (which the hook fails
+// open) would let it slip any call past the guard by nesting it: the
+// user is asked instead, as the hook asks about an event too large.
+func tooDeepDecision(revision string) *wire.Decision {
+	msg := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", wire.MaxDepth)
+	return &wire.Decision{
+		Verdict:  wire.Ask,
+		Reason:   msg,
+		Rules:    []wire.Rule{{Kind: wire.Ask, ID: "agentjail.too_deep", Msg: msg}},
+		Revision: revision,
+	}
+}
+
 // decideSafe is decide with a panic (in deriving or evaluating) turned
 // into a deny for this one request; stack is the panic's, for the log.
 func (d *Decider) decideSafe(ctx context.Context, req *wire.Request) (dec *wire.Decision, in map[string]any, stack []byte, err error) {

@@ -311,6 +311,12 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time) (*wire.Response, func(delivered bool)) {
 	var req wire.Request
 	if err := json.Unmarshal(body, &req); err != nil {
+		if wire.TooDeep(body) {
+			// An event nested past what Go decodes, from a client that
+			// sent it anyway: ask, as for one nested past wire.MaxDepth.
+			d.decider.count(wire.Ask)
+			return &wire.Response{Decision: tooDeepDecision(d.decider.current.Load().engine.Revision())}, nil
+		}
 		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil
 	}
 	switch req.Op {

@@ -237,6 +237,9 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		Roles:         set.engine.ShellRoles(),
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 	})
+	if errors.Is(err, input.ErrTooDeep) {
+		return tooDeepDecision(set.engine.Revision()), nil, nil
+	}
 	if err != nil {
 		return nil, nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
 	}

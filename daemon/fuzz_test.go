@@ -166,7 +166,8 @@ func attackSeeds(f *testing.F) [][]byte {
 				Unit  string `json:"unit"`
 				Times int    `json:"times"`
 			} `json:"repeat"`
-			Nest int `json:"nest"`
+			Nest      int  `json:"nest"`
+			NestArray bool `json:"nest_array"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
 			f.Fatal(err)
@@ -182,7 +183,11 @@ func attackSeeds(f *testing.F) [][]byte {
 		}
 		if a.Nest > 0 {
 			n := min(a.Nest, 300)
-			in = strings.ReplaceAll(in, `"{nest}"`, strings.Repeat(`{"a":`, n)+`"rm -rf ~"`+strings.Repeat("}", n))
+			nested := strings.Repeat(`{"a":`, n) + `"rm -rf ~"` + strings.Repeat("}", n)
+			if a.NestArray {
+				nested = strings.Repeat("[", n) + `"rm -rf ~"` + strings.Repeat("]", n)
+			}
+			in = strings.ReplaceAll(in, `"{nest}"`, nested)
 		}
 		in = strings.NewReplacer(`"{raw:1e400}"`, "1e400").Replace(in)
 		if strings.HasPrefix(in, `"{raw:`) {

@@ -21,7 +21,7 @@ import (
 // agent works in, {home}/project), {sock} (the daemon's socket), {pid} (the
 // daemon's pid). {repeat} becomes Repeat.Unit Repeat.Times times, with {i}
 // in the unit numbering the copies; "{nest}" becomes an object nested Nest
-// levels deep; "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
+// levels deep (arrays with nest_array); "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
 // keys: shapes encoding/json would not write). A files value "@name" is
 // the content of testdata/name, placeholders replaced.
 type attack struct {
@@ -35,7 +35,8 @@ type attack struct {
 		Unit  string `json:"unit"`
 		Times int    `json:"times"`
 	} `json:"repeat,omitempty"`
-	Nest   int    `json:"nest,omitempty"`
+	Nest      int  `json:"nest,omitempty"`
+	NestArray bool `json:"nest_array,omitempty"` // nest arrays, not objects
 	Expect string `json:"expect"` // "stopped" (deny or ask) or "allow"
 }
 
@@ -87,6 +88,9 @@ func (a attack) event(t *testing.T, vars *strings.Replacer) string {
 	}
 	if a.Nest > 0 {
 		nested := strings.Repeat(`{"a":`, a.Nest) + `"rm -rf ~"` + strings.Repeat("}", a.Nest)
+		if a.NestArray {
+			nested = strings.Repeat("[", a.Nest) + `"rm -rf ~"` + strings.Repeat("]", a.Nest)
+		}
 		in = strings.ReplaceAll(in, `"{nest}"`, nested)
 	}
 	in = rawValue.ReplaceAllStringFunc(in, func(m string) string {

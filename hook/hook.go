@@ -143,6 +143,13 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if len(event) > wire.MaxFrame {
 		return tooLarge(opts, stdout, stderr, len(event))
 	}
+	if startsObject(event) && wire.TooDeep(event) {
+		// The agent writes tool_input, so it chooses the nesting; an
+		// event nested past what can be decoded is not "not an object"
+		// to be failed open, but one too complex to check, like one too
+		// large.
+		return tooComplex(opts, stdout, stderr)
+	}
 	if !isJSONObject(event) {
 		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
@@ -223,8 +230,13 @@ func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
 }
 
 func isJSONObject(b []byte) bool {
+	return startsObject(b) && json.Valid(b)
+}
+
+// startsObject reports whether b begins like a JSON object.
+func startsObject(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
-	return len(b) > 0 && b[0] == '{' && json.Valid(b)
+	return len(b) > 0 && b[0] == '{'
 }
 
 // Output is the PreToolUse answer Claude Code reads from stdout.
@@ -300,11 +312,24 @@ func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
 	if n <= wire.MaxFrame {
 		reason = fmt.Sprintf("agentjail cannot check this call: the daemon refused its %s event as too large; approve it only if you expected a tool call this large", wire.Size(n))
 	}
+	return cannotJudge(opts, stdout, stderr, "event too large", reason)
+}
+
+// tooComplex handles an event nested deeper than wire.MaxDepth, for the
+// same reason and in the same way as tooLarge.
+func tooComplex(opts Options, stdout, stderr io.Writer) int {
+	reason := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", wire.MaxDepth)
+	return cannotJudge(opts, stdout, stderr, "event nested too deeply", reason)
+}
+
+// cannotJudge asks about a call whose event the agent made impossible
+// to check (denies it when failing closed).
+func cannotJudge(opts Options, stdout, stderr io.Writer, what, reason string) int {
 	if closed, _ := failClosed(opts); closed {
-		recordFailure(opts, "closed", "event too large")
+		recordFailure(opts, "closed", what)
 		return answer(opts, stdout, stderr, wire.Deny, reason)
 	}
-	recordFailure(opts, "ask", "event too large")
+	recordFailure(opts, "ask", what)
 	return answer(opts, stdout, stderr, wire.Ask, reason)
 }
 

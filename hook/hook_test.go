@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -218,6 +219,54 @@ func TestOversizedEventIsAskedNotAllowed(t *testing.T) {
 		}
 		if len(recs) != 1 {
 			t.Errorf("records %v", recs)
+		}
+	}
+}
+
+// The agent chooses how deeply tool_input nests. An event nested past
+// what can be checked is asked about (denied when failing closed), like
+// one too large, never failed open as "not a JSON object"; one nested
+// within the bound still reaches the daemon and is judged.
+func TestDeepEventIsAskedNotAllowed(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	nest := func(open, leaf, close string, n int) string {
+		return strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
+	}
+	tests := []struct {
+		name, event string
+		judged      bool // reaches the daemon, which allows it
+	}{
+		{"objects past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", 20000) + `}}`, false},
+		{"objects past the bound, within Go's limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", wire.MaxDepth+10) + `}}`, false},
+		{"arrays past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":"ls","x":` + nest("[", "1", "]", 20000) + `}}`, false},
+		{"deep and never closed", `{"tool_name":"Bash","tool_input":{"command":` + strings.Repeat(`{"a":`, 20000), false},
+		{"nested within the bound", `{"tool_name":"Bash","tool_input":{"command":"ls","description":` + nest(`{"a":`, `"rm -rf ~"`, "}", 200) + `}}`, true},
+	}
+	for _, tt := range tests {
+		for _, closed := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/closed=%v", tt.name, closed), func(t *testing.T) {
+				stdout, stderr, code, recs := run(t, Options{Client: &wire.Client{Socket: d.Socket}, FailClosed: closed}, strings.NewReader(tt.event))
+				if tt.judged {
+					if code != 0 || stdout != "" || stderr != "" || len(recs) != 0 {
+						t.Fatalf("exit %d stdout %q stderr %q records %v, want the daemon's silent allow", code, stdout, stderr, recs)
+					}
+					return
+				}
+				want, wantCode, mode := "ask", 0, "ask"
+				if closed {
+					want, wantCode, mode = "deny", 2, "closed"
+				}
+				var out Output
+				if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+					t.Fatalf("exit %d stdout %.200q stderr %.200q: %v", code, stdout, stderr, err)
+				}
+				if code != wantCode || out.HookSpecificOutput.PermissionDecision != want || !strings.Contains(out.HookSpecificOutput.PermissionDecisionReason, "levels deep") {
+					t.Errorf("exit %d stdout %.300s", code, stdout)
+				}
+				if len(recs) != 1 || recs[0].Mode != mode {
+					t.Errorf("records %v, want one %q", recs, mode)
+				}
+			})
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // Key is the top-level input field that holds derived facts. Whatever the
@@ -113,8 +115,17 @@ type Derived struct {
 // ErrNotObject is returned for an event that is not a JSON object.
 var ErrNotObject = errors.New("the event is not a JSON object")
 
+// ErrTooDeep is returned for an event that nests objects or arrays more
+// than wire.MaxDepth levels: the agent chose that shape, so the caller
+// asks rather than refusing it as a bad request (which the hook would
+// fail open).
+var ErrTooDeep = fmt.Errorf("the event nests objects or arrays more than %d levels deep, too deep to check", wire.MaxDepth)
+
 // Build decodes event and returns the policy input and its derived part.
 func Build(event []byte, env Env) (map[string]any, *Derived, error) {
+	if wire.TooDeep(event) {
+		return nil, nil, ErrTooDeep
+	}
 	var in map[string]any
 	dec := json.NewDecoder(bytes.NewReader(event))
 	dec.UseNumber() // keep numbers exact; OPA reads json.Number
