@@ -22,8 +22,8 @@ func newPolicyCmd() *cobra.Command {
 		Use:   "test [DIR]",
 		Short: "Run the *_test.rego of the default pack and of DIR (default: your policies folder)",
 		Long: `Run every test_ rule in the default pack's *_test.rego and in DIR's
-(default $AGENTJAIL_HOME/policies), compiled together as the daemon
-compiles them, and print each result as 'opa test -v' does. Exits 5 if a
+(default $AGENTJAIL_HOME/policies), and in the org bundles persisted by
+config.yaml's opa: section, compiled together as the daemon compiles them, and print each result as 'opa test -v' does. Exits 5 if a
 test fails or errors, 1 if the policies do not load.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -43,9 +43,10 @@ test fails or errors, 1 if the policies do not load.`,
 				return exitWith(ExitError, "reading the default pack: %v", err)
 			}
 			user, errs := daemon.DirSources([]string{dir}, true)
+			org, data := orgTestSources(cmd)
 			if len(errs) == 0 {
 				var results []engine.TestResult
-				results, errs = engine.RunTests(cmd.Context(), append(pack, user...))
+				results, errs = engine.RunTestsWithData(cmd.Context(), append(append(pack, user...), org...), data)
 				if len(errs) == 0 {
 					return printTests(cmd, results)
 				}

@@ -117,6 +117,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
 		fmt.Fprintf(out, "decisions: %d allow, %d ask, %d deny\n", st.Decisions[wire.Allow], st.Decisions[wire.Ask], st.Decisions[wire.Deny])
+		printOrg(out, st.Org)
 		if st.EvalErrors > 0 {
 			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))
 		}

@@ -15,9 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/engine/bundletest"
 	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/policies"
 )
 
 // orgPolicy is the org's rule set in the test bundles: deploying to
@@ -38,6 +42,24 @@ deny contains {"id": "org.blocked_host", "msg": sprintf("org: %s is blocked", [h
 // orgPolicyV2 adds a rule; seeing it fire means revision 2 is in force.
 const orgPolicyV2 = orgPolicy + `
 deny contains {"id": "org.no_gamma", "msg": "org: no gamma"} if contains(input.tool_input.command, "gamma-tool")
+`
+
+// orgTests is the bundle's own _test.rego, run by `agentjail policy test`.
+const orgTests = `package agentjail.org.tests
+
+test_prod_deploy_denied if {
+	ids := {d.id | some d in data.agentjail.org.deny} with input as {"tool_name": "Bash", "tool_input": {"command": "make deploy-prod"}}
+	"org.no_prod_deploy" in ids
+}
+
+test_blocked_host_from_data if {
+	ids := {d.id | some d in data.agentjail.org.deny} with input as {"tool_name": "Bash", "tool_input": {"command": "ping evil.example"}}
+	"org.blocked_host" in ids
+}
+
+test_staging_allowed if {
+	count(data.agentjail.org.deny) == 0 with input as {"tool_name": "Bash", "tool_input": {"command": "make deploy-staging"}}
+}
 `
 
 // hub is a bundle server and decision-log collector on 127.0.0.1, as an
@@ -256,6 +278,19 @@ func testFleetSigned(t *testing.T, key bundletest.Key) {
 	if !firedOrg(t, sock, "ping evil.example", "org.blocked_host") {
 		t.Error("the bundle's data did not reach the org rules")
 	}
+	// OPA's status plugin tells the control plane which revision runs here.
+	waitFor(t, "a status report naming r1", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, st := range h.status {
+			bs, _ := st["bundles"].(map[string]any)
+			org, _ := bs["org"].(map[string]any)
+			if org["active_revision"] == "r1" {
+				return true
+			}
+		}
+		return false
+	})
 	st := status(t, sock)
 	b := orgBundle(st)
 	if !st.Org.InForce || b.Revision != "r1" || !b.Verified || b.LastDownload == "" || b.LastError != "" {
@@ -335,7 +370,9 @@ deny contains "x" if no_such_function(input)
 	}
 
 	// A good new revision replaces r1.
-	h.set(bundletest.Build(t, signedSpec("r3", &key, orgPolicyV2)), "")
+	r3 := signedSpec("r3", &key, orgPolicyV2)
+	r3.Files["agentjail/org/policy_test.rego"] = orgTests
+	h.set(bundletest.Build(t, r3), "")
 	waitFor(t, "r3 to be enforced", func() bool { return firedOrg(t, sock, "run gamma-tool", "org.no_gamma") })
 	if b := orgBundle(status(t, sock)); b.Revision != "r3" || b.LastError != "" {
 		t.Fatalf("status after r3: %+v", b)
@@ -351,6 +388,29 @@ deny contains "x" if no_such_function(input)
 	st = status(t, sock)
 	if b := orgBundle(st); !st.Org.InForce || b.Revision != "r3" {
 		t.Fatalf("status of a daemon started offline: %+v", st.Org)
+	}
+	// `agentjail policy test` runs the persisted bundle's tests.
+	cfg2, err := config.Load(filepath.Join(home, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	org, missing, err := engine.PersistedOrg(context.Background(), cfg2.OPA, home)
+	if err != nil || len(missing) > 0 || len(org.Tests) != 1 {
+		t.Fatalf("persisted org: %v, missing %v, %+v", err, missing, org)
+	}
+	pack, _ := daemon.PackSources(policies.FS, false)
+	results, errs := engine.RunTestsWithData(context.Background(), append(append(pack, org.Sources...), org.Tests...), map[string]any{"agentjail": map[string]any{"org": org.Data}})
+	ran := 0
+	for _, r := range results {
+		if strings.HasPrefix(r.File, "bundle/") {
+			ran++
+			if !r.Passed() {
+				t.Errorf("bundle test %s", r)
+			}
+		}
+	}
+	if len(errs) > 0 || ran != 3 {
+		t.Fatalf("bundle tests: ran %d, errors %v", ran, errs)
 	}
 	waitFor(t, "the download error to be reported", func() bool { return orgBundle(status(t, sock)).LastError != "" })
 	if !firedOrg(t, sock, "run gamma-tool", "org.no_gamma") {
@@ -452,6 +512,34 @@ func TestFleetServerTroubleNeverDelaysDecisions(t *testing.T) {
 			}
 			if st := status(t, sock); st.Org == nil || st.Org.InForce {
 				t.Fatalf("status: %+v", st.Org)
+			}
+		})
+	}
+}
+
+func TestFleetPersistedBundlesAreProtected(t *testing.T) {
+	h := newHub(t)
+	h.set(nil, "error")
+	cache := filepath.Join(t.TempDir(), "org-cache")
+	home, sock := fleetHome(t, fleetConfig(h.URL, nil, "")+"  persistence_directory: "+cache+"\n")
+	daemontest.StartAt(t, home, sock)
+	if st := status(t, sock); st.Org == nil || st.Org.PersistDir != cache {
+		t.Fatalf("persist dir: %+v", st.Org)
+	}
+	target := filepath.Join(cache, "bundles", "org", "bundle.tar.gz")
+	for _, tt := range []struct {
+		name, cmd string
+		blocked   bool
+	}{
+		{name: "overwrite the persisted bundle", cmd: "cp /tmp/mine.tar.gz " + target, blocked: true},
+		{name: "delete the persisted bundles", cmd: "rm -rf " + filepath.Join(cache, "bundles"), blocked: true},
+		{name: "look-alike: list it", cmd: "ls -la " + cache, blocked: false},
+		{name: "look-alike: another folder beside it", cmd: "rm -rf " + filepath.Join(filepath.Dir(cache), "build-cache"), blocked: false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dec := decide(t, sock, tt.cmd)
+			if blocked := dec.Verdict != wire.Allow; blocked != tt.blocked {
+				t.Fatalf("%s: verdict %s (%s), want blocked=%v", tt.cmd, dec.Verdict, dec.Reason, tt.blocked)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 
 	"github.com/agentjail/agentjail/internal/wire"
@@ -29,6 +30,15 @@ func (r TestResult) Passed() bool { return r.Outcome == "PASS" }
 // errors, so a rule that would fail at evaluation time is caught here.
 // Results are sorted by file and line.
 func RunTests(ctx context.Context, sources []Source) ([]TestResult, []wire.LoadErr) {
+	return RunTestsWithData(ctx, sources, nil)
+}
+
+// RunTestsWithData is RunTests with data under data (an org bundle's data
+// at data.agentjail.org, say).
+func RunTestsWithData(ctx context.Context, sources []Source, data map[string]any) ([]TestResult, []wire.LoadErr) {
+	if data == nil {
+		data = map[string]any{}
+	}
 	modules, _, errs := parseAll(sources)
 	if len(errs) > 0 {
 		return nil, errs
@@ -41,6 +51,7 @@ func RunTests(ctx context.Context, sources []Source) ([]TestResult, []wire.LoadE
 		SetCompiler(newCompiler()).
 		RaiseBuiltinErrors(true).
 		SetModules(modules).
+		SetStore(inmem.NewFromObject(data)).
 		RunTests(ctx, nil)
 	if err != nil {
 		return nil, astErrorsOf("", err)
