@@ -36,6 +36,9 @@ type Snapshot struct {
 	Recent         []decisionlog.Record // newest first
 	HookInstalled  bool
 	PausedUntil    time.Time
+	// Org is the org policy in one line ("org policy acme r3"), "" when
+	// no fleet is configured.
+	Org string
 }
 
 // Menu is the rendered content of the tray.
@@ -70,6 +73,9 @@ func BuildMenu(s Snapshot) Menu {
 		m.Status = fmt.Sprintf("agentjail: running, %d rules loaded, %d decisions today", s.Rules, s.DecisionsToday)
 	} else {
 		m.Status = "agentjail: not running"
+	}
+	if s.Running && s.Org != "" {
+		m.Status += ", " + short(s.Org, 60)
 	}
 	if s.LastError != "" {
 		m.Status += " — " + short(s.LastError, 60)

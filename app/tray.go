@@ -114,6 +114,7 @@ func (t *Tray) snapshot() Snapshot {
 	if st != nil {
 		s.Rules = st.Rules
 		s.LastError = lastError(st)
+		s.Org = orgLine(st.Org)
 	}
 	s.Recent = t.opts.Daemon.RecentDenies(RecentMax)
 	if t.opts.HookInstalled != nil {
