@@ -1,275 +1,262 @@
 package e2e
 
 import (
-	"encoding/json"
-	"fmt"
+	"bytes"
+	"context"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// fullStatus runs `agentjail status --json`.
-func fullStatus(t *testing.T, e *env) (code int, rep struct {
-	Running bool `json:"running"`
-	Daemon  struct {
-		PID       int              `json:"pid"`
-		Mode      string           `json:"mode"`
-		FailMode  string           `json:"fail_mode"`
-		Decisions map[string]int64 `json:"decisions"`
-		Problems  []struct {
-			Kind, Message, Fix string
-		} `json:"problems"`
-	} `json:"daemon"`
-}) {
-	t.Helper()
-	r := e.cli("status", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatalf("status --json: %v: %+v", err, r)
+// A new user's first hour, through the real binaries in a throwaway HOME:
+// what the README tells them to type works as typed.
+
+// withEnv runs a built binary with extra environment (PATH, SHELL ...)
+// over the env's own.
+func (e *env) withEnv(extra []string, name string, args ...string) result {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, name), args...)
+	cmd.Env = append(e.environ(), extra...)
+	cmd.Dir = e.home
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	if ctx.Err() != nil {
+		e.t.Fatalf("%s %v did not finish in 30s", name, args)
 	}
-	return r.code, rep
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
 }
 
-func problemKinds(t *testing.T, e *env) string {
-	t.Helper()
-	_, rep := fullStatus(t, e)
-	var kinds []string
-	for _, p := range rep.Daemon.Problems {
-		kinds = append(kinds, p.Kind)
-	}
-	return strings.Join(kinds, " ")
-}
-
-// killDaemon kills the daemon with sig and waits until it is gone.
-func killDaemon(t *testing.T, e *env, sig syscall.Signal) int {
-	t.Helper()
-	pid := daemonPID(t, e)
-	syscall.Kill(pid, sig)
-	waitFor(t, "the daemon to die", func() bool { return syscall.Kill(pid, 0) != nil })
-	return pid
-}
-
-// A detached daemon killed outright comes back with the next tool call,
-// and that call is checked; concurrent calls start one daemon, not many.
-func TestDetachedDaemonComesBack(t *testing.T) {
+func TestTryWithTheCommandsOwnFlags(t *testing.T) {
 	e := newEnv(t)
-	os.MkdirAll(e.ajHome, 0o700)
-	// A generous deadline: starting the daemon compiles the whole pack,
-	// and this machine may be busy.
-	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("hook_timeout: 15s\n"), 0o600)
-	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
-	if r := e.cli("install"); r.code != 0 || !strings.Contains(r.stdout, "starts it again by itself when it finds none running") {
-		t.Fatalf("install: %+v", r)
+	e.start()
+	tests := []struct {
+		name    string
+		args    []string
+		verdict string
+	}{
+		{"its own help's example", []string{"rm", "-rf", "~"}, "verdict:  deny"},
+		{"ls -la", []string{"ls", "-la"}, "verdict:  allow"},
+		{"force push", []string{"git", "push", "--force", "origin", "main"}, "verdict:  deny"},
+		{"a file tool with a path", []string{"--tool", "Read", "~/.aws/credentials"}, "verdict:  deny"},
 	}
-	hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
-
-	first := killDaemon(t, e, syscall.SIGKILL)
-	r := e.run(bashEvent("cat ~/.ssh/id_rsa"), hook, "--timeout", "15s")
-	if r.code != 2 || !strings.Contains(r.stdout, `"deny"`) || strings.Contains(r.stderr, "could not check") {
-		t.Fatalf("the first call after the crash was not checked: %+v", r)
-	}
-	code, rep := fullStatus(t, e)
-	if !rep.Running || rep.Daemon.PID == first || rep.Daemon.Mode != "detached" {
-		t.Errorf("no new detached daemon: %d %+v", code, rep)
-	}
-
-	// Many calls at once after a crash: every one checked, the harmless
-	// one allowed, and one daemon started.
-	killDaemon(t, e, syscall.SIGKILL)
-	logBefore := read(filepath.Join(e.ajHome, "agentjail.log"))
-	var wg sync.WaitGroup
-	results := make([]result, 8)
-	for i := range results {
-		wg.Go(func() {
-			cmd := "cat ~/.ssh/id_rsa"
-			if i%2 == 1 {
-				cmd = "ls -la"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.cli(append([]string{"try"}, tt.args...)...)
+			if r.code != 0 || !strings.HasPrefix(r.stdout, tt.verdict) || strings.Contains(r.stdout, "\x1b[") {
+				t.Errorf("%+v", r)
 			}
-			results[i] = e.run(bashEvent(cmd), hook, "--timeout", "15s")
 		})
 	}
-	wg.Wait()
-	for i, r := range results {
-		want := 2
-		if i%2 == 1 {
-			want = 0
-		}
-		if r.code != want || r.stderr != "" && want == 0 {
-			t.Errorf("call %d: %+v", i, r)
-		}
-	}
-	log := strings.TrimPrefix(read(filepath.Join(e.ajHome, "agentjail.log")), logBefore)
-	if n := strings.Count(log, "agentjail is serving"); n != 1 {
-		t.Errorf("%d daemons served after the burst, want 1:\n%s", n, log)
-	}
-	if strings.Contains(log, "already running") {
-		t.Errorf("more than one daemon was started:\n%s", log)
+	if r := e.cli("try", "--tool", "Read"); r.code != 2 || !strings.Contains(r.stderr, "give the path the Read tool is called with") {
+		t.Errorf("try --tool Read without a path: %+v", r)
 	}
 }
 
-// fail_mode and hook_timeout changed in config.yaml: fail_mode reaches
-// the hook's failure path at once; status and reload say to run install
-// for what only install can change; install clears it.
-func TestConfigTakesEffectWithoutReinstall(t *testing.T) {
+// The Quick start's symlinked ~/.claude/settings.json (a dotfiles
+// manager's) keeps being a link through install and uninstall, and the
+// file it leads to comes back byte for byte.
+func TestSymlinkedSettingsThroughInstall(t *testing.T) {
 	e := newEnv(t)
-	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
-	if r := e.cli("install"); r.code != 0 {
+	const original = "{\r\n  \"model\": \"opus\"\r\n}\r\n" // CR LF too
+	target := filepath.Join(e.home, "dotfiles", "claude", "settings.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte(original), 0o644)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.Symlink("../dotfiles/claude/settings.json", settings)
+	defer e.cli("uninstall")
+
+	if r := e.cli("install"); r.code != 0 || !strings.Contains(r.stdout, "where the link leads; the link stays") {
 		t.Fatalf("install: %+v", r)
 	}
-	hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
-	daemonBin := filepath.Join(e.ajHome, "bin", "agentjail")
-	// downForGood stops the daemon so that no hook can start it again.
-	downForGood := func() {
-		os.Rename(daemonBin, daemonBin+".away")
-		killDaemon(t, e, syscall.SIGTERM)
+	if dest, err := os.Readlink(settings); err != nil || dest != "../dotfiles/claude/settings.json" {
+		t.Fatalf("the link is gone: %q %v", dest, err)
 	}
-	backUp := func() { os.Rename(daemonBin+".away", daemonBin) }
-
-	// As installed (fail open), with no daemon a call runs unchecked.
-	downForGood()
-	if r := e.run(bashEvent("ls"), hook); r.code != 0 || !strings.Contains(r.stderr, "allowed unchecked") {
-		t.Fatalf("fail-open as installed: %+v", r)
+	got := read(target)
+	if !strings.Contains(got, "agentjail-hook") || strings.Count(got, "\n") != strings.Count(got, "\r\n") {
+		t.Errorf("the target, with CR LF on every line:\n%q", got)
 	}
-	backUp()
-	if r := e.run(bashEvent("ls"), hook); r.code != 0 || r.stderr != "" {
-		t.Fatalf("the hook did not bring the daemon back: %+v", r)
+	if r := e.hook(bashEvent("cat ~/.ssh/id_rsa")); r.code != 2 {
+		t.Errorf("not guarded: %+v", r)
 	}
-
-	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\nhook_timeout: 5s\n"), 0o600)
-	r := e.cli("reload")
-	if r.code != 4 || !strings.Contains(r.stdout, "hook_timeout") || !strings.Contains(r.stdout, "fix: run `agentjail install`") {
-		t.Errorf("reload does not say what to run: %+v", r)
+	if r := e.cli("uninstall"); r.code != 0 {
+		t.Fatalf("uninstall: %+v", r)
 	}
-	if r := e.cli("status"); r.code != 4 || !strings.Contains(r.stdout, "config.yaml sets hook_timeout 5s but the installed hook runs with --timeout 2s") {
-		t.Errorf("status: %+v", r)
+	if dest, err := os.Readlink(settings); err != nil || dest != "../dotfiles/claude/settings.json" {
+		t.Errorf("uninstall replaced the link: %q %v", dest, err)
 	}
-	if got := problemKinds(t, e); !strings.Contains(got, "hook_timeout fail_mode") {
-		t.Errorf("problems %q", got)
-	}
-
-	// Without reinstalling, the daemon down for good: blocked.
-	downForGood()
-	r = e.run(bashEvent("ls"), hook)
-	if r.code != 2 || !strings.Contains(r.stdout, "config.yaml sets fail_mode: closed") {
-		t.Errorf("fail_mode: closed did not take effect without install: %+v", r)
-	}
-	backUp()
-
-	if r := e.cli("install"); r.code != 0 {
-		t.Fatalf("install again: %+v", r)
-	}
-	settings := read(filepath.Join(e.home, ".claude", "settings.json"))
-	if !strings.Contains(settings, "--fail-closed --timeout 5s") {
-		t.Errorf("install did not write the new flags:\n%s", settings)
-	}
-	if got := problemKinds(t, e); strings.Contains(got, "hook_timeout") || strings.Contains(got, "fail_mode") {
-		t.Errorf("after install, problems %q", got)
+	if got := read(target); got != original {
+		t.Errorf("not restored:\n%q", got)
 	}
 }
 
-// Health describes now: a cause that is gone no longer degrades it.
-func TestHealthDescribesNow(t *testing.T) {
+// Install puts the agentjail command on PATH through ~/.local/bin, and
+// says the exact line to add when that folder is not on PATH; the final
+// message always gives a command that works as typed.
+func TestInstallPutsTheCommandOnPath(t *testing.T) {
+	tests := []struct {
+		name      string
+		onPath    bool
+		shell     string
+		wantHint  string
+		wantCheck string // how the final line tells to run it
+	}{
+		{"not on PATH, bash", false, "/bin/bash", "add this line to ~/.bashrc, then open a new terminal:\n  export PATH=\"$HOME/.local/bin:$PATH\"", "check it: {bin} status"},
+		{"not on PATH, zsh", false, "/bin/zsh", "add this line to ~/.zshrc", "check it: {bin} status"},
+		{"on PATH", true, "/bin/bash", "", "check it: agentjail status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			defer e.cli("uninstall")
+			link := filepath.Join(e.home, ".local", "bin", "agentjail")
+			path := "/usr/bin:/bin"
+			if tt.onPath {
+				path = filepath.Dir(link) + ":" + path
+			}
+			r := e.withEnv([]string{"PATH=" + path, "SHELL=" + tt.shell}, "agentjail", "install")
+			if r.code != 0 {
+				t.Fatalf("install: %+v", r)
+			}
+			installed := filepath.Join(e.ajHome, "bin", "agentjail")
+			if dest, err := os.Readlink(link); err != nil || dest != installed {
+				t.Fatalf("link %q %v", dest, err)
+			}
+			if tt.wantHint != "" && !strings.Contains(r.stdout, filepath.Dir(link)+" is not on your PATH; "+tt.wantHint) {
+				t.Errorf("no PATH hint:\n%s", r.stdout)
+			}
+			if tt.wantHint == "" && strings.Contains(r.stdout, "not on your PATH") {
+				t.Errorf("a hint with the folder on PATH:\n%s", r.stdout)
+			}
+			if want := strings.ReplaceAll(tt.wantCheck, "{bin}", installed); !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "the agentjail command: "+installed) {
+				t.Errorf("want %q and the full path in:\n%s", want, r.stdout)
+			}
+			// The link runs the installed command.
+			if out, err := exec.Command(link, "version").Output(); err != nil || !strings.HasPrefix(string(out), "agentjail ") {
+				t.Errorf("the link does not run agentjail: %v %s", err, out)
+			}
+			if r := e.cli("uninstall"); r.code != 0 {
+				t.Fatal(r)
+			}
+			if _, err := os.Lstat(link); err == nil {
+				t.Errorf("uninstall left the link")
+			}
+			if _, err := os.Stat(filepath.Join(e.home, ".local")); err == nil {
+				t.Errorf("uninstall left the ~/.local it created")
+			}
+		})
+	}
+	// A program of that name that is not ours is never replaced.
 	e := newEnv(t)
-	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
+	defer e.cli("uninstall")
+	mine := filepath.Join(e.home, ".local", "bin", "agentjail")
+	os.MkdirAll(filepath.Dir(mine), 0o755)
+	os.WriteFile(mine, []byte("#!/bin/sh\necho mine\n"), 0o755)
+	r := e.cli("install")
+	if r.code != 0 || !strings.Contains(r.stdout, "left "+mine+" alone") {
+		t.Fatalf("%+v", r)
+	}
+	e.cli("uninstall")
+	if read(mine) != "#!/bin/sh\necho mine\n" {
+		t.Errorf("a foreign file was changed or removed")
+	}
+}
+
+// uninstall --purge leaves nothing of ours in HOME: the tree is what it
+// was before install.
+func TestPurgeLeavesTheHomeAsItWas(t *testing.T) {
+	e := newEnv(t)
+	os.MkdirAll(filepath.Join(e.home, "project"), 0o755)
+	before := tree(t, e.home)
 	if r := e.cli("install"); r.code != 0 {
-		t.Fatalf("install: %+v", r)
+		t.Fatal(r)
 	}
-	if r := e.cli("status"); r.code != 0 || !strings.Contains(r.stdout, "health: ok") {
-		t.Fatalf("fresh install: %+v", r)
+	if r := e.cli("uninstall", "--purge"); r.code != 0 {
+		t.Fatal(r)
 	}
+	if after := tree(t, e.home); after != before {
+		t.Errorf("HOME after install and uninstall --purge:\n%s\nbefore:\n%s", after, before)
+	}
+}
 
-	// --help is not a failed call.
-	if r := e.run("", filepath.Join(e.ajHome, "bin", "agentjail-hook"), "--help"); r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
-		t.Errorf("--help: %+v", r)
-	}
-	if _, err := os.Stat(filepath.Join(e.ajHome, "hook-failures.jsonl")); !os.IsNotExist(err) {
-		t.Errorf("--help recorded a failure")
-	}
+// tree lists every path under root, one a line.
+func tree(t *testing.T, root string) string {
+	t.Helper()
+	var paths []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && p != root {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	return strings.Join(paths, "\n")
+}
 
-	// A broken policy degrades while it is there.
-	e.writePolicy("broken.rego", "package agentjail\ndeny[msg] {\n")
-	waitFor(t, "the broken policy to show", func() bool { return problemKinds(t, e) == "policy" })
+// Every Rego block of the README, saved as the user would save it,
+// loads in a real daemon with no load error; a file mixing the two
+// syntaxes is refused with words that say so.
+func TestReadmePoliciesLoadAsPasted(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```rego\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 2 {
+		t.Fatalf("%d rego blocks", len(blocks))
+	}
+	e := newEnv(t)
+	for i, b := range blocks {
+		e.writePolicy("readme"+string(rune('a'+i))+".rego", b[1])
+	}
+	e.start()
 	r := e.cli("status")
-	if r.code != 4 || !strings.Contains(r.stdout, "fix: fix or remove the file") {
-		t.Errorf("status with a broken policy: %+v", r)
+	if r.code != 0 || strings.Contains(r.stdout, "policy errors") {
+		t.Errorf("status with the README's policies: %+v", r)
 	}
-	os.Remove(filepath.Join(e.ajHome, "policies", "broken.rego"))
-	waitFor(t, "health to clear", func() bool { return e.cli("status").code == 0 })
-
-	// Fail-opens count for an hour.
-	failLog := filepath.Join(e.ajHome, "hook-failures.jsonl")
-	rec := func(ago time.Duration) string {
-		return fmt.Sprintf(`{"time":%q,"mode":"open","error":"no daemon"}`+"\n", time.Now().Add(-ago).UTC().Format(time.RFC3339))
+	// Both README rules decide, as the README says.
+	if r := e.cli("try", "npm", "publish"); !strings.Contains(r.stdout, "team.publish") {
+		t.Errorf("the README's ask rule did not fire: %+v", r)
 	}
-	os.WriteFile(failLog, []byte(rec(3*time.Hour)+rec(90*time.Minute)), 0o600)
-	if r := e.cli("status"); r.code != 0 {
-		t.Errorf("fail-opens over an hour ago degrade: %+v", r)
-	}
-	os.WriteFile(failLog, []byte(rec(3*time.Hour)+rec(2*time.Minute)), 0o600)
-	if r := e.cli("status"); r.code != 4 || !strings.Contains(r.stdout, "1 calls ran unchecked in the last hour") || !strings.Contains(r.stdout, "fix:") {
-		t.Errorf("a recent fail-open: %+v", r)
+	// The two pasted into one file: refused, and said why.
+	e.writePolicy("mixed.rego", blocks[0][1]+"\n"+strings.TrimPrefix(blocks[1][1], "package agentjail\n"))
+	waitFor(t, "the mixed file to be reported", func() bool {
+		return strings.Contains(e.cli("status").stdout, "this file mixes Rego v0 and v1")
+	})
+	if r := e.cli("try", "ls"); !strings.Contains(r.stderr, "warning: 1 policy load error(s)") || !strings.Contains(r.stderr, "mixed.rego") {
+		t.Errorf("try did not warn about the file that did not load: %+v", r)
 	}
 }
 
-// try is the user testing a policy: never counted, logged apart.
-func TestTryLeavesCountersAlone(t *testing.T) {
-	e := newEnv(t)
-	t.Cleanup(func() { e.cli("uninstall") }) // never leave a daemon behind
-	if r := e.cli("install"); r.code != 0 {
-		t.Fatalf("install: %+v", r)
+// config.yaml mistakes are reported in its own terms wherever they show.
+func TestConfigErrorsInOurWords(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"typo of a key", "eval_timout: 1s\n", `unknown key "eval_timout" (did you mean eval_timeout?)`},
+		{"not a bool", "notifications: maybe\n", `notifications must be true or false, not "maybe"`},
 	}
-	if r := e.cli("try", "cat ~/.ssh/id_rsa"); !strings.Contains(r.stdout, "deny") {
-		t.Fatalf("try: %+v", r)
-	}
-	_, rep := fullStatus(t, e)
-	if n := rep.Daemon.Decisions["deny"] + rep.Daemon.Decisions["allow"] + rep.Daemon.Decisions["ask"]; n != 0 {
-		t.Errorf("try was counted: %v", rep.Daemon.Decisions)
-	}
-	if r := e.run(bashEvent("cat ~/.ssh/id_rsa"), filepath.Join(e.ajHome, "bin", "agentjail-hook")); r.code != 2 {
-		t.Fatalf("hook: %+v", r)
-	}
-	_, rep = fullStatus(t, e)
-	if rep.Daemon.Decisions["deny"] != 1 {
-		t.Errorf("the agent's deny was not counted: %v", rep.Daemon.Decisions)
-	}
-	rows := func(args ...string) int {
-		var n int
-		waitFor(t, "the log", func() bool {
-			r := e.cli(append([]string{"logs", "--json"}, args...)...)
-			n = strings.Count(r.stdout, "\n")
-			return n > 0
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			os.MkdirAll(e.ajHome, 0o700)
+			os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte(tt.yaml), 0o600)
+			e.start()
+			r := e.cli("status")
+			if !strings.Contains(r.stdout, tt.want) || strings.Contains(r.stdout, "strconv") || strings.Contains(r.stdout, "decoding failed") {
+				t.Errorf("status: %+v", r)
+			}
+			if r := e.cli("try", "ls"); !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("try: %+v", r)
+			}
 		})
-		return n
-	}
-	if n := rows(); n != 1 {
-		t.Errorf("logs shows %d rows, want the agent's one", n)
-	}
-	if n := rows("--try"); n != 1 {
-		t.Errorf("logs --try shows %d rows, want 1", n)
-	}
-	if n := rows("--all"); n != 2 {
-		t.Errorf("logs --all shows %d rows, want 2", n)
-	}
-}
-
-// With agentjail never installed, every message says so.
-func TestAdviceWhenNeverInstalled(t *testing.T) {
-	e := newEnv(t)
-	if r := e.hook(bashEvent("ls")); r.code != 0 || !strings.Contains(r.stderr, "agentjail is not installed here") {
-		t.Errorf("hook: %+v", r)
-	}
-	if r := e.cli("status"); r.code != 3 || !strings.Contains(r.stdout, "agentjail is not installed here") {
-		t.Errorf("status: %+v", r)
-	}
-	if r := e.cli("try", "ls"); r.code != 3 || !strings.Contains(r.stderr, "agentjail is not installed here") {
-		t.Errorf("try: %+v", r)
-	}
-	for _, r := range []result{e.hook(bashEvent("ls")), e.cli("status"), e.cli("try", "ls")} {
-		if strings.Contains(r.stdout+r.stderr, "start it with `agentjail run`") {
-			t.Errorf("advises a foreground daemon: %+v", r)
-		}
 	}
 }
