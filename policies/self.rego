@@ -98,6 +98,10 @@ deny contains {"id": "self.cli", "msg": msg} if {
 
 agentjail_cli_read_only(cmd) if cmd.operands[0] in agentjail_read_only
 
+# install --dry-run and uninstall --dry-run print what they would change
+# and change nothing (the roles table marks the flag).
+agentjail_cli_read_only(cmd) if cmd.dry_run
+
 agentjail_cli_read_only(cmd) if {
 	cmd.operands[0] == "policy"
 	cmd.operands[1] == "test"
