@@ -10,9 +10,7 @@
 package agentconfig
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 )
 
@@ -96,36 +94,12 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		j.RemovesGuard, j.Problem = true, problem
 		return j
 	}
-	var cur []byte
-	if read != nil {
-		b, err := read(path)
-		switch {
-		case err == nil:
-			cur = b
-			if cur == nil {
-				cur = []byte{}
-			}
-		case errors.Is(err, fs.ErrNotExist):
-		case errors.Is(err, ErrTooLarge):
-			return fail(fmt.Sprintf("leave a file agentjail cannot check (it is over %d bytes)", MaxFileSize))
-		default:
-			return fail(fmt.Sprintf("change a file agentjail cannot read to check (%v)", err))
-		}
-	}
-	if !main {
-		// A path the call names besides its target (an MCP move's source
-		// or destination): what it leaves there cannot be computed.
-		return fail(fmt.Sprintf("change it with %s, whose result agentjail cannot compute", tool))
-	}
-	res, unchanged, problem := Apply(tool, input, cur)
+	cur, res, unchanged, problem := Result(tool, input, path, main, read)
 	if problem != "" {
 		return fail(problem)
 	}
 	if unchanged {
 		return j
-	}
-	if len(res) > MaxFileSize {
-		return fail(fmt.Sprintf("leave a file agentjail cannot check (over %d bytes)", MaxFileSize))
 	}
 	p := agents[agent](cur, res)
 	if p == "" && agent != "claude-code" {
