@@ -20,6 +20,7 @@ import (
 
 type logFilter struct {
 	verdict, tool, session string
+	agent                  string // only this agent's calls (claude-code, codex ...)
 	since                  time.Duration
 	// try shows only `agentjail try` decisions, all shows them beside the
 	// agents'; by default they are left out, since they are the user's
@@ -31,6 +32,7 @@ func (f logFilter) keep(r decisionlog.Record, now time.Time) bool {
 	return (f.all || (r.Source == decisionlog.SourceTry) == f.try) &&
 		(f.verdict == "" || r.Verdict == f.verdict) &&
 		(f.tool == "" || strings.EqualFold(r.Tool, f.tool)) &&
+		(f.agent == "" || strings.EqualFold(r.Agent, f.agent) || r.Agent == "" && f.agent == "claude-code") &&
 		(f.session == "" || r.SessionID == f.session) &&
 		(f.since == 0 || !r.Time.Before(now.Add(-f.since)))
 }
@@ -95,6 +97,7 @@ alone) or --all.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
 	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: allow, ask or deny")
 	cmd.Flags().StringVar(&f.tool, "tool", "", "only this tool (Bash, Read ...)")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "only this agent's calls: claude-code, codex, gemini, copilot or cursor")
 	cmd.Flags().StringVar(&f.session, "session", "", "only this agent session id")
 	cmd.Flags().DurationVar(&f.since, "since", 0, "only the last DURATION (1h, 30m)")
 	cmd.Flags().BoolVar(&f.try, "try", false, "only the decisions of `agentjail try` (left out by default)")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
@@ -27,6 +28,7 @@ func newTryCmd() *cobra.Command {
 	var (
 		tool, cwd, eventFile string
 		offline, verbose     bool
+		agentName            string
 	)
 	cmd := &cobra.Command{
 		Use:   "try [--tool Bash] [--cwd DIR] [-v] COMMAND... | try --tool Read PATH | try --event FILE|-",
@@ -50,14 +52,20 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 			if err != nil {
 				return err
 			}
+			if agentName, err = tryAgent(agentName); err != nil {
+				return err
+			}
+			if eventFile == "" {
+				event = agentEvent(agentName, event)
+			}
 			wd, _ := os.Getwd()
-			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: "claude-code", Explain: true, Source: wire.SourceTry}
+			req := &wire.Request{Op: wire.OpDecide, Event: event, Cwd: wd, Agent: agentName, Explain: true, Source: wire.SourceTry}
 			dec, problems, err := tryDecide(cmd.Context(), req, offline)
 			if err != nil {
 				return err
 			}
 			warnProblems(cmd.ErrOrStderr(), problems)
-			printDecision(cmd.OutOrStdout(), dec, tryView{verbose: verbose, colours: coloursFor(cmd.OutOrStdout())})
+			printDecision(cmd.OutOrStdout(), dec, tryView{verbose: verbose, colours: coloursFor(cmd.OutOrStdout()), agent: agentName, event: agent.Decode(event)})
 			return nil
 		},
 	}
@@ -69,6 +77,7 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 	cmd.Flags().StringVar(&eventFile, "event", "", "read a whole hook event as JSON from FILE, or - for stdin")
 	cmd.Flags().BoolVar(&offline, "offline", false, "evaluate in this process instead of asking the daemon")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also show the whole derived policy input (input.agentjail)")
+	cmd.Flags().StringVar(&agentName, "agent", "claude-code", "the agent making the call: claude-code, codex, gemini, copilot or cursor (its event and its hook's answer)")
 	return cmd
 }
 
@@ -175,6 +184,8 @@ func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Deci
 type tryView struct {
 	verbose bool // the whole derived input too
 	colours colours
+	agent   string         // whose hook output to show ("" claude-code)
+	event   map[string]any // the event tried, for the agent's answer
 }
 
 func printDecision(out io.Writer, d *wire.Decision, view tryView) {
@@ -210,7 +221,7 @@ func printDecision(out io.Writer, d *wire.Decision, view tryView) {
 		}
 	}
 	printCommands(out, d.Input)
-	stdout, stderr, code := hook.Render(d)
+	stdout, stderr, code := hook.RenderFor(view.agent, view.event, d)
 	fmt.Fprintln(out, "hook output:")
 	if len(stdout) == 0 {
 		fmt.Fprintln(out, "  stdout: (nothing)")

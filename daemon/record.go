@@ -24,7 +24,11 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 		Revision:   dec.Revision,
 	}
 	r.SessionID, _ = in["session_id"].(string)
-	r.Tool, _ = in["tool_name"].(string)
+	// The tool as the agent names it, whichever field of its event
+	// carries it (tool_name, toolName ...).
+	if r.Tool, _ = derived["tool_name"].(string); r.Tool == "" {
+		r.Tool, _ = in["tool_name"].(string)
+	}
 	r.Agent, _ = derived["agent"].(string)
 	r.Cwd, _ = derived["cwd"].(string)
 	r.Summary = summary(r.Tool, in, derived)
@@ -40,6 +44,9 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 // summary is the command, or the path (and for Write the size): never a
 // file's content.
 func summary(tool string, in, derived map[string]any) string {
+	if cmd, ok := derived["command"].(string); ok && cmd != "" {
+		return clip(cmd) // a shell call of any agent
+	}
 	ti, _ := in["tool_input"].(map[string]any)
 	if cmd, ok := ti["command"].(string); ok {
 		return clip(cmd)

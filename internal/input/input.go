@@ -172,7 +172,9 @@ func Derive(event map[string]any, env Env) *Derived {
 	// Each agent's event is read through its adapter, which gives the
 	// tool in Claude Code's terms (Read with file_path, Bash with
 	// command ...) so that everything below holds for every agent.
-	call := agent.For(event, env.Agent).Canonical(event)
+	adapter := agent.For(event, env.Agent)
+	d.Agent = adapter.Name()
+	call := adapter.Canonical(event)
 	tool, rawInput := call.Like, call.LikeInput
 	d.ToolName = call.Tool
 	ti, _ := rawInput.(map[string]any)
