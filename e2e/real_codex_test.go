@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Codex CLI (npm @openai/codex 0.169.0) as measured here, headless
+// (`codex exec`) against fakeModel's Responses API:
+//
+//   - It offers the model a shell tool named exec_command ({"cmd": ...});
+//     the hook gets it as PreToolUse, tool_name "Bash",
+//     tool_input {"command": ...} (tool_use_id is the model's call_id,
+//     permission_mode "bypassPermissions" under -s danger-full-access).
+//     With a model it has no metadata for it offers no apply_patch tool,
+//     so the apply_patch shape is not exercised here.
+//   - The model reads "Command blocked by PreToolUse hook: <reason>.
+//     Command: <the command>" after exit 2 with the reason on stderr, and
+//     the same after a JSON deny with a reason; Codex appends the command.
+//   - A JSON deny with an empty reason, a JSON allow, a JSON ask, a
+//     top-level {"decision":"deny"}, exit 1 and a hook past its timeout
+//     are all "hook failed" and the tool runs (Codex fails open).
+//   - A hook that is not trusted is skipped without a word; the trust
+//     [hooks.state."<hooks.json>:pre_tool_use:<group>:<handler>"]
+//     trusted_hash = "sha256:..." that the installer writes is the one
+//     `codex app-server` reports as currentHash through hooks/list, and
+//     with it the hook runs without --dangerously-bypass-hook-trust.
+func TestRealCodex(t *testing.T) {
+	codex := agentCLI(t, "codex")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+
+	// The user's own Codex configuration, comments and all: the provider
+	// is the fake model. Uninstall must give it back byte for byte.
+	codexHome := filepath.Join(e.home, ".codex")
+	os.MkdirAll(codexHome, 0o700)
+	config := "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"  # a local model server\n\n" +
+		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	configPath, hooksPath := filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
+	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := takeSnapshot(configPath, hooksPath)
+
+	installFor(t, e, "codex")
+	rec := recordHook(t, e)
+
+	run := func(t *testing.T, command string) string {
+		t.Helper()
+		rec.reset()
+		api.script(&modelCall{Name: "exec_command", Args: map[string]any{"cmd": command}})
+		// No --dangerously-bypass-hook-trust: the hook runs on the trust
+		// the installer wrote, or not at all.
+		r := runProcess(t, agentEnv(e, "FAKE_MODEL_KEY=x"), work.dir, codex,
+			[]string{"exec", "--skip-git-repo-check", "-s", "danger-full-access", "Do the task."}, 90*time.Second)
+		out := r.stdout + r.stderr
+		if r.code != 0 {
+			t.Fatalf("codex exec: exit %d\n%s", r.code, out)
+		}
+		return oneResult(t, api, out)
+	}
+
+	t.Run("the installer's trust is the hash Codex computes", func(t *testing.T) {
+		hooks := codexHooksList(t, e, codex, work.dir)
+		var ours []map[string]any
+		for _, h := range hooks {
+			if cmd, _ := h["command"].(string); strings.Contains(cmd, "agentjail-hook") {
+				ours = append(ours, h)
+			}
+		}
+		if len(ours) != 1 {
+			t.Fatalf("hooks/list shows %d agentjail hooks, want 1: %v", len(ours), hooks)
+		}
+		if ours[0]["trustStatus"] != "trusted" {
+			cfg, _ := os.ReadFile(configPath)
+			t.Fatalf("Codex says our hook is %v (key %v, current hash %v); config.toml:\n%s", ours[0]["trustStatus"], ours[0]["key"], ours[0]["currentHash"], cfg)
+		}
+	})
+
+	t.Run("a key read is blocked and the model gets our reason", func(t *testing.T) {
+		reason := tryReason(t, e, work.dir, keyRead)
+		got := run(t, keyRead)
+		if !strings.Contains(got, reason) || strings.Contains(got, work.key) {
+			t.Errorf("tool result:\n%s\nwant our reason verbatim:\n%s", got, reason)
+		}
+		if !strings.HasPrefix(got, "Command blocked by PreToolUse hook: ") {
+			t.Errorf("Codex no longer words a blocked call as measured: %q", got)
+		}
+		c := rec.one(t)
+		ev := c.event(t)
+		if ev["hook_event_name"] != "PreToolUse" || ev["tool_name"] != "Bash" {
+			t.Errorf("event %v/%v, want PreToolUse/Bash:\n%s", ev["hook_event_name"], ev["tool_name"], c.Stdin)
+		}
+		if in, _ := ev["tool_input"].(map[string]any); in["command"] != keyRead {
+			t.Errorf("tool_input %v, want command %q", ev["tool_input"], keyRead)
+		}
+		if !strings.Contains(c.Args, "--agent codex") {
+			t.Errorf("the hook runs as %q, want --agent codex", c.Args)
+		}
+		if c.Code != 2 || !strings.Contains(c.Stderr, reason) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q", c.Code, c.Stdout, c.Stderr)
+		}
+	})
+
+	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+		got := run(t, harmless)
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		// Passthrough never widens Codex's own permissions: no JSON at
+		// all (Codex would even count a JSON allow as a failed hook).
+		c := rec.one(t)
+		if c.Code != 0 || c.Stdout != "" {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		}
+	})
+
+	t.Run("an ask-class command is denied with our reason, not run", func(t *testing.T) {
+		reason := tryReason(t, e, work.dir, askClass)
+		head := work.head(t, e)
+		got := run(t, askClass)
+		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "A human must approve") {
+			t.Errorf("tool result:\n%s\nwant our reason (%s) and that a human must approve", got, reason)
+		}
+		if now := work.head(t, e); now != head {
+			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
+		}
+	})
+
+	t.Run("uninstall gives the configuration back byte for byte", func(t *testing.T) {
+		if r := ajRun(t, e, "uninstall", "--for", "codex"); r.code != 0 {
+			t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		before.same(t)
+		got := run(t, keyRead)
+		if !strings.Contains(got, work.key) {
+			t.Errorf("after uninstall the key read should run unguarded; tool result:\n%s", got)
+		}
+		if n := len(rec.calls()); n != 0 {
+			t.Errorf("the hook still ran %d times", n)
+		}
+	})
+}
+
+// codexHooksList asks Codex's own app server (JSON-RPC over stdio) which
+// hooks apply in dir, with each hook's key, current hash and trust.
+func codexHooksList(t *testing.T, e *env, codex, dir string) []map[string]any {
+	t.Helper()
+	msgs := []map[string]any{
+		{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "agentjail-e2e", "title": nil, "version": "1"}, "capabilities": nil}},
+		{"jsonrpc": "2.0", "method": "initialized"},
+		{"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": map[string]any{"cwds": []string{dir}}},
+	}
+	resp := jsonRPC(t, agentEnv(e, "FAKE_MODEL_KEY=x"), dir, codex, []string{"app-server"}, msgs, 2)
+	var out []map[string]any
+	data, _ := resp["data"].([]any)
+	for _, d := range data {
+		entry, _ := d.(map[string]any)
+		hooks, _ := entry["hooks"].([]any)
+		for _, h := range hooks {
+			if m, ok := h.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}

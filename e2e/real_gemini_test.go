@@ -1,0 +1,153 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Gemini CLI (npm @google/gemini-cli 0.61.0) as measured here, headless
+// (`gemini -p ... --yolo`) against fakeModel's Gemini API
+// (GOOGLE_GEMINI_BASE_URL, streamGenerateContent?alt=sse):
+//
+//   - The hook gets BeforeTool, tool_name "run_shell_command",
+//     tool_input {"command": ...}, plus session_id, transcript_path, cwd
+//     and timestamp.
+//   - The model reads "Tool execution blocked: <reason>" after a
+//     top-level {"decision":"deny","reason":...} and after exit 2 with
+//     the reason on stderr; a deny with an empty reason still blocks
+//     ("No reason provided"). Claude Code's hookSpecificOutput
+//     permissionDecision "deny" is ignored and the tool runs.
+//   - {"decision":"ask"} leaves a headless run waiting until it is killed.
+//   - Exit 1 and a hook past its timeout let the tool run (fails open).
+//   - Without --yolo, headless Gemini does not offer run_shell_command at
+//     all ("Tool not found"), so a hook cannot widen what it runs there.
+//   - Settings need security.auth.selectedType "gemini-api-key" for
+//     GEMINI_API_KEY to be used; an untrusted folder needs
+//     GEMINI_CLI_TRUST_WORKSPACE=true headless; GEMINI_CLI_NO_RELAUNCH
+//     saves the second Node start.
+func TestRealGemini(t *testing.T) {
+	gemini := agentCLI(t, "gemini")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+
+	// The user's own settings, JSON with comments as Gemini allows; the
+	// installer edits them in place and uninstall gives them back.
+	settingsPath := filepath.Join(e.home, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(settingsPath), 0o700)
+	settings := `// my Gemini settings
+{
+  "security": {
+    "auth": { "selectedType": "gemini-api-key" } // the key comes from GEMINI_API_KEY
+  },
+  "privacy": { "usageStatisticsEnabled": false },
+  "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+  /* the hooks I had before */
+  "hooks": {}
+}
+`
+	if err := os.WriteFile(settingsPath, []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := takeSnapshot(settingsPath)
+
+	installFor(t, e, "gemini")
+	rec := recordHook(t, e)
+
+	run := func(t *testing.T, call *modelCall) string {
+		t.Helper()
+		rec.reset()
+		api.script(call)
+		r := runProcess(t, agentEnv(e,
+			"GOOGLE_GEMINI_BASE_URL="+api.url,
+			"GEMINI_API_KEY=x",
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
+			"GEMINI_CLI_NO_RELAUNCH=true",
+		), work.dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
+		out := r.stdout + r.stderr
+		if r.code != 0 {
+			t.Fatalf("gemini: exit %d\n%s", r.code, out)
+		}
+		return oneResult(t, api, out)
+	}
+	shell := func(command string) *modelCall {
+		return &modelCall{Name: "run_shell_command", Args: map[string]any{"command": command}}
+	}
+
+	t.Run("a key read is blocked and the model gets our reason", func(t *testing.T) {
+		reason := tryReason(t, e, work.dir, keyRead)
+		got := run(t, shell(keyRead))
+		if !strings.Contains(got, reason) || strings.Contains(got, work.key) {
+			t.Errorf("tool result:\n%s\nwant our reason verbatim:\n%s", got, reason)
+		}
+		c := rec.one(t)
+		ev := c.event(t)
+		if ev["hook_event_name"] != "BeforeTool" || ev["tool_name"] != "run_shell_command" {
+			t.Errorf("event %v/%v, want BeforeTool/run_shell_command:\n%s", ev["hook_event_name"], ev["tool_name"], c.Stdin)
+		}
+		if in, _ := ev["tool_input"].(map[string]any); in["command"] != keyRead {
+			t.Errorf("tool_input %v, want command %q", ev["tool_input"], keyRead)
+		}
+		if !strings.Contains(c.Args, "--agent gemini") {
+			t.Errorf("the hook runs as %q, want --agent gemini", c.Args)
+		}
+	})
+
+	t.Run("its own file tool reading the key is blocked too", func(t *testing.T) {
+		// Gemini refuses paths outside the workspace before any hook
+		// runs, so the key is one inside the project.
+		key := filepath.Join(work.dir, ".ssh", "id_rsa")
+		os.MkdirAll(filepath.Dir(key), 0o700)
+		if err := os.WriteFile(key, []byte(work.key+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := run(t, &modelCall{Name: "read_file", Args: map[string]any{"file_path": key}})
+		if !strings.Contains(got, "holds private keys") || strings.Contains(got, work.key) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if ev := rec.one(t).event(t); ev["tool_name"] != "read_file" {
+			t.Errorf("tool_name %v, want read_file", ev["tool_name"])
+		}
+	})
+
+	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+		got := run(t, shell(harmless))
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		c := rec.one(t)
+		if c.Code != 0 || c.Stdout != "" {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		}
+	})
+
+	t.Run("an ask-class command is denied with our reason, not run", func(t *testing.T) {
+		// An ask would leave the headless run waiting: it comes as a deny.
+		reason := tryReason(t, e, work.dir, askClass)
+		head := work.head(t, e)
+		got := run(t, shell(askClass))
+		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "A human must approve") {
+			t.Errorf("tool result:\n%s\nwant our reason (%s) and that a human must approve", got, reason)
+		}
+		if now := work.head(t, e); now != head {
+			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
+		}
+	})
+
+	t.Run("uninstall gives the settings back byte for byte", func(t *testing.T) {
+		if r := ajRun(t, e, "uninstall", "--for", "gemini"); r.code != 0 {
+			t.Fatalf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		before.same(t)
+		got := run(t, shell(keyRead))
+		if !strings.Contains(got, work.key) {
+			t.Errorf("after uninstall the key read should run unguarded; tool result:\n%s", got)
+		}
+		if n := len(rec.calls()); n != 0 {
+			t.Errorf("the hook still ran %d times", n)
+		}
+	})
+}
