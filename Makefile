@@ -5,6 +5,20 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/agentjail/agentjail/cli.Version=$(VERSION)
 # Static, cgo-free binaries: the hook starts faster and they run anywhere.
 BUILD   := CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)"
+# The system the recipes build for; a test overrides it (make -n UNAME_S=Darwin).
+UNAME_S ?= $(shell uname -s)
+ifeq ($(UNAME_S),Darwin)
+# On macOS the menu bar (fyne.io/systray) needs cgo and Cocoa, so agentjail
+# links them (Xcode's command-line tools: xcode-select --install); the hook
+# stays static and cgo-free.
+BUILD_AGENTJAIL := CGO_ENABLED=1 $(GO) build -trimpath -ldflags "$(LDFLAGS)"
+else
+BUILD_AGENTJAIL := $(BUILD)
+endif
+# `make app CODESIGN_IDENTITY="Developer ID Application: …"` signs the bundle.
+CODESIGN_IDENTITY ?=
+# `make app TRAYLESS=1` on Linux builds a bundle without the menu bar.
+TRAYLESS ?=
 
 # The Claude Code CLI the end-to-end test drives, pinned.
 CLAUDE_CODE_VERSION := 2.1.330
@@ -21,11 +35,17 @@ COPILOT_VERSION := 1.0.102
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## build bin/agentjail and bin/agentjail-hook
-	$(BUILD) -o bin/ ./cmd/agentjail ./cmd/agentjail-hook
+build: ## build bin/agentjail (with the menu bar on macOS) and bin/agentjail-hook
+	$(BUILD_AGENTJAIL) -o bin/ ./cmd/agentjail
+	$(BUILD) -o bin/ ./cmd/agentjail-hook
 
-install: build ## build, then install: binaries, Claude Code hook, launchd/systemd service
+ifeq ($(UNAME_S),Darwin)
+install: app ## build, then install: binaries, AgentJail.app (macOS), Claude Code hook, launchd/systemd service
+	AgentJail.app/Contents/MacOS/agentjail install
+else
+install: build
 	bin/agentjail install
+endif
 
 uninstall: build ## remove the hook and the service (agentjail uninstall --purge removes ~/.agentjail too)
 	bin/agentjail uninstall
@@ -67,12 +87,35 @@ gemini: ## install the pinned Gemini CLI (npm @google/gemini-cli)
 copilot: ## install the pinned Copilot CLI (npm @github/copilot)
 	@scripts/npm-tool.sh .tools/copilot @github/copilot $(COPILOT_VERSION)
 
-app: ## assemble AgentJail.app for macOS (GOARCH=arm64 by default)
-	rm -rf AgentJail.app
-	mkdir -p AgentJail.app/Contents/MacOS AgentJail.app/Contents/Resources
-	GOOS=darwin GOARCH=$${GOARCH:-arm64} $(BUILD) -o AgentJail.app/Contents/MacOS/ ./cmd/agentjail ./cmd/agentjail-hook
-	cp assets/AppIcon.icns AgentJail.app/Contents/Resources/
-	sed 's/__VERSION__/$(VERSION)/g' Info.plist > AgentJail.app/Contents/Info.plist
+APP_BUNDLE := AgentJail.app
+ifeq ($(UNAME_S),Darwin)
+app: ## assemble AgentJail.app: on a Mac, with the menu bar (CODESIGN_IDENTITY=… signs it)
+	rm -rf $(APP_BUNDLE)
+	mkdir -p $(APP_BUNDLE)/Contents/MacOS $(APP_BUNDLE)/Contents/Resources
+	$(BUILD_AGENTJAIL) -o $(APP_BUNDLE)/Contents/MacOS/ ./cmd/agentjail
+	$(BUILD) -o $(APP_BUNDLE)/Contents/MacOS/ ./cmd/agentjail-hook
+	cp assets/AppIcon.icns $(APP_BUNDLE)/Contents/Resources/
+	sed 's/__VERSION__/$(VERSION)/g' assets/Info.plist > $(APP_BUNDLE)/Contents/Info.plist
+	mkdir -p bin && cp $(APP_BUNDLE)/Contents/MacOS/agentjail $(APP_BUNDLE)/Contents/MacOS/agentjail-hook bin/
+ifneq ($(CODESIGN_IDENTITY),)
+	codesign --force --options runtime --sign "$(CODESIGN_IDENTITY)" $(APP_BUNDLE)/Contents/MacOS/agentjail-hook
+	codesign --force --options runtime --sign "$(CODESIGN_IDENTITY)" $(APP_BUNDLE)
+endif
+else ifneq ($(TRAYLESS),)
+APP_BUNDLE := AgentJail-trayless.app
+app:
+	@echo "building $(APP_BUNDLE): a macOS bundle WITHOUT the menu bar (cgo cannot link Cocoa from $(UNAME_S)); build AgentJail.app on a Mac"
+	rm -rf $(APP_BUNDLE)
+	mkdir -p $(APP_BUNDLE)/Contents/MacOS $(APP_BUNDLE)/Contents/Resources
+	GOOS=darwin GOARCH=$${GOARCH:-arm64} $(BUILD) -o $(APP_BUNDLE)/Contents/MacOS/ ./cmd/agentjail ./cmd/agentjail-hook
+	cp assets/AppIcon.icns $(APP_BUNDLE)/Contents/Resources/
+	sed -e 's/__VERSION__/$(VERSION)/g' -e 's/<string>AgentJail<\/string>/<string>AgentJail (tray-less)<\/string>/g' assets/Info.plist > $(APP_BUNDLE)/Contents/Info.plist
+else
+app:
+	@echo "make app: AgentJail.app must be built on a Mac: its menu bar needs cgo and Cocoa (Xcode's command-line tools), which $(UNAME_S) cannot link." >&2
+	@echo "  On a Mac: make app (or make install). Here, make app TRAYLESS=1 builds a labelled bundle without the menu bar." >&2
+	@exit 2
+endif
 
 screenshot: ## regenerate docs/tray-menu.png (needs xvfb xfce4-panel xdotool imagemagick)
 	scripts/screenshot.sh
@@ -81,4 +124,4 @@ icons: ## redraw assets/AppIcon.png and .icns
 	$(GO) run ./tools/mkicon
 
 clean: ## remove build output
-	rm -rf bin AgentJail.app
+	rm -rf bin AgentJail.app AgentJail-trayless.app
