@@ -99,6 +99,12 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		return fail(problem)
 	}
 	if unchanged {
+		if cur == nil && touchesGuard(tool, input) {
+			// The edit fails today because the file is not there, but
+			// one created first (a Write, a second agent) would take it.
+			// Refusing costs a user nothing: the edit could not apply.
+			return fail("edit the hooks, hook switches or environment of a settings file that is not there, so agentjail cannot check the result")
+		}
 		return j
 	}
 	p := agents[agent](cur, res)
@@ -224,4 +230,33 @@ func keepsHookName(cur, res []byte) string {
 		return "drop the agentjail hook"
 	}
 	return ""
+}
+
+// guardWords are the settings text that an edit weakening the guard
+// touches: the hook tables, their switches and the environment.
+var guardWords = []string{"agentjail", "hooks", "pretooluse", "matcher", "disableallhooks", "allowmanagedhooksonly", "\"env\"", "claude_code_", "\\u"}
+
+// touchesGuard reports whether an Edit or MultiEdit names guardWords in
+// the text it replaces or the text it writes.
+func touchesGuard(tool string, input map[string]any) bool {
+	var edits []any
+	switch tool {
+	case "Edit":
+		edits = []any{input}
+	case "MultiEdit":
+		edits, _ = input["edits"].([]any)
+	}
+	for _, e := range edits {
+		m, _ := e.(map[string]any)
+		for _, k := range []string{"old_string", "new_string"} {
+			s, _ := m[k].(string)
+			s = strings.ToLower(s)
+			for _, w := range guardWords {
+				if strings.Contains(s, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
