@@ -33,7 +33,8 @@ COPILOT_VERSION := 1.0.102
 .PHONY: help build install uninstall run test bench vet clean claude-code agents codex gemini copilot app icons screenshot
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / && !seen[$$1]++ {name[++n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
+	  END {for (i = 1; i <= n; i++) printf "  %-" w "s  %s\n", name[i], text[i]}' $(MAKEFILE_LIST)
 
 build: ## build bin/agentjail (with the menu bar on macOS) and bin/agentjail-hook
 	$(BUILD_AGENTJAIL) -o bin/ ./cmd/agentjail
@@ -54,13 +55,17 @@ run: build ## build, then run the daemon in the foreground (Ctrl-C stops it)
 	bin/agentjail run --headless
 
 vet: ## go vet for linux, and vet and build for darwin without cgo
+	@echo "==> go vet (linux, then darwin without cgo)"
 	$(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) build -o /dev/null ./...
 
 test: vet claude-code agents ## run every test (unit, policy, integration through the real binaries), print the quality figures
+	@echo "==> every test, with the race detector (the long part: unit, policy, the real binaries and agents end to end)"
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	@echo "==> fuzzing the decide path for 30 s"
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
+	@echo "==> the quality figures (README.md shows the same; a test checks it)"
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus' -v ./policies | grep -E '^(quality|corpus|redteam):'  # the figures, printed
 
 bench: ## print the benchmark figures (see BENCHMARKS.md)
