@@ -58,8 +58,8 @@ dumps_environment(cmd) if {
 # export -p, declare -x, a bare export: the shell parser keeps
 # declarations out of the commands, so the command line is read.
 ask contains {"id": "env.dump", "msg": msg} if {
-	input.tool_name == "Bash"
-	text := input.tool_input.command
+	shell_call
+	text := input.agentjail.command
 	is_string(text)
 	regex.match(`(^|[;&|(]\s*)(export|declare|typeset|readonly)(\s+-[a-zA-Z]*[px][a-zA-Z]*)*\s*($|[;&|)])`, text)
 	msg := "`export -p`/`declare -x` prints every exported variable, tokens and keys included; the user has to approve it. Print only the variables you need by name (printenv PATH)."

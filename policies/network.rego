@@ -23,7 +23,7 @@ deny contains {"id": "network.reverse_shell", "msg": msg} if {
 # mentions_dev_socket: a cheap look at the command line before walking
 # every redirect of every command.
 mentions_dev_socket if {
-	text := input.tool_input.command
+	text := input.agentjail.command
 	is_string(text)
 	contains(text, "/dev/")
 }
@@ -227,7 +227,7 @@ metadata_pattern := `(?i)(^|[^0-9a-z.])(169\.254\.169\.254|metadata\.google\.int
 # mentions_metadata: a cheap look at the command line (any program can
 # reach the endpoint, so no program group can stand in for it).
 mentions_metadata if {
-	text := input.tool_input.command
+	text := input.agentjail.command
 	is_string(text)
 	regex.match(`169\.254\.1|metadata\.|100\.100\.100\.200|fd00:ec2`, text)
 }
@@ -252,6 +252,16 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 	some a in cmd.args
 	contains(a, "fd00:ec2::254")
 	msg := sprintf("Blocked: `%s` reaches the cloud metadata endpoint, which hands out this machine's cloud credentials.", [cmd.name])
+}
+
+# Every agent's fetch tool, whatever its field (Gemini's web_fetch has
+# its URLs in its prompt): the URLs the daemon found in the tool's input.
+deny contains {"id": "network.metadata", "msg": msg} if {
+	not input.agentjail.commands
+	input.agentjail.tool == "fetch"
+	some url in input.agentjail.urls
+	regex.match(metadata_pattern, url)
+	msg := sprintf("Blocked: %s is the cloud metadata endpoint, which hands out this machine's cloud credentials.", [url])
 }
 
 # WebFetch and MCP fetches: the url field.

@@ -29,3 +29,27 @@ test_sed_on_codex_hooks_denied if t_denied("self.settings_shell_write", t_bash([
 test_rm_copilot_hook_denied if t_denied("self.settings_shell_write", t_bash([t_cmd("rm", ["/home/dev/.copilot/hooks/agentjail.json"], ["/home/dev/.copilot/hooks/agentjail.json"])]))
 
 test_cat_cursor_hooks_allowed if not t_fired("self.settings_shell_write", t_bash([t_cmd("cat", ["/home/dev/.cursor/hooks.json"], ["/home/dev/.cursor/hooks.json"])]))
+
+# Rules on the command line read the canonical command, so they hold for
+# every agent's shell tool.
+test_env_dump_any_agent if {
+	ev := object.union(t_bash([]), {"tool_name": "run_shell_command", "tool_input": {"command": "export -p"}, "agentjail": object.union(t_bash([]).agentjail, {"command": "export -p"})})
+	some a in ask with input as ev
+	a.id == "env.dump"
+}
+
+test_gemini_fetch_of_metadata_denied if {
+	ev := {"tool_name": "web_fetch", "tool_input": {"prompt": "read http://169.254.169.254/latest/meta-data"}, "agentjail": {"tool": "fetch", "urls": ["http://169.254.169.254/latest/meta-data"], "paths": [], "names": [], "kinds": []}}
+	some d in deny with input as ev
+	d.id == "network.metadata"
+}
+
+test_gemini_fetch_elsewhere_allowed if {
+	ev := {"tool_name": "web_fetch", "tool_input": {"prompt": "read https://go.dev/doc"}, "agentjail": {"tool": "fetch", "urls": ["https://go.dev/doc"], "paths": [], "names": [], "kinds": []}}
+	not any_deny_id("network.metadata") with input as ev
+}
+
+any_deny_id(id) if {
+	some d in deny
+	d.id == id
+}
