@@ -101,7 +101,10 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 (agentjail run) over a private Unix socket.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version, as most commands have it; the same line as `version`.
+		Version: Version,
 	}
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -15,7 +15,15 @@ func newReloadCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "reload",
 		Short: "Reload policies and config.yaml now",
-		Args:  cobra.NoArgs,
+		Long: `Ask the running daemon to read config.yaml and every policy file again now
+(the default pack, $AGENTJAIL_HOME/policies and policy_dirs), rather than
+within a moment of a save as it does by itself; SIGHUP does the same.
+
+A file that does not load, or a config.yaml with a mistake, never replaces
+what is in force: the last good policies and config keep guarding, and
+reload lists the problems and exits 4. Exit 0: the new set is in force.
+Exit 3: no daemon is running.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 			defer cancel()

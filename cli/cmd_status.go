@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -97,8 +98,9 @@ func healthy(st *wire.Status, fo failOpenStats) bool {
 }
 
 func printStatus(out io.Writer, rep statusReport, dialErr error) {
+	paint := coloursFor(out).paint
 	if !rep.Running {
-		fmt.Fprintf(out, "agentjail: not running (%v)\n", dialErr)
+		fmt.Fprintf(out, "agentjail: %s (%v)\n", paint(red, "not running"), dialErr)
 		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
 	} else {
 		st := rep.Daemon
@@ -107,16 +109,18 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		// command quoted in an error): control characters are shown,
 		// never sent to the terminal.
 		line := safetext.Line
-		fmt.Fprintf(out, "agentjail: running (pid %d, up %s, version %s, %s)\n", st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
+		fmt.Fprintf(out, "agentjail: %s (pid %d, up %s, version %s, %s)\n", paint(green, "running"), st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
 		fmt.Fprintf(out, "socket:    %s\n", line(st.Socket))
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}
-		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", line(st.Revision), st.Rules, len(st.Sources), line(st.LoadedAt))
+		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", line(st.Revision), st.Rules, len(st.Sources), line(localTime(st.LoadedAt)))
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
-		fmt.Fprintf(out, "decisions: %d allow, %d ask, %d deny\n", st.Decisions[wire.Allow], st.Decisions[wire.Ask], st.Decisions[wire.Deny])
+		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny\n",
+			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])))
+		printConfig(out, st)
 		printOrg(out, st.Org)
 		if st.EvalErrors > 0 {
 			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))
@@ -131,16 +135,45 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	case fo.Total == 0:
 		fmt.Fprintln(out, "fail-opens: none recorded")
 	default:
-		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(fo.Last.Time), safetext.Line(fo.Last.Error))
+		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(localTime(fo.Last.Time)), safetext.Line(fo.Last.Error))
 	}
 	if rep.Running && !rep.Healthy {
-		fmt.Fprintln(out, "health: degraded")
+		fmt.Fprintf(out, "health: %s\n", paint(yellow, "degraded"))
 		for _, p := range rep.Daemon.Problems {
 			fmt.Fprintf(out, "  %s: %s\n    fix: %s\n", safetext.Line(p.Kind), safetext.Line(p.Message), safetext.Line(p.Fix))
 		}
 	} else if rep.Running {
-		fmt.Fprintln(out, "health: ok")
+		fmt.Fprintf(out, "health: %s\n", paint(green, "ok"))
 	}
+}
+
+// printConfig shows the configuration in force: what guards, and what
+// config.yaml switched off or widened. (A daemon older than these fields
+// sends none; then nothing is shown.)
+func printConfig(out io.Writer, st *wire.Status) {
+	if st.FailMode == "" {
+		return
+	}
+	line := safetext.Line
+	notify := ""
+	if st.Notifications != nil {
+		notify = ", notifications off"
+		if *st.Notifications {
+			notify = ", notifications on"
+		}
+	}
+	fmt.Fprintf(out, "config:    fail mode %s, hook timeout %s%s\n", line(st.FailMode), line(st.HookTimeout), notify)
+	list := func(label string, items []string) {
+		shown := "none"
+		if len(items) > 0 {
+			shown = line(strings.Join(items, ", "))
+		}
+		fmt.Fprintf(out, "  %-16s %s\n", label+":", shown)
+	}
+	list("disabled rules", st.DisabledRules)
+	list("protected paths", st.ProtectedPaths)
+	list("allowed paths", st.AllowedPaths)
+	list("policy folders", st.PolicyDirs)
 }
 
 // printProblems lists load and config errors, if any.

@@ -155,6 +155,14 @@ type Status struct {
 	FailMode    string     `json:"fail_mode,omitempty"`
 	HookTimeout string     `json:"hook_timeout,omitempty"`
 	Hook        *HookFlags `json:"hook,omitempty"`
+	// The rest of config.yaml in force, so status can show what guards:
+	// the rules switched off, the paths protected or allowed, and every
+	// user policy folder read ($AGENTJAIL_HOME/policies first).
+	DisabledRules  []string `json:"disabled_rules,omitempty"`
+	ProtectedPaths []string `json:"protected_paths,omitempty"`
+	AllowedPaths   []string `json:"allowed_paths,omitempty"`
+	PolicyDirs     []string `json:"policy_dirs,omitempty"`
+	Notifications  *bool    `json:"notifications,omitempty"`
 	// Problems are what makes the daemon degraded now, each with how to
 	// fix or clear it. None means healthy. Errors that are over (an
 	// evaluation error, a lost decision, a fail-open) count for an hour.
