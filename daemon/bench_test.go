@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/engine/bundletest"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -73,4 +75,45 @@ func reportPercentiles(b *testing.B, d []time.Duration, unit string) {
 	scale := float64(time.Microsecond)
 	b.ReportMetric(float64(d[len(d)/2])/scale, "median-"+unit)
 	b.ReportMetric(float64(d[len(d)*99/100])/scale, "p99-"+unit)
+}
+
+// BenchmarkDecideWithOrgBundle is BenchmarkDecide with OPA's plugins
+// running (bundle polling, decision logs, status) and a signed org bundle
+// in force: its figures should match BenchmarkDecide's.
+func BenchmarkDecideWithOrgBundle(b *testing.B) {
+	ctx := context.Background()
+	h := newHub(b)
+	key := bundletest.HMACKey(b)
+	h.set(bundletest.Build(b, signedSpec("bench", &key, orgPolicyV2)), "")
+	home, sock := fleetHome(b, fleetConfig(h.URL, &key, ""))
+	d := daemontest.StartAt(b, home, sock)
+	prod, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/project", "tool_input": map[string]any{"command": "make deploy-prod"}})
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		dec, err := d.Decider().Decide(ctx, &wire.Request{Event: prod})
+		if err == nil && len(dec.Rules) > 0 && dec.Rules[0].Org {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the org bundle was not put in force")
+		}
+	}
+	reqs := make([]*wire.Request, len(typicalEvents))
+	for i, ev := range typicalEvents {
+		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
+	}
+	for _, r := range reqs {
+		d.Decider().Decide(ctx, r)
+	}
+	durations := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if _, err := d.Decider().Decide(ctx, reqs[i%len(reqs)]); err != nil {
+			b.Fatal(err)
+		}
+		durations = append(durations, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, durations, "µs")
 }

@@ -73,10 +73,11 @@ type hub struct {
 	events  []map[string]any
 	status  []map[string]any
 	hang    chan struct{}
-	gzipped bool // every decision-log upload was gzip-compressed
+	gzipped bool   // every decision-log upload was gzip-compressed
+	auth    string // the last bundle request's Authorization header
 }
 
-func newHub(t *testing.T) *hub {
+func newHub(t testing.TB) *hub {
 	h := &hub{hang: make(chan struct{}), gzipped: true}
 	h.Server = httptest.NewServer(http.HandlerFunc(h.serve))
 	t.Cleanup(func() {
@@ -103,13 +104,14 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
-	case r.URL.Path == "/bundles/org.tar.gz":
+	case r.URL.Path == "/bundles/org.tar.gz" || r.URL.Path == "/bundles/agentjail-org.tar.gz":
 		if body == nil {
 			http.NotFound(w, r)
 			return
 		}
 		h.mu.Lock()
 		h.served++
+		h.auth = r.Header.Get("Authorization")
 		h.mu.Unlock()
 		w.Header().Set("Content-Type", "application/gzip")
 		w.Write(body)
@@ -184,7 +186,7 @@ func fleetConfig(url string, key *bundletest.Key, extra string) string {
 	return b.String()
 }
 
-func fleetHome(t *testing.T, cfg string) (home, sock string) {
+func fleetHome(t testing.TB, cfg string) (home, sock string) {
 	dir, err := os.MkdirTemp("", "aj")
 	if err != nil {
 		t.Fatal(err)
