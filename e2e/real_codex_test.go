@@ -15,8 +15,12 @@ import (
 //     the hook gets it as PreToolUse, tool_name "Bash",
 //     tool_input {"command": ...} (tool_use_id is the model's call_id,
 //     permission_mode "bypassPermissions" under -s danger-full-access).
-//     With a model it has no metadata for it offers no apply_patch tool,
-//     so the apply_patch shape is not exercised here.
+//     With a model it has no metadata for it offers no apply_patch tool
+//     (a call to it is "unsupported call: apply_patch"), but an
+//     `apply_patch <<'EOF' ... EOF` sent to exec_command is applied by
+//     Codex itself, no shell involved, and reaches the hook as Bash with
+//     the whole heredoc as tool_input.command. The apply_patch tool's own
+//     shape (the patch in tool_input.command) is not exercised here.
 //   - The model reads "Command blocked by PreToolUse hook: <reason>.
 //     Command: <the command>" after exit 2 with the reason on stderr, and
 //     the same after a JSON deny with a reason; Codex appends the command.
@@ -116,6 +120,35 @@ func TestRealCodex(t *testing.T) {
 		c := rec.one(t)
 		if c.Code != 0 || c.Stdout != "" {
 			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		}
+	})
+
+	// Codex applies `apply_patch <<'EOF' ... EOF` itself, without a shell,
+	// when the model sends it to exec_command; the hook sees it as Bash.
+	// The patch's files are what it writes, wherever they point.
+	patch := func(file, line string) string {
+		return "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + file + "\n+" + line + "\n*** End Patch\nEOF"
+	}
+	t.Run("a patch through the shell tool is judged on the files it writes", func(t *testing.T) {
+		keys := filepath.Join(e.home, ".ssh", "authorized_keys")
+		got := run(t, patch("../.ssh/authorized_keys", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeFakeFake attacker"))
+		if !strings.Contains(got, "Command blocked by PreToolUse hook: ") || !strings.Contains(got, "authorized_keys") {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if _, err := os.Stat(keys); err == nil {
+			t.Errorf("the patch wrote %s", keys)
+		}
+		if ev := rec.one(t).event(t); ev["tool_name"] != "Bash" {
+			t.Errorf("tool_name %v: Codex no longer sends a shell apply_patch as Bash", ev["tool_name"])
+		}
+	})
+	t.Run("a patch adding a file in the project runs", func(t *testing.T) {
+		got := run(t, patch("notes.txt", "hello"))
+		if b, err := os.ReadFile(filepath.Join(work.dir, "notes.txt")); err != nil || string(b) != "hello\n" {
+			t.Errorf("notes.txt: %q, %v; tool result:\n%s", b, err, got)
+		}
+		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})
 
