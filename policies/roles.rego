@@ -41,7 +41,21 @@ shell_roles := {
 	"examples": [e | some e in secret_examples],
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
+	"runners": runner_words,
 }
+
+# runner_words is verbs.rego's runner_prefixes as the shell parser reads
+# it: each runner with the words that come before the tool it runs (none
+# when the tool comes first), so that what runs behind npx, pnpm dlx or
+# node is judged as if started directly.
+runner_words := {name: words |
+	some name, subs in runner_prefixes
+	words := runner_subs(subs)
+}
+
+runner_subs(0) := []
+
+runner_subs(subs) := sort(subs) if is_set(subs)
 
 program_roles := object.union(core_program_roles, {pair[0]: pair[1] | some pair in program_role})
 

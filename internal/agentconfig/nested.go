@@ -1,7 +1,9 @@
 package agentconfig
 
 import (
+	"cmp"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -43,26 +45,103 @@ func Nested(text string, cmds []Cmd) []Launch {
 		}
 	}
 	for _, c := range cmds {
-		if l := nestedClaude(c.Name, c.Args, c.Assigns, exported); l != nil {
+		l := nestedSimple(c.Assigns)
+		switch Program(c.Name) {
+		case "claude":
+			l = cmp.Or(l, nestedClaude(c.Args, c.Assigns, exported))
+		case "codex":
+			l = nestedCodex(c.Args, c.Assigns)
+		}
+		// The same command may come twice, as itself and as the tool a
+		// runner runs.
+		if l != nil && !slices.Contains(out, *l) {
 			out = append(out, *l)
 		}
 	}
 	return out
 }
 
-// nestedClaude judges one command; exported are the variables the
-// command line exports.
-func nestedClaude(name string, args []string, assigns map[string]string, exported []string) *Launch {
-	deny := func(f string, a ...any) *Launch {
-		return &Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf(f, a...)}
+// agentCLIs are the agents whose command-line switches for hooks are
+// known: the names their programs are installed as, and their npm
+// packages, which runners start (npx @anthropic-ai/claude-code, node
+// .../node_modules/@openai/codex/bin/codex.js).
+var agentCLIs = []struct {
+	agent    string
+	names    []string
+	packages []string
+}{
+	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}},
+	{"codex", []string{"codex"}, []string{"@openai/codex"}},
+}
+
+// Program names the agent whose CLI word starts ("claude", "codex"), ""
+// for any other: the program's name or a path to it (/opt/bin/claude,
+// claude.exe), its npm package with or without a version
+// (@anthropic-ai/claude-code@latest), a script inside that package, or a
+// substitution that finds the program ($(which claude), $(command -v
+// codex)), which is how the parser keeps such a word.
+func Program(word string) string {
+	word = strings.Trim(word, `"'`)
+	if inner, ok := substitution(word); ok {
+		fields := strings.Fields(inner)
+		if len(fields) == 0 {
+			return ""
+		}
+		return programName(strings.Trim(fields[len(fields)-1], `"'$()`+"`"))
 	}
-	for _, k := range simpleEnv {
-		if _, ok := assigns[k]; ok {
-			return deny("%s switches off every hook of the Claude Code it starts, agentjail's included", k)
+	for _, a := range agentCLIs {
+		for _, pkg := range a.packages {
+			if i := strings.Index(word, pkg); i >= 0 {
+				if rest := word[i+len(pkg):]; rest == "" || rest[0] == '@' || rest[0] == '/' {
+					return a.agent
+				}
+			}
 		}
 	}
-	if name != "claude" {
-		return nil
+	return programName(word)
+}
+
+// substitution is the command inside $(...) or `...`.
+func substitution(word string) (string, bool) {
+	switch {
+	case strings.HasPrefix(word, "$(") && strings.HasSuffix(word, ")"):
+		return word[2 : len(word)-1], true
+	case len(word) > 1 && strings.HasPrefix(word, "`") && strings.HasSuffix(word, "`"):
+		return word[1 : len(word)-1], true
+	}
+	return "", false
+}
+
+// programName is the agent a program path names by its base name.
+func programName(word string) string {
+	base := path.Base(word)
+	for _, ext := range []string{".exe", ".cmd", ".js", ".cjs", ".mjs"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	for _, a := range agentCLIs {
+		if slices.Contains(a.names, base) {
+			return a.agent
+		}
+	}
+	return ""
+}
+
+// nestedSimple: variables that switch off every hook of a Claude Code
+// started under them, whatever program the command runs first.
+func nestedSimple(assigns map[string]string) *Launch {
+	for _, k := range simpleEnv {
+		if _, ok := assigns[k]; ok {
+			return &Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf("%s switches off every hook of the Claude Code it starts, agentjail's included", k)}
+		}
+	}
+	return nil
+}
+
+// nestedClaude judges the arguments and variables of one claude launch;
+// exported are the variables the command line exports.
+func nestedClaude(args []string, assigns map[string]string, exported []string) *Launch {
+	deny := func(f string, a ...any) *Launch {
+		return &Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf(f, a...)}
 	}
 	for _, k := range append(sortedAssigns(assigns), exported...) {
 		if DisablingEnv(k) {
@@ -132,4 +211,58 @@ func Exported(text string) []string {
 		}
 	}
 	return out
+}
+
+// codexHookFeatures are the [features] names under which Codex switches
+// its hooks on (codex.go judges the same switch in config.toml).
+var codexHookFeatures = []string{"hooks", "codex_hooks"}
+
+// nestedCodex judges one codex launch: a -c/--config override or a
+// --disable that switches hooks off or touches a hook's trust, and
+// variables that point it at another configuration (CODEX_HOME, HOME)
+// or redirect agentjail.
+func nestedCodex(args []string, assigns map[string]string) *Launch {
+	launch := func(verdict, f string, a ...any) *Launch {
+		return &Launch{Program: "codex", Verdict: verdict, Problem: fmt.Sprintf(f, a...)}
+	}
+	for _, k := range sortedAssigns(assigns) {
+		if k == "CODEX_HOME" || k == "HOME" {
+			return launch("deny", "codex started with %s set reads another config.toml and hooks.json, where agentjail's hook is neither trusted nor on", k)
+		}
+		if DisablingEnv(k) && !strings.HasPrefix(k, "CLAUDE_") {
+			return launch("deny", "codex started with %s set would not run agentjail's hook, or run it against another daemon", k)
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		flag, value, hasValue := strings.Cut(a, "=")
+		if strings.HasPrefix(a, "-c") && len(a) > 2 && a[2] != '-' {
+			flag, value, hasValue = "-c", a[2:], true // -ckey=value
+		}
+		if !hasValue && i+1 < len(args) && (flag == "-c" || flag == "--config" || flag == "--disable") {
+			value = args[i+1]
+			i++
+		}
+		switch flag {
+		case "--disable":
+			if slices.Contains(codexHookFeatures, strings.TrimSpace(value)) {
+				return launch("deny", "codex --disable %s switches off every hook, agentjail's included", value)
+			}
+		case "-c", "--config":
+			key, v, _ := strings.Cut(value, "=")
+			key, v = strings.Trim(strings.TrimSpace(key), `"'`), strings.TrimSpace(v)
+			switch {
+			case slices.Contains(codexHookFeatures, strings.TrimPrefix(key, "features.")) && strings.HasPrefix(key, "features.") && v != "true":
+				return launch("deny", "codex -c %s switches off every hook, agentjail's included", value)
+			case key == "features" && strings.Contains(v, "hooks"):
+				return launch("deny", "codex -c %s replaces the features that switch its hooks on", value)
+			case key == "hooks" || strings.HasPrefix(key, "hooks."):
+				return launch("deny", "codex -c %s overrides its hooks or their trust from the command line, past agentjail's hook", value)
+			}
+		}
+	}
+	return nil
 }

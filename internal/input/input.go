@@ -249,7 +249,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, r.Commands)
+		d.Nested = nested(cmd, r.Commands, env.Roles)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
 	}
@@ -319,10 +319,33 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 	return out
 }
 
-func nested(text string, cmds []shell.Command) []agentconfig.Launch {
-	cs := make([]agentconfig.Cmd, len(cmds))
-	for i, c := range cmds {
-		cs[i] = agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns}
+func nested(text string, cmds []shell.Command, roles *shell.Roles) []agentconfig.Launch {
+	cs := make([]agentconfig.Cmd, 0, len(cmds))
+	for _, c := range cmds {
+		cs = append(cs, agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns})
+		// Behind a runner (npx X, pnpm dlx X, node X.js, the pack's
+		// runner table) the tool it runs is judged as if started
+		// directly; so is an agent's npm package or a script in it
+		// named anywhere among a runner's words, whatever options
+		// come before it (npx -p @anthropic-ai/claude-code claude).
+		tool, ok := roles.RunnerTool(c.Name, c.Args)
+		if !ok {
+			continue
+		}
+		// `npm exec PKG -- ARGS`: the runner takes the "--", the tool
+		// the arguments after it.
+		toolArgs := func(i int) []string {
+			if i+1 < len(c.Args) && c.Args[i+1] == "--" {
+				return c.Args[i+2:]
+			}
+			return c.Args[i+1:]
+		}
+		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns})
+		for i, a := range c.Args {
+			if i != tool && (strings.HasPrefix(a, "@") || strings.Contains(a, "node_modules/")) && agentconfig.Program(a) != "" {
+				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns})
+			}
+		}
 	}
 	return agentconfig.Nested(text, cs)
 }

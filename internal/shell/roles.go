@@ -43,6 +43,12 @@ type Roles struct {
 	// Code are the patterns that find paths, deletions, commands and the
 	// like in interpreter code strings (see code.go).
 	Code CodeRoles `json:"code"`
+	// Runners are the package runners and interpreters that run the tool
+	// named after them (npx X, pnpm dlx X, bundle exec X, node X.js), each
+	// with the words that come before the tool (dlx, exec), none when the
+	// tool comes first. The pack derives it from verbs.rego's
+	// runner_prefixes, the table its verb rules read.
+	Runners map[string][]string `json:"runners"`
 
 	once      sync.Once
 	filters   map[string]bool
@@ -305,4 +311,49 @@ func (r *Roles) GlobExamples(pattern, home string) []string {
 	r.init()
 	w := &walker{env: Env{Home: home, Roles: r}, workLimit: WorkPerByte*len(pattern) + WorkBase}
 	return w.matchExamples(word{text: pattern, glob: true, re: globRE(pattern)}, "/")
+}
+
+// RunnerTool is where the tool that program name runs starts in args,
+// when name is one of Runners: the first operand past the runner's own
+// options (and their values, by name's roles row) and past one of its
+// words (dlx, exec) when it has some. ok is false for any other program
+// or when no tool is named.
+func (r *Roles) RunnerTool(name string, args []string) (int, bool) {
+	if r == nil {
+		return 0, false
+	}
+	subs, isRunner := r.Runners[name]
+	if !isRunner {
+		return 0, false
+	}
+	p := r.program(name)
+	subSeen := len(subs) == 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return i + 1, true
+			}
+			return 0, false
+		case len(a) > 1 && a[0] == '-':
+			// An option; skip its value when the roles row says it
+			// takes one and it is not attached (--opt=v, -ov).
+			opt := strings.TrimLeft(a, "-")
+			if strings.Contains(opt, "=") || (a[1] != '-' && len(opt) > 1) {
+				continue
+			}
+			if p != nil && p.optionRole(opt) != roleNone {
+				i++
+			}
+		case !subSeen && contains(subs, a):
+			subSeen = true
+		default:
+			// Not one of the runner's words: yarn X and pnpm X run a
+			// tool X directly, and any other runner would refuse X, so
+			// reading X as the tool errs on the side of judging it.
+			return i, true
+		}
+	}
+	return 0, false
 }
