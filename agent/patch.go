@@ -45,7 +45,14 @@ type PatchFile struct {
 	Path    string
 	MoveTo  string // for an update that also renames
 	Content string // for an add: the new file's text
+	// Hunks are an update's changes, in order: the lines each replaces
+	// (context and removed lines) and the lines it leaves (context and
+	// added lines), so a judge can apply them to the current file.
+	Hunks []Hunk
 }
+
+// Hunk is one change of an update: Old is replaced by New.
+type Hunk struct{ Old, New string }
 
 // Writes are every path the patch creates, changes or deletes: a move
 // changes both its source and its destination.
@@ -69,7 +76,15 @@ func ParsePatch(text string) Patch {
 	in := false
 	var cur *PatchFile
 	var body []string
+	var hunk *Hunk
+	endHunk := func() {
+		if cur != nil && hunk != nil && (hunk.Old != "" || hunk.New != "") {
+			cur.Hunks = append(cur.Hunks, *hunk)
+		}
+		hunk = nil
+	}
 	flush := func() {
+		endHunk()
 		if cur != nil {
 			if cur.Op == OpAdd {
 				cur.Content = strings.Join(body, "\n")
@@ -120,6 +135,26 @@ func ParsePatch(text string) Patch {
 			// content is exactly what the patch writes.
 			if strings.HasPrefix(raw, "+") {
 				body = append(body, raw[1:])
+			}
+		}
+		if cur != nil && cur.Op == OpUpdate {
+			switch {
+			case strings.HasPrefix(raw, "@@") || line == "*** End of File":
+				endHunk()
+			case strings.HasPrefix(raw, "+"), strings.HasPrefix(raw, "-"), strings.HasPrefix(raw, " "), raw == "":
+				if hunk == nil {
+					hunk = &Hunk{}
+				}
+				text := ""
+				if raw != "" {
+					text = raw[1:]
+				}
+				if raw == "" || raw[0] != '+' {
+					hunk.Old += text + "\n"
+				}
+				if raw == "" || raw[0] != '-' {
+					hunk.New += text + "\n"
+				}
 			}
 		}
 	}

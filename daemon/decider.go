@@ -225,7 +225,7 @@ var testHookDecide atomic.Pointer[func(*wire.Request)]
 func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision, map[string]any, error) {
 	start := time.Now()
 	set := d.current.Load()
-	in, _, err := input.Build(req.Event, input.Env{
+	env := input.Env{
 		Home:          d.userHome,
 		AgentjailHome: d.home,
 		ClientCwd:     req.Cwd,
@@ -235,8 +235,10 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 		Socket:        d.socket,
 		ProgramGroups: set.engine.ProgramGroups(),
 		Roles:         set.engine.ShellRoles(),
-		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
-	})
+		ReadFile:      agentconfig.ReadRegular,   // settings edits are judged on the file they leave
+		Written:       set.engine.WrittenFiles(), // writes to files run later are judged on what they add
+	}
+	in, derived, err := input.Build(req.Event, env)
 	if errors.Is(err, input.ErrTooDeep) {
 		return tooDeepDecision(set.engine.Revision()), nil, nil
 	}
@@ -249,6 +251,10 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 	evalCtx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
 	defer cancel()
 	dec, err := set.engine.Eval(evalCtx, in)
+	if err == nil && len(derived.Written) > 0 {
+		env.ClientCwd = derived.Cwd
+		d.judgeWritten(evalCtx, set, env, derived.Written, dec)
+	}
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

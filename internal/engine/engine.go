@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/written"
 )
 
 // Source is one policy file's text and the name it is reported under.
@@ -85,6 +86,7 @@ type Engine struct {
 	revision string
 	groups   map[string][]string
 	roles    *shell.Roles
+	written  *written.Table
 	rules    int
 	// ids are the rule ids written in the policies; dynamicIDs is set
 	// when some rule computes its id (see ruleIDs).
@@ -147,6 +149,9 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, []wire.LoadErr{{Message: "data.agentjail.shell_roles: " + err.Error()}}
 	}
 	e.roles = roles
+	if e.written, err = writtenFiles(ctx, compiler); err != nil {
+		return nil, []wire.LoadErr{{Message: "data.agentjail.written_files: " + err.Error()}}
+	}
 	return e, nil
 }
 

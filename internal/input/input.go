@@ -19,6 +19,7 @@ import (
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/written"
 )
 
 // Key is the top-level input field that holds derived facts. Whatever the
@@ -45,6 +46,9 @@ type Env struct {
 	// so that a write to it is judged on the file it would leave (see
 	// agentconfig.ReadRegular). When nil, such files count as absent.
 	ReadFile func(path string) ([]byte, error)
+	// Written is the policies' data.agentjail.written_files: writes to
+	// the files it lists are judged on what they add (input.agentjail.written).
+	Written *written.Table
 }
 
 // Derived is the documented shape of input.agentjail.
@@ -108,6 +112,10 @@ type Derived struct {
 	// Nested are the agents a Bash command would start with agentjail's
 	// hook switched off (input.agentjail.nested_agents, only when any).
 	Nested []agentconfig.Launch
+	// Written are the files of a listed kind the call writes, with the
+	// commands and watched keys it adds (input.agentjail.written, only
+	// when any; see internal/written).
+	Written []written.File
 	// groups is Env.ProgramGroups, kept to derive kinds.
 	groups map[string][]string
 }
@@ -261,6 +269,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.GuardConfig = guardConfig(tool, ti, d, env)
 	}
 	d.GuardConfig = append(d.GuardConfig, patched...)
+	d.Written = writtenFiles(tool, ti, call.Patch, isShell, d, env)
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	return d
 }
@@ -462,6 +471,9 @@ func (d *Derived) Map() map[string]any {
 			list[i] = j.Map()
 		}
 		m["guard_config"] = list
+	}
+	if len(d.Written) > 0 {
+		m["written"] = writtenList(d.Written)
 	}
 	if len(d.Nested) > 0 {
 		list := make([]any, len(d.Nested))

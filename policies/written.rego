@@ -1,0 +1,258 @@
+package agentjail
+
+# What file tools write into files that something else runs or obeys
+# later. The daemon computes the file a write leaves and lists, under
+# input.agentjail.written, what it adds to each file of a kind below: the
+# commands the new content runs that the old did not (each judged by the
+# daemon as a Bash call of its own, so every shell rule applies; see
+# daemon/written.go), the watched keys it adds, the lines it adds to
+# instructions. Rows are data: a user's policy adds kinds of its own with
+# `written_files_extra contains {...}` (they come after the pack's rows,
+# and the first row whose pattern matches a path decides its kind).
+#
+# Row fields (see internal/written.Row): kind, match (a regular expression
+# on the path, ~ for the home folder), format (json yaml toml lines shell
+# code text), commands (key paths, "/"-separated, * and ** as in globs),
+# args (a sibling list appended to each command), lines (a pattern whose
+# group 1 is a command), interpreter (code), watch ([{key, value, label}]),
+# contained and rules (the rule id prefixes that count for commands run in
+# a container or on a CI runner), syntax (make, actions), auto (a new file
+# runs by itself).
+
+ci_rules := ["network.", "exfil.", "tokens.", "env.", "secrets.", "priv.", "git.", "publish.", "infra.", "cloud.", "database.", "self."]
+
+container_rules := ["network.", "exfil.", "tokens."]
+
+mcp_watch := [
+	{"key": "mcpServers/*", "label": "mcp_server"},
+	{"key": "servers/*", "label": "mcp_server"},
+	{"key": "mcp/servers/*", "label": "mcp_server"},
+	{"key": "context_servers/*", "label": "mcp_server"},
+]
+
+mcp_commands := ["mcpServers/*/command", "servers/*/command", "mcp/servers/*/command", "context_servers/*/command"]
+
+written_files_pack := [
+	{"kind": "npm_manifest", "match": `(^|/)package\.json$`, "format": "json", "commands": ["scripts/*"], "watch": [
+		{"key": "scripts/preinstall", "label": "autorun"}, {"key": "scripts/install", "label": "autorun"},
+		{"key": "scripts/postinstall", "label": "autorun"}, {"key": "scripts/prepare", "label": "autorun"},
+		{"key": "scripts/preprepare", "label": "autorun"}, {"key": "scripts/postprepare", "label": "autorun"},
+		{"key": "scripts/prepublish", "label": "autorun"}, {"key": "scripts/preuninstall", "label": "autorun"},
+		{"key": "scripts/postuninstall", "label": "autorun"}, {"key": "scripts/dependencies", "label": "autorun"},
+	]},
+	{"kind": "composer_manifest", "match": `(^|/)composer\.json$`, "format": "json", "commands": ["scripts/*", "scripts/*/*"], "watch": [
+		{"key": "scripts/pre-install-cmd", "label": "autorun"}, {"key": "scripts/post-install-cmd", "label": "autorun"},
+		{"key": "scripts/pre-update-cmd", "label": "autorun"}, {"key": "scripts/post-update-cmd", "label": "autorun"},
+		{"key": "scripts/post-autoload-dump", "label": "autorun"}, {"key": "scripts/post-root-package-install", "label": "autorun"},
+		{"key": "scripts/post-create-project-cmd", "label": "autorun"},
+	]},
+	{"kind": "python_project", "match": `(^|/)pyproject\.toml$`, "format": "toml", "commands": ["tool/poe/tasks/*", "tool/poe/tasks/*/cmd", "tool/poe/tasks/*/shell", "tool/hatch/envs/*/scripts/*", "tool/pdm/scripts/*", "tool/pdm/scripts/*/cmd", "tool/pdm/scripts/*/shell"], "watch": [
+		{"key": "tool/hatch/build/hooks/*", "label": "autorun"}, {"key": "tool/hatch/build/targets/*/hooks/*", "label": "autorun"},
+		{"key": "tool/setuptools/cmdclass/*", "label": "autorun"}, {"key": "build-system/backend-path", "label": "autorun"},
+		{"key": "tool/pdm/scripts/post_install", "label": "autorun"}, {"key": "tool/pdm/scripts/pre_install", "label": "autorun"},
+	]},
+	{"kind": "python_code", "match": `(^|/)(setup|conftest|noxfile|tasks|fabfile|dodo)\.py$`, "format": "code", "interpreter": "python3"},
+	{"kind": "ruby_code", "match": `(^|/)(Rakefile|Gemfile|Guardfile|Vagrantfile|[^/]+\.gemspec|[^/]+\.rake)$`, "format": "code", "interpreter": "ruby"},
+	{"kind": "node_code", "match": `(^|/)((jest|vitest|vite|webpack|rollup|babel|eslint|next|nuxt|svelte|astro|playwright|cypress|karma|tailwind|postcss|metro|tsup|esbuild)\.config|gulpfile|Gruntfile|\.eslintrc|\.mocharc|\.prettierrc|\.babelrc|\.pnpmfile)\.(c|m)?[jt]s$`, "format": "code", "interpreter": "node"},
+	{"kind": "cargo_build_script", "match": `(^|/)build\.rs$`, "format": "lines", "auto": true, "lines": `Command::new\("(?:sh|bash|zsh)"\)\s*\.args?\(\s*\[?\s*"-c"\s*,?\s*(?:\]\s*\)\s*\.arg\()?\s*"([^"]*)"`},
+	{"kind": "cargo_config", "match": `(^|/)\.cargo/config(\.toml)?$`, "format": "toml", "commands": ["target/*/runner", "alias/*"], "watch": [
+		{"key": "build/rustc-wrapper", "label": "autorun"}, {"key": "build/rustc", "label": "autorun"}, {"key": "target/*/runner", "label": "autorun"},
+	]},
+	{"kind": "makefile", "match": `(^|/)(GNUmakefile|makefile|Makefile|[^/]+\.mk)$`, "format": "lines", "lines": `^\t[@+-]*\s*(.+)$`, "syntax": "make"},
+	{"kind": "justfile", "match": `(^|/)(\.?justfile|Justfile)$`, "format": "lines", "lines": `^(?:\t| {2,})[@-]*(.+)$`},
+	{"kind": "taskfile", "match": `(^|/)Taskfile(\.dist)?\.ya?ml$`, "format": "yaml", "commands": ["tasks/*/cmds/*", "tasks/*/cmds/*/cmd", "tasks/*/cmd"]},
+	{"kind": "github_workflow", "match": `(^|/)\.github/(workflows/[^/]+|actions/.+/action)\.ya?ml$`, "format": "yaml", "commands": ["jobs/*/steps/*/run", "runs/steps/*/run"], "syntax": "actions", "contained": true, "rules": ci_rules, "watch": [
+		{"key": "on/pull_request_target", "label": "ci_trigger"}, {"key": "on/workflow_run", "label": "ci_trigger"},
+		{"key": "on/0", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
+		{"key": "on", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
+		{"key": "permissions", "value": "^write-all$", "label": "ci_trigger"},
+		{"key": "jobs/*/permissions", "value": "^write-all$", "label": "ci_trigger"},
+		{"key": "jobs/*/runs-on", "value": "self-hosted", "label": "ci_trigger"},
+		{"key": "jobs/*/runs-on/*", "value": "self-hosted", "label": "ci_trigger"},
+	]},
+	{"kind": "gitlab_ci", "match": `(^|/)\.gitlab-ci\.ya?ml$`, "format": "yaml", "commands": ["**/script", "**/before_script", "**/after_script"], "contained": true, "rules": ci_rules},
+	{"kind": "circleci", "match": `(^|/)\.circleci/config\.ya?ml$`, "format": "yaml", "commands": ["**/run", "**/run/command"], "contained": true, "rules": ci_rules},
+	{"kind": "ci_pipeline", "match": `(^|/)(azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.drone\.ya?ml|\.buildkite/pipeline\.ya?ml|\.woodpecker\.ya?ml|appveyor\.ya?ml|cloudbuild\.ya?ml|buildspec\.ya?ml)$`, "format": "yaml", "commands": ["**/script", "**/bash", "**/commands", "**/command", "**/install", "**/before_install", "**/before_script", "**/after_success", "**/after_script", "**/build_script", "**/test_script", "**/args"], "contained": true, "rules": ci_rules},
+	{"kind": "jenkinsfile", "match": `(^|/)Jenkinsfile([.-][^/]*)?$`, "format": "lines", "lines": `\bsh\s*\(?\s*(?:script:\s*)?(?:'''|"""|'|")(.+?)(?:'''|"""|'|")`, "contained": true, "rules": ci_rules},
+	{"kind": "pre_commit", "match": `(^|/)\.pre-commit-config\.ya?ml$`, "format": "yaml", "commands": ["repos/*/hooks/*/entry"]},
+	{"kind": "vscode_tasks", "match": `(^|/)\.vscode/tasks\.json$`, "format": "json", "commands": ["tasks/*/command"], "args": "args", "watch": [
+		{"key": "tasks/*/runOptions/runOn", "value": "^folderOpen$", "label": "autorun"},
+	]},
+	{"kind": "vscode_settings", "match": `(^|/)(\.vscode/settings\.json|[^/]+\.code-workspace)$`, "format": "json", "watch": [
+		{"key": "**/task.allowAutomaticTasks", "value": "^on$", "label": "autorun"},
+		{"key": "**/security.workspace.trust.enabled", "value": "^false$", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.shell.*", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.shellArgs.*", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.profiles.*/*/path", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.profiles.*/*/args/*", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.automationProfile.*/path", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.env.*/*", "value": "(?i)^(NODE_OPTIONS|LD_PRELOAD|DYLD_|PROMPT_COMMAND|BASH_ENV|ENV|PYTHONSTARTUP|PERL5OPT|RUBYOPT)", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.env.*/*", "value": "(?i)(curl|wget|\\bnc\\b|/tmp/|\\.sh\\b)", "label": "editor_exec"},
+		{"key": "**/*.path", "value": "^(/tmp/|/var/tmp/|/dev/shm/|~/|\\$HOME|.*[;|&`]|.*\\b(curl|wget)\\b)", "label": "editor_exec"},
+		{"key": "**/*Path", "value": "^(/tmp/|/var/tmp/|/dev/shm/|~/|\\$HOME|.*[;|&`]|.*\\b(curl|wget)\\b)", "label": "editor_exec"},
+	]},
+	{"kind": "idea_run_config", "match": `(^|/)\.idea/(runConfigurations/[^/]+|workspace|tasks)\.xml$`, "format": "lines", "lines": `name="(?:SCRIPT_TEXT|scriptText|SCRIPT_PATH|COMMAND)"\s+value="([^"]+)"`},
+	{"kind": "git_hook", "match": `(^|/)\.git/hooks/[^/.]+$`, "format": "shell", "auto": true},
+	{"kind": "hook_manager", "match": `(^|/)(\.husky/[^/_][^/]*|\.githooks/[^/]+|\.lefthook/[^/]+/[^/]+)$`, "format": "shell"},
+	{"kind": "lefthook", "match": `(^|/)\.?lefthook(-local)?\.ya?ml$`, "format": "yaml", "commands": ["*/commands/*/run", "*/scripts/*/runner"]},
+	{"kind": "git_config", "match": `(^|/)\.git/config$`, "format": "lines", "lines": `^\s*(?:fsmonitor|sshCommand|pager|editor|askpass|gitProxy|clean|smudge|process|textconv|helper|hooksPath)\s*=\s*!?(.+)$|^\s*[A-Za-z0-9-]+\s*=\s*!(.+)$`},
+	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
+	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
+	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
+	{"kind": "compose", "match": `(^|/)(docker-)?compose(\.[^/]+)?\.ya?ml$`, "format": "yaml", "commands": ["services/*/command", "services/*/entrypoint"], "contained": true, "rules": container_rules, "watch": [
+		{"key": "services/*/privileged", "value": "^true$", "label": "privileged"},
+		{"key": "services/*/cap_add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|NET_ADMIN|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
+		{"key": "services/*/security_opt/*", "value": "unconfined|no-new-privileges[:=]false", "label": "privileged"},
+		{"key": "services/*/devices/*", "label": "privileged"},
+		{"key": "services/*/pid", "value": "^host$", "label": "privileged"},
+		{"key": "services/*/ipc", "value": "^host$", "label": "privileged"},
+		{"key": "services/*/userns_mode", "value": "^host$", "label": "privileged"},
+		{"key": "services/*/network_mode", "value": "^host$", "label": "privileged"},
+		{"key": "services/*/volumes/*", "value": host_mount_pattern, "label": "privileged"},
+		{"key": "services/*/volumes/*/source", "value": host_mount_source, "label": "privileged"},
+	]},
+	{"kind": "devcontainer", "match": `(^|/)\.devcontainer(/[^/]+)?/devcontainer\.json$|(^|/)\.devcontainer\.json$`, "format": "json", "commands": ["initializeCommand", "onCreateCommand", "updateContentCommand", "postCreateCommand", "postStartCommand", "postAttachCommand", "initializeCommand/*", "onCreateCommand/*", "postCreateCommand/*", "postStartCommand/*", "postAttachCommand/*"], "watch": [
+		{"key": "runArgs/*", "value": "^--(privileged|pid=host|network=host|cap-add=(ALL|SYS_ADMIN))", "label": "privileged"},
+		{"key": "privileged", "value": "^true$", "label": "privileged"},
+		{"key": "mounts/*", "value": "source=(/|/var/run/docker\\.sock|\\$\\{localEnv:HOME\\}(/\\.(ssh|aws|kube|gnupg|docker|config))?)(,|$)", "label": "privileged"},
+	]},
+	{"kind": "claude_settings", "match": `(^|/)\.claude/settings(\.local)?\.json$`, "format": "json", "commands": ["hooks/*/*/hooks/*/command", "statusLine/command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"], "watch": [
+		{"key": "hooks/*/*/hooks/*/command", "label": "agent_hook"},
+		{"key": "enableAllProjectMcpServers", "value": "^true$", "label": "mcp_server"},
+		{"key": "enabledMcpjsonServers/*", "label": "mcp_server"},
+		{"key": "permissions/defaultMode", "value": "^bypassPermissions$", "label": "agent_unguarded"},
+		{"key": "permissions/allow/*", "value": "^(Bash|Bash\\(\\*\\)|Bash\\(:\\*\\)|mcp__.*|WebFetch|Write|Edit)$", "label": "agent_unguarded"},
+	]},
+	{"kind": "mcp_config", "match": `(^|/)(\.mcp\.json|\.cursor/mcp\.json|\.vscode/mcp\.json|\.roo/mcp\.json|\.amazonq/mcp\.json|\.kiro/settings/mcp\.json|mcp_config\.json|claude_desktop_config\.json|\.gemini/settings\.json|\.zed/settings\.json)$|^~/\.claude\.json$`, "format": "json", "commands": mcp_commands, "args": "args", "watch": mcp_watch},
+	{"kind": "codex_config", "match": `(^|/)\.codex/config\.toml$`, "format": "toml", "commands": ["mcp_servers/*/command"], "args": "args", "watch": [
+		{"key": "mcp_servers/*", "label": "mcp_server"},
+		{"key": "sandbox_mode", "value": "^danger-full-access$", "label": "agent_unguarded"},
+		{"key": "approval_policy", "value": "^never$", "label": "agent_unguarded"},
+		{"key": "notify", "label": "agent_hook"},
+	]},
+	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
+]
+
+# written_files is the table the daemon reads (data.agentjail.written_files):
+# the pack's rows, then the rows users add to written_files_extra.
+written_files := array.concat(written_files_pack, [r | some r in data.agentjail.written_files_extra])
+
+# A compose volume whose host side is the root, the home folder, a system
+# folder, a folder of credentials or the container engine's socket.
+host_mount_pattern := `^(/|/etc|/root|/home|/Users|/var|/proc|/sys|/dev|/boot|/var/run/docker\.sock|/run/docker\.sock|/run/podman/podman\.sock|~|\$HOME|\$\{HOME\}|(~|\$HOME|\$\{HOME\})/\.(ssh|aws|kube|gnupg|docker|config|azure|gcloud)[^:]*)(:|$)`
+
+host_mount_source := `^(/|/etc|/root|/home|/Users|/var|/proc|/sys|/dev|/var/run/docker\.sock|/run/docker\.sock|~|\$HOME|(~|\$HOME)/\.(ssh|aws|kube|gnupg|docker|config)[^:]*)$`
+
+written := object.get(derived, "written", [])
+
+written_label(label) := [[f, a] |
+	some f in written
+	some a in f.added
+	a.label == label
+]
+
+ask contains {"id": "written.autorun", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("autorun")
+	msg := sprintf("%s: `%s` makes the file run code by itself (on install, on opening the folder, on every build) where it did not before; the user has to approve it.", [pretty(f.path), a.key])
+}
+
+ask contains {"id": "written.autorun", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.auto
+	msg := sprintf("%s is a new %s, which runs by itself (on every commit or build); the user has to approve it.", [pretty(f.path), replace(f.kind, "_", " ")])
+}
+
+ask contains {"id": "written.mcp_server", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("mcp_server")
+	msg := sprintf("%s: `%s` adds an MCP server, a program an agent starts and whose tools it then calls; the user has to approve it.", [pretty(f.path), a.key])
+}
+
+ask contains {"id": "written.agent_hook", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("agent_hook")
+	msg := sprintf("%s: `%s` adds a command an agent runs by itself on its own events; the user has to approve it.", [pretty(f.path), a.key])
+}
+
+deny contains {"id": "written.agent_unguarded", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("agent_unguarded")
+	msg := sprintf("Blocked: %s: `%s = %s` lets an agent run tools without the user's approval. Ask the user to change their agent's permissions themselves.", [pretty(f.path), a.key, a.value])
+}
+
+ask contains {"id": "written.privileged", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("privileged")
+	msg := sprintf("%s: `%s: %s` gives a container this machine's privileges, devices or files (the root, the home folder, credentials or the engine's socket); the user has to approve it.", [pretty(f.path), a.key, a.value])
+}
+
+ask contains {"id": "written.editor_exec", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("editor_exec")
+	msg := sprintf("%s: `%s` changes what the editor runs for the user (shell, interpreter, environment, workspace trust); the user has to approve it.", [pretty(f.path), a.key])
+}
+
+ask contains {"id": "written.ci_trigger", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("ci_trigger")
+	msg := sprintf("%s: `%s` runs the workflow with write access or secrets for code from others, or on a self-hosted machine; the user has to approve it.", [pretty(f.path), a.key])
+}
+
+# Secrets of a CI run printed so the log's masking does not hide them, or
+# all of them at once.
+ci_secret_dump := `(?i)toJSON\(\s*secrets\s*\)|secrets\.[A-Za-z0-9_]+\s*\}\}[^\n]*\|\s*(base64|xxd|od|rev|hexdump|sed|tr|cut|fold)\b|(echo|printf)[^\n|]*\$\{\{\s*secrets\.[^\n]*\|\s*(base64|xxd|od|rev|hexdump|sed|tr|cut|fold)\b`
+
+deny contains {"id": "written.ci_secrets", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.contained
+	some c in f.commands
+	regex.match(ci_secret_dump, c)
+	msg := sprintf("Blocked: %s would print the CI run's secrets in a form the log does not mask (`%s`). Pass a secret only to the step that needs it, through env:.", [pretty(f.path), c])
+}
+
+ask contains {"id": "written.ci_secrets", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.contained
+	some c in f.commands
+	not regex.match(ci_secret_dump, c)
+	regex.match(`(?i)\b(echo|printf|cat)\b[^\n|>]*\$\{\{\s*secrets\.`, c)
+	msg := sprintf("%s would print a CI secret into the run's log (`%s`); the user has to approve it.", [pretty(f.path), c])
+}
+
+# Instructions an agent obeys: text that tells it to drop its guard, hide
+# what it does or send data away.
+injection_pattern := `(?i)(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|system|safety|security|user'?s?)\s+(instructions|rules|prompts?|guidelines|restrictions)|do\s+not\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(permission|approval|confirmation)|without\s+(asking|telling|informing|notifying)\s+the\s+user|(don't|do\s+not|never)\s+(tell|inform|mention\s+(this\s+)?to|notify)\s+the\s+user|dangerously-skip-permissions|--yolo\b|bypass(Permissions|\s+(the\s+)?(hook|guard|agentjail|sandbox|permission))|(disable|turn\s+off|stop|kill|uninstall|remove)\s+(the\s+)?(agentjail|hooks?\b|pre-?tool-?use|guard)|(send|post|upload|exfiltrate|forward)\s+[^.]{0,60}\b(secrets?|tokens?|credentials|api[ _-]?keys?|\.env|ssh\s+keys?|environment\s+variables)\b[^.]{0,40}\b(to|at)\s+(https?://|\S+\.(com|net|io|xyz|site|example))`
+
+ask contains {"id": "written.instructions", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.kind == "agent_instructions"
+	some line in f.text
+	regex.match(injection_pattern, line)
+	msg := sprintf("%s is read by coding agents as instructions, and this adds one that tells them to drop their guard, hide what they do or send data away (`%s`); the user has to approve it.", [pretty(f.path), line])
+}
+
+ask contains {"id": "written.unchecked", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.problem != ""
+	msg := sprintf("%s is a %s that something runs later, and this call would %s; the user has to approve it.", [pretty(f.path), replace(f.kind, "_", " "), f.problem])
+}
+
+ask contains {"id": "written.unchecked", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in written
+	f.truncated
+	msg := sprintf("%s is a %s that something runs later, and this call adds more commands than agentjail checks at once; the user has to approve it.", [pretty(f.path), replace(f.kind, "_", " ")])
+}
+
+ask contains {"id": "written.unchecked", "msg": msg} if {
+	input.agentjail.written[0]
+	n := sum([count(f.commands) | some f in written])
+	n > 64
+	msg := sprintf("This call adds %d commands to files that run later, more than the 64 agentjail judges in one call; the user has to approve it.", [n])
+}
