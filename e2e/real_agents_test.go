@@ -353,3 +353,20 @@ func jsonRPC(t *testing.T, environ []string, dir, name string, args []string, ms
 		}
 	}
 }
+
+// loggedOnce checks that the decision log holds exactly one decision of
+// agent's whose line mentions needle, with the verdict want: the call is
+// logged under the agent that made it, and not twice.
+func loggedOnce(t *testing.T, e *env, agent, needle, want string) {
+	t.Helper()
+	r := ajRun(t, e, "logs", "--agent", agent, "--json", "-n", "0")
+	var hits []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(line, needle) {
+			hits = append(hits, line)
+		}
+	}
+	if len(hits) != 1 || !strings.Contains(hits[0], `"`+want+`"`) {
+		t.Errorf("agentjail logs --agent %s: want one %s decision mentioning %q, got %d:\n%s%s", agent, want, needle, len(hits), r.stdout, r.stderr)
+	}
+}

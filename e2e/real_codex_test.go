@@ -102,6 +102,7 @@ func TestRealCodex(t *testing.T) {
 		if in, _ := ev["tool_input"].(map[string]any); in["command"] != keyRead {
 			t.Errorf("tool_input %v, want command %q", ev["tool_input"], keyRead)
 		}
+		loggedOnce(t, e, "codex", ".ssh/id_rsa", "deny")
 		if !strings.Contains(c.Args, "--agent codex") {
 			t.Errorf("the hook runs as %q, want --agent codex", c.Args)
 		}

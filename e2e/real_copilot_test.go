@@ -103,6 +103,7 @@ func TestRealCopilot(t *testing.T) {
 		if args["command"] != keyRead {
 			t.Errorf("toolArgs %v, want command %q", ev["toolArgs"], keyRead)
 		}
+		loggedOnce(t, e, "copilot", ".ssh/id_rsa", "deny")
 		if !strings.Contains(c.Args, "--agent copilot") {
 			t.Errorf("the hook runs as %q, want --agent copilot", c.Args)
 		}

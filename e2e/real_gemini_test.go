@@ -91,6 +91,7 @@ func TestRealGemini(t *testing.T) {
 		if in, _ := ev["tool_input"].(map[string]any); in["command"] != keyRead {
 			t.Errorf("tool_input %v, want command %q", ev["tool_input"], keyRead)
 		}
+		loggedOnce(t, e, "gemini", ".ssh/id_rsa", "deny")
 		if !strings.Contains(c.Args, "--agent gemini") {
 			t.Errorf("the hook runs as %q, want --agent gemini", c.Args)
 		}
