@@ -24,10 +24,68 @@ stops_agentjail(cmd) if {
 	mentions_agentjail(cmd)
 }
 
+# kill's targets, in every form kill takes them: a pid (kill PID, kill
+# -s TERM PID, kill -n 9 PID) or a process group as -PGID (kill -- -PID,
+# kill -TERM -PID, kill -s KILL -- -PID). The daemon runs in a session of
+# its own, so its group's id is its pid. %job and 0 name the agent's own
+# jobs and process group, never the daemon: they stay allowed.
 stops_agentjail(cmd) if {
 	cmd.name == "kill"
-	pid := sprintf("%d", [derived.daemon_pid])
-	pid in cmd.operands
+	some t in kill_targets(cmd)
+	is_daemon_pid(t)
+}
+
+# pkill -g PGID / --pgroup, -s SID / --session: the daemon's group or
+# session (both its pid); pkill -F / --pidfile with its lock file.
+stops_agentjail(cmd) if {
+	cmd.name == "pkill"
+	some v in option_values(cmd, {"-g", "--pgroup", "-s", "--session"})
+	some id in split(v, ",")
+	is_daemon_pid(trim_space(id))
+}
+
+stops_agentjail(cmd) if {
+	cmd.name == "pkill"
+	count(option_values(cmd, {"-F", "--pidfile"})) > 0
+	some p in cmd.paths
+	some aj in agentjail_homes
+	under(p, aj)
+}
+
+# kill_targets(cmd) are the words kill signals: those past its options,
+# where the first option word is the signal (kill -9, kill -TERM) and
+# -s/-n take the next word as one; a -N after that is a process group.
+# kill -l and -L only list signals.
+kill_targets(cmd) := [a |
+	not kill_lists(cmd)
+	some i, a in cmd.args
+	kill_target_at(cmd, i)
+]
+
+kill_lists(cmd) if cmd.args[0] in {"-l", "-L", "--list", "--table"}
+
+kill_target_at(cmd, i) if {
+	not startswith(cmd.args[i], "-")
+	not kill_signal_value_at(cmd, i)
+}
+
+kill_target_at(cmd, i) if {
+	i > 0
+	regex.match(`^-[0-9]+$`, cmd.args[i])
+	not kill_signal_value_at(cmd, i)
+}
+
+kill_signal_value_at(cmd, i) if {
+	i > 0
+	cmd.args[i - 1] in {"-s", "-n", "--signal", "-q", "--queue"}
+}
+
+# is_daemon_pid(word): the daemon's pid or process group as a kill target
+# writes it: 1234, -1234, +1234, 001234. Never 0 (the caller's own group),
+# even where the daemon's pid is not known.
+is_daemon_pid(word) if {
+	derived.daemon_pid > 0
+	regex.match(sprintf(`^[-+]?0*%d$`, [derived.daemon_pid]), word)
 }
 
 # kill -9 -1, kill -- -1: every process of ours, the daemon with them. (A
