@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -135,6 +136,22 @@ func TestRealGemini(t *testing.T) {
 		}
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
+		}
+	})
+
+	t.Run("with the daemon stopped, the hook starts it and still blocks", func(t *testing.T) {
+		// Gemini waits for the hook's output pipes to close, even past
+		// the hook's timeout (measured with a hook whose child slept on),
+		// so the daemon the hook starts must not hold them.
+		pid := daemonPID(t, e)
+		syscall.Kill(pid, syscall.SIGTERM)
+		waitFor(t, "the daemon to stop", func() bool { return syscall.Kill(pid, 0) != nil })
+		got := run(t, shell(keyRead)) // a held pipe would hang it past run's limit
+		if !strings.Contains(got, "holds private keys") || strings.Contains(got, work.key) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if now := daemonPID(t, e); now == pid {
+			t.Errorf("no new daemon: pid %d", now)
 		}
 	})
 
