@@ -294,6 +294,7 @@ func (d *Decider) fillStatus(st *wire.Status) {
 	st.ConfigError = d.configErr
 	st.LastEvalErr = d.lastEvalErr
 	st.FailMode = set.config.FailMode
+	fillConfig(st, set, d.configPath)
 	st.HookTimeout = set.config.HookTimeout.String()
 	if d.evalErrs.Load() > 0 && time.Since(d.lastEvalAt) < wire.ProblemWindow {
 		st.Problems = append(st.Problems, wire.Problem{

@@ -80,13 +80,13 @@ func JoinReasons(msgs []string) string {
 }
 
 // ruleIDs collects the ids the deny, ask and allow rules of package
-// agentjail give their messages ({"id": "git.force_push", "msg": ...}),
+// agentjail (and an org bundle's agentjail.org) give their messages ({"id": "git.force_push", "msg": ...}),
 // where the id is written as a string. dynamic is set when a rule
 // computes its id, so the set cannot be complete.
 func ruleIDs(modules map[string]*ast.Module) (ids map[string]bool, dynamic bool) {
 	ids = map[string]bool{}
 	for _, m := range modules {
-		if m.Package.Path.String() != "data."+Package {
+		if p := m.Package.Path.String(); p != "data."+Package && p != "data."+OrgPackage {
 			continue
 		}
 		for _, r := range m.Rules {
