@@ -28,8 +28,10 @@ const (
 // what must hold for every input: no panic; a verdict that is allow, ask
 // or deny, or a *wire.Error only for bytes that are not one JSON object; a
 // call whose shell parse hit a bound, or a shell tool whose command is not
-// a string, is never allowed. The seeds are the policy case table and the
-// end-to-end attack table; `make test` fuzzes for a short while on top.
+// a string, is never allowed; a shell tool (Bash in any case) is allowed
+// only on a command the daemon read (under any key or case) and parsed.
+// The seeds are the policy case table and the end-to-end attack table;
+// `make test` fuzzes for a short while on top.
 func FuzzDecide(f *testing.F) {
 	for _, ev := range caseTableSeeds(f) {
 		f.Add(ev)
@@ -39,6 +41,8 @@ func FuzzDecide(f *testing.F) {
 	}
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":{"command":1e400}}`))
 	f.Add([]byte(`{"tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf ~"}}`))
+	f.Add([]byte(`{"tool_name":"BAsh","tool_input":{"CommAnd":"rm -rf ~"}}`))
+	f.Add([]byte(`{"tool_name":"bash","tool_input":{"Command":"ls","COMMAND":"rm -rf ~"}}`))
 	f.Add([]byte(`[1,2,3]`))
 	f.Add([]byte(`{}`))
 
@@ -82,10 +86,20 @@ func FuzzDecide(f *testing.F) {
 		if pe, _ := derived["parse_error"].(string); pe != "" {
 			t.Fatalf("allowed although the parse hit a bound: %s", pe)
 		}
-		if name, _ := in["tool_name"].(string); strings.EqualFold(name, "Bash") {
-			ti, _ := in["tool_input"].(map[string]any)
-			if _, ok := ti["command"].(string); !ok {
-				t.Fatalf("a shell call whose command is %T was allowed", ti["command"])
+		// A shell tool is judged on the command the daemon reads, under
+		// whatever key or case the agent put it (CommAnd, CMD): Bash in
+		// any case is one, and an allowed one had a command string that
+		// was parsed. Where no command string is found the parse error
+		// above asks.
+		if name, _ := in["tool_name"].(string); strings.EqualFold(name, "Bash") && derived["tool_kind"] != "shell" {
+			t.Fatalf("a %s call was allowed as %v, not judged as a shell call", name, derived["tool_kind"])
+		}
+		if derived["tool_kind"] == "shell" {
+			if _, ok := derived["command"].(string); !ok {
+				t.Fatalf("a shell call whose command is %T was allowed", derived["command"])
+			}
+			if _, ok := derived["commands"].([]any); !ok {
+				t.Fatalf("a shell call was allowed without its commands parsed: %v", derived["commands"])
 			}
 		}
 	})

@@ -64,6 +64,11 @@ func shellCall(tool string, rawInput any) (command string, isShell bool, bad str
 		return "", false, ""
 	}
 	key, v, found := commandField(ti)
+	if key == ambiguousKey {
+		// Which of them the tool reads is the tool's business; none
+		// can be judged for it.
+		return "", true, "the command is given under more than one key that differ only in case"
+	}
 	if !found {
 		if isMCP {
 			return "", false, "" // runs something, but takes no command line
@@ -116,20 +121,34 @@ func mcpToolName(tool string) string {
 	return rest
 }
 
+// ambiguousKey is what commandField returns as the key when the command
+// is under more than one key that differ only in case (Command and
+// COMMAND) and none is written exactly.
+const ambiguousKey = "\x00ambiguous"
+
 // commandField finds the command field, matching names without regard
-// to case; the first of commandKeys wins.
+// to case (a CommAnd is read as the command, not skipped): an exact name
+// first, the first of commandKeys winning; else the one key that matches
+// without case. Two such keys would leave the choice to map order, so
+// they are reported as ambiguousKey.
 func commandField(ti map[string]any) (string, any, bool) {
 	for _, want := range commandKeys {
 		if v, ok := ti[want]; ok {
 			return want, v, true
 		}
 	}
-	for k, v := range ti {
-		lk := strings.ToLower(k)
-		for _, want := range commandKeys {
-			if lk == want {
-				return k, v, true
+	for _, want := range commandKeys {
+		key := ""
+		for k := range ti {
+			if strings.ToLower(k) == want {
+				if key != "" {
+					return ambiguousKey, nil, true
+				}
+				key = k
 			}
+		}
+		if key != "" {
+			return key, ti[key], true
 		}
 	}
 	return "", nil, false

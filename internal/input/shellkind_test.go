@@ -39,6 +39,12 @@ func TestShellKind(t *testing.T) {
 		{"tool_input not an object", `{"tool_name":"Bash","tool_input":"rm -rf ~"}`, "shell", "", "not an object"},
 		{"args not strings", `{"tool_name":"mcp__a__exec","tool_input":{"command":"rm","args":[1]}}`, "shell", "", "not a list of strings"},
 		{"tool name not a string", `{"tool_name":7,"tool_input":{"command":"ls"}}`, "other", "", ""},
+		{"Bash, command key in another case", `{"tool_name":"BAsh","tool_input":{"CommAnd":"rm -rf x"}}`, "shell", "rm", ""},
+		{"Bash, another command key", `{"tool_name":"bash","tool_input":{"CMD":"rm -rf x"}}`, "shell", "rm", ""},
+		{"the exact key wins over one in another case", `{"tool_name":"Bash","tool_input":{"COMMAND":"rm -rf x","command":"ls"}}`, "shell", "ls", ""},
+		{"keys that differ only in case", `{"tool_name":"Bash","tool_input":{"Command":"ls","COMMAND":"rm -rf x"}}`, "shell", "", "more than one key"},
+		{"Bash, no command key at all", `{"tool_name":"BAsh","tool_input":{"commandline ":"rm -rf x"}}`, "shell", "", "missing"},
+		{"MCP runner, keys that differ only in case", `{"tool_name":"mcp__t__run_command","tool_input":{"Cmd":"ls","CMD":"rm -rf x"}}`, "shell", "", "more than one key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
