@@ -51,10 +51,10 @@ written_files_pack := [
 		{"key": "tool/setuptools/cmdclass/*", "label": "autorun"}, {"key": "build-system/backend-path", "label": "autorun"},
 		{"key": "tool/pdm/scripts/post_install", "label": "autorun"}, {"key": "tool/pdm/scripts/pre_install", "label": "autorun"},
 	]},
-	{"kind": "python_code", "match": `(^|/)(setup|conftest|noxfile|tasks|fabfile|dodo)\.py$`, "format": "code", "interpreter": "python3"},
-	{"kind": "ruby_code", "match": `(^|/)(Rakefile|Gemfile|Guardfile|Vagrantfile|[^/]+\.gemspec|[^/]+\.rake)$`, "format": "code", "interpreter": "ruby"},
-	{"kind": "node_code", "match": `(^|/)((jest|vitest|vite|webpack|rollup|babel|eslint|next|nuxt|svelte|astro|playwright|cypress|karma|tailwind|postcss|metro|tsup|esbuild)\.config|gulpfile|Gruntfile|\.eslintrc|\.mocharc|\.prettierrc|\.babelrc|\.pnpmfile)\.(c|m)?[jt]s$`, "format": "code", "interpreter": "node"},
-	{"kind": "cargo_build_script", "match": `(^|/)build\.rs$`, "format": "lines", "auto": true, "lines": `Command::new\("(?:sh|bash|zsh)"\)\s*\.args?\(\s*\[?\s*"-c"\s*,?\s*(?:\]\s*\)\s*\.arg\()?\s*"([^"]*)"`},
+	{"kind": "python_code", "match": `(^|/)(setup|conftest|noxfile|tasks|fabfile|dodo)\.py$`, "format": "code", "interpreter": "python3 -c"},
+	{"kind": "ruby_code", "match": `(^|/)(Rakefile|Gemfile|Guardfile|Vagrantfile|[^/]+\.gemspec|[^/]+\.rake)$`, "format": "code", "interpreter": "ruby -e"},
+	{"kind": "node_code", "match": `(^|/)((jest|vitest|vite|webpack|rollup|babel|eslint|next|nuxt|svelte|astro|playwright|cypress|karma|tailwind|postcss|metro|tsup|esbuild)\.config|gulpfile|Gruntfile|\.eslintrc|\.mocharc|\.prettierrc|\.babelrc|\.pnpmfile)\.(c|m)?[jt]s$`, "format": "code", "interpreter": "node -e"},
+	{"kind": "cargo_build_script", "match": `(^|/)build\.rs$`, "format": "lines", "auto": true, "lines": `Command::new\("(?:sh|bash|zsh)"\)\s*\.args?\(\s*(?:&?\[)?\s*"-c"\s*(?:,|\]?\s*\)\s*\.arg\()\s*"([^"]*)"`},
 	{"kind": "cargo_config", "match": `(^|/)\.cargo/config(\.toml)?$`, "format": "toml", "commands": ["target/*/runner", "alias/*"], "watch": [
 		{"key": "build/rustc-wrapper", "label": "autorun"}, {"key": "build/rustc", "label": "autorun"}, {"key": "target/*/runner", "label": "autorun"},
 	]},
@@ -63,7 +63,7 @@ written_files_pack := [
 	{"kind": "taskfile", "match": `(^|/)Taskfile(\.dist)?\.ya?ml$`, "format": "yaml", "commands": ["tasks/*/cmds/*", "tasks/*/cmds/*/cmd", "tasks/*/cmd"]},
 	{"kind": "github_workflow", "match": `(^|/)\.github/(workflows/[^/]+|actions/.+/action)\.ya?ml$`, "format": "yaml", "commands": ["jobs/*/steps/*/run", "runs/steps/*/run"], "syntax": "actions", "contained": true, "rules": ci_rules, "watch": [
 		{"key": "on/pull_request_target", "label": "ci_trigger"}, {"key": "on/workflow_run", "label": "ci_trigger"},
-		{"key": "on/0", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
+		{"key": "on/*", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
 		{"key": "on", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
 		{"key": "permissions", "value": "^write-all$", "label": "ci_trigger"},
 		{"key": "jobs/*/permissions", "value": "^write-all$", "label": "ci_trigger"},
@@ -95,7 +95,9 @@ written_files_pack := [
 	{"kind": "git_hook", "match": `(^|/)\.git/hooks/[^/.]+$`, "format": "shell", "auto": true},
 	{"kind": "hook_manager", "match": `(^|/)(\.husky/[^/_][^/]*|\.githooks/[^/]+|\.lefthook/[^/]+/[^/]+)$`, "format": "shell"},
 	{"kind": "lefthook", "match": `(^|/)\.?lefthook(-local)?\.ya?ml$`, "format": "yaml", "commands": ["*/commands/*/run", "*/scripts/*/runner"]},
-	{"kind": "git_config", "match": `(^|/)\.git/config$`, "format": "lines", "lines": `^\s*(?:fsmonitor|sshCommand|pager|editor|askpass|gitProxy|clean|smudge|process|textconv|helper|hooksPath)\s*=\s*!?(.+)$|^\s*[A-Za-z0-9-]+\s*=\s*!(.+)$`},
+	{"kind": "git_config", "match": `(^|/)\.git/config$`, "format": "lines", "lines": `^\s*(?:fsmonitor|sshCommand|pager|editor|askpass|gitProxy|clean|smudge|process|textconv|helper|hooksPath)\s*=\s*!?(.+)$|^\s*[A-Za-z0-9-]+\s*=\s*!(.+)$`, "watch": [
+		{"value": `(?i)^\s*(fsmonitor|sshCommand|gitProxy|askpass|hooksPath|clean|smudge|process|textconv)\s*=|^\s*[A-Za-z0-9-]+\s*=\s*!`, "label": "autorun"},
+	]},
 	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
 	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
@@ -225,7 +227,7 @@ ask contains {"id": "written.ci_secrets", "msg": msg} if {
 
 # Instructions an agent obeys: text that tells it to drop its guard, hide
 # what it does or send data away.
-injection_pattern := `(?i)(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|system|safety|security|user'?s?)\s+(instructions|rules|prompts?|guidelines|restrictions)|do\s+not\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(permission|approval|confirmation)|without\s+(asking|telling|informing|notifying)\s+the\s+user|(don't|do\s+not|never)\s+(tell|inform|mention\s+(this\s+)?to|notify)\s+the\s+user|dangerously-skip-permissions|--yolo\b|bypass(Permissions|\s+(the\s+)?(hook|guard|agentjail|sandbox|permission))|(disable|turn\s+off|stop|kill|uninstall|remove)\s+(the\s+)?(agentjail|hooks?\b|pre-?tool-?use|guard)|(send|post|upload|exfiltrate|forward)\s+[^.]{0,60}\b(secrets?|tokens?|credentials|api[ _-]?keys?|\.env|ssh\s+keys?|environment\s+variables)\b[^.]{0,40}\b(to|at)\s+(https?://|\S+\.(com|net|io|xyz|site|example))`
+injection_pattern := `(?i)(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|system|safety|security|user'?s?)\s+(instructions|rules|prompts?|guidelines|restrictions)|do\s+not\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(permission|approval|confirmation)|without\s+(asking|telling|informing|notifying)\s+the\s+user|(don't|do\s+not|never)\s+(tell|inform|mention\s+(this\s+)?to|notify)\s+the\s+user|dangerously-skip-permissions|--yolo\b|bypass(Permissions|\s+(the\s+)?(hook|guard|agentjail|sandbox|permission))|\b(disable|turn\s+off|stop|kill|uninstall|remove)\s+(the\s+)?(agentjail|hooks?\b|pre-?tool-?use|guard)|(send|post|upload|exfiltrate|forward)\s+.{0,60}(\b(secrets?|tokens?|credentials|api[ _-]?keys?|ssh\s+keys?|environment\s+variables)\b|\.env\b).{0,40}\b(to|at)\s+(https?://|\S+\.(com|net|io|xyz|site|example))`
 
 ask contains {"id": "written.instructions", "msg": msg} if {
 	input.agentjail.written[0]

@@ -64,10 +64,12 @@ type Row struct {
 	// Lines is a regular expression on each logical line (lines format);
 	// its first group is the command.
 	Lines string `json:"lines"`
-	// Interpreter runs a code file's text (code format): python3, node.
+	// Interpreter runs a code file's text given as its next word (code
+	// format): "python3 -c", "node -e".
 	Interpreter string `json:"interpreter"`
 	// Watch are key paths (with a value pattern) whose appearance the
-	// policies judge: a new postinstall, runOn folderOpen, privileged.
+	// policies judge: a new postinstall, runOn folderOpen, privileged. In
+	// the lines format a watch without a key is a pattern on each line.
 	Watch []Watch `json:"watch"`
 	// Contained is set when the file's commands run in a container or on
 	// a CI runner rather than on this machine: the daemon judges them
@@ -305,7 +307,7 @@ func (r *Row) compare(f *File, cur, res []byte) {
 		f.Commands = []string{clip(string(res))}
 	}
 	if r.Format == "code" && len(f.Commands) > 0 {
-		f.Commands = []string{r.Interpreter + " -c " + quote(strings.Join(f.Commands, "\n"))}
+		f.Commands = []string{r.Interpreter + " " + quote(strings.Join(f.Commands, "\n"))}
 	}
 	for _, c := range f.Commands {
 		f.Shell = append(f.Shell, r.shellSyntax(c))
@@ -370,10 +372,20 @@ func (r *Row) read(b []byte) facts {
 		for _, l := range logical(string(b)) {
 			if m := r.lines.FindStringSubmatch(l); m != nil {
 				c := m[0]
-				if len(m) > 1 {
-					c = m[1]
+				for _, g := range m[1:] { // the first group that matched
+					if g != "" {
+						c = g
+						break
+					}
 				}
 				fs.commands = append(fs.commands, strings.TrimSpace(c))
+			}
+			// Watched lines (a watch row without a key): a setting that
+			// makes the file run a command by itself.
+			for i, w := range r.Watch {
+				if w.Key == "" && r.watch[i] != nil && r.watch[i].MatchString(l) {
+					fs.added = append(fs.added, Added{Label: w.Label, Key: strings.TrimSpace(clip(l))})
+				}
 			}
 		}
 	case "shell", "code":
