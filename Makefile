@@ -29,6 +29,10 @@ CODEX_VERSION   := 0.169.0
 GEMINI_VERSION  := 0.61.0
 COPILOT_VERSION := 1.0.102
 
+# TestAttacks writes the attack table's figures here while make test runs
+# every package, so they are printed without running the table twice.
+ATTACK_FIGURES := bin/attack-figures.txt
+
 .DEFAULT_GOAL := help
 .PHONY: help build install uninstall run test bench vet clean claude-code agents codex gemini copilot app icons screenshot
 
@@ -62,11 +66,13 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 
 test: vet claude-code agents ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	@echo "==> every test, with the race detector (the long part: unit, policy, the real binaries and agents end to end)"
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	@mkdir -p bin && rm -f $(ATTACK_FIGURES)
+	CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 ./...
 	@echo "==> fuzzing the decide path for 30 s"
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
 	@echo "==> the quality figures (README.md shows the same; a test checks it)"
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus' -v ./policies | grep -E '^(quality|corpus|redteam):'  # the figures, printed
+	@grep -E '^attacks:' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks in the run above
 
 bench: ## print the benchmark figures (see BENCHMARKS.md)
 	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
