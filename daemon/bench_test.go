@@ -3,6 +3,8 @@ package daemon_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"sort"
 	"testing"
 	"time"
@@ -14,44 +16,81 @@ import (
 	"github.com/agentjail/agentjail/policies"
 )
 
-// typicalEvents is a mix of what an agent sends most: harmless shell
+// typicalTools is a mix of what an agent sends most: harmless shell
 // commands, reads and edits inside the project, and the odd denial.
-var typicalEvents = func() [][]byte {
-	events := []map[string]any{
-		{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la ./src"}},
-		{"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./... 2>&1 | tail -20"}},
-		{"tool_name": "Bash", "tool_input": map[string]any{"command": "git status && git diff --stat"}},
-		{"tool_name": "Bash", "tool_input": map[string]any{"command": "grep -rn \"rm -rf\" docs/ | head"}},
-		{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat ~/.ssh/id_rsa"}},
-		{"tool_name": "Read", "tool_input": map[string]any{"file_path": "/work/project/main.go"}},
-		{"tool_name": "Edit", "tool_input": map[string]any{"file_path": "main.go", "old_string": "a", "new_string": "b", "replace_all": false}},
-		{"tool_name": "Read", "tool_input": map[string]any{"file_path": "~/.aws/credentials"}},
+var typicalTools = []map[string]any{
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "ls -la ./src"}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "go test ./... 2>&1 | tail -20"}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "git status && git diff --stat"}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "grep -rn \"rm -rf\" docs/ | head"}},
+	{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat ~/.ssh/id_rsa"}},
+	{"tool_name": "Read", "tool_input": map[string]any{"file_path": "/work/project/main.go"}},
+	{"tool_name": "Edit", "tool_input": map[string]any{"file_path": "main.go", "old_string": "a", "new_string": "b", "replace_all": false}},
+	{"tool_name": "Read", "tool_input": map[string]any{"file_path": "~/.aws/credentials"}},
+}
+
+// typicalEvents are the typical tools as hook events; with n > 0 each
+// of the n events is distinct: its tool_input carries its own
+// description, as Claude Code's do, so no two share a decision-cache
+// entry and every one is evaluated.
+func typicalEvents(n int) [][]byte {
+	distinct := n > 0
+	if !distinct {
+		n = len(typicalTools)
 	}
-	var out [][]byte
-	for _, ev := range events {
+	out := make([][]byte, 0, n)
+	for i := range n {
+		ev := maps.Clone(typicalTools[i%len(typicalTools)])
 		ev["session_id"], ev["cwd"], ev["hook_event_name"], ev["permission_mode"] = "bench", "/work/project", "PreToolUse", "default"
+		if distinct {
+			ti := maps.Clone(ev["tool_input"].(map[string]any))
+			ti["description"] = fmt.Sprintf("step %d", i)
+			ev["tool_input"] = ti
+		}
 		b, _ := json.Marshal(ev)
 		out = append(out, b)
 	}
 	return out
-}()
+}
 
 // BenchmarkDecide measures the daemon's work for one decision with the
-// default pack: building the input and evaluating it. It reports the
-// median and p99 per decision besides the mean.
+// default pack: building the input and evaluating it, every event a
+// distinct one (the decision cache never answers). It reports the median
+// and p99 per decision besides the mean.
 func BenchmarkDecide(b *testing.B) {
+	benchDecide(b, typicalEvents(b.N))
+}
+
+// BenchmarkDecideCached is BenchmarkDecide with the eight typical events
+// repeated: after the first round the decision cache answers them.
+func BenchmarkDecideCached(b *testing.B) {
+	benchDecide(b, typicalEvents(0))
+}
+
+// BenchmarkDecideReference is BenchmarkDecide through the engine's
+// reference path (OPA converts the Go input itself; no decision cache):
+// the figures before the fast path, measured on the same machine and run.
+func BenchmarkDecideReference(b *testing.B) {
+	benchDecideWith(b, typicalEvents(b.N), daemon.NewReferenceDecider)
+}
+
+func benchDecide(b *testing.B, events [][]byte) {
+	benchDecideWith(b, events, daemon.NewDecider)
+}
+
+func benchDecideWith(b *testing.B, events [][]byte, newDecider func(context.Context, daemon.DeciderOptions) (*daemon.Decider, error)) {
 	ctx := context.Background()
-	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev"})
+	dec, err := newDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	reqs := make([]*wire.Request, len(typicalEvents))
-	for i, ev := range typicalEvents {
+	reqs := make([]*wire.Request, len(events))
+	for i, ev := range events {
 		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
 	}
-	// Warm up: first evaluations fill OPA's caches.
-	for _, r := range reqs {
-		dec.Decide(ctx, r)
+	// Warm up on other events: first evaluations fill OPA's caches.
+	for _, ev := range typicalEvents(len(typicalTools)) {
+		dec.Decide(ctx, &wire.Request{Event: ev, Cwd: "/home/dev/other"})
 	}
 	durations := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
@@ -97,12 +136,13 @@ func BenchmarkDecideWithOrgBundle(b *testing.B) {
 			b.Fatal("the org bundle was not put in force")
 		}
 	}
-	reqs := make([]*wire.Request, len(typicalEvents))
-	for i, ev := range typicalEvents {
+	events := typicalEvents(b.N)
+	reqs := make([]*wire.Request, len(events))
+	for i, ev := range events {
 		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
 	}
-	for _, r := range reqs {
-		d.Decider().Decide(ctx, r)
+	for _, ev := range typicalEvents(len(typicalTools)) {
+		d.Decider().Decide(ctx, &wire.Request{Event: ev, Cwd: "/home/dev/other"})
 	}
 	durations := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()

@@ -44,6 +44,10 @@ type Decider struct {
 	org *engine.Org
 
 	allows, asks, denies, evalErrs atomic.Int64
+
+	// reference makes every decision take the engine's reference path
+	// (engine.EvalReference): tests check the fast path agrees with it.
+	reference bool
 }
 
 // tempDir and daemonPID are facts about this process the policies use.
@@ -250,7 +254,12 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 	}
 	evalCtx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
 	defer cancel()
-	dec, err := set.engine.Eval(evalCtx, in)
+	var dec *wire.Decision
+	if d.reference {
+		dec, err = set.engine.EvalReference(evalCtx, in)
+	} else {
+		dec, err = set.engine.Eval(evalCtx, in)
+	}
 	if err == nil && len(derived.Written) > 0 {
 		env.ClientCwd = derived.Cwd
 		d.judgeWritten(evalCtx, set, env, derived.Written, dec)

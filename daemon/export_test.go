@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentjail/agentjail/internal/wire"
@@ -15,3 +16,13 @@ func SetDecideHook(t testing.TB, f func(*wire.Request)) {
 
 // Workers is how many decisions run at once.
 func (d *Daemon) Workers() int { return d.workers.n }
+
+// NewReferenceDecider is NewDecider whose decisions take the engine's
+// reference path (no direct input conversion, no decision cache).
+func NewReferenceDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
+	d, err := NewDecider(ctx, opts)
+	if d != nil {
+		d.reference = true
+	}
+	return d, err
+}

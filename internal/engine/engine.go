@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,6 +89,9 @@ type Engine struct {
 	roles    *shell.Roles
 	written  *written.Table
 	rules    int
+	// cache remembers decisions per input; nil when some rule may call a
+	// non-deterministic built-in (see analyse).
+	cache *decisionCache
 	// ids are the rule ids written in the policies; dynamicIDs is set
 	// when some rule computes its id (see ruleIDs).
 	ids        map[string]bool
@@ -119,6 +123,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
 	e.ids, e.dynamicIDs = ruleIDs(modules)
+	e.cache = newDecisionCache(analyse(compiler))
 	// The locked rules are the pack's self.* rules and every org rule;
 	// they are evaluated apart from the user's files when those files
 	// extend anything they read.
@@ -422,10 +427,58 @@ func (e *EvalError) Unwrap() error { return e.Err }
 // numbers, bools, nil) and returns the verdict. On an *EvalError it still
 // returns a deny decision naming the error, so a caller that ignores the
 // error fails safe.
+//
+// The input is handed to OPA as a value built directly from it, and when
+// the policy set is deterministic (see analyse) the rules an input fired
+// are remembered for the next identical input.
 func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
-	rules, err := evalQuery(ctx, e.query, input)
+	v, err := inputValue(input)
 	if err != nil {
 		return e.failed(err), &EvalError{Err: err}
+	}
+	var key [32]byte
+	cached := false
+	if e.cache != nil {
+		key, cached = e.cache.key(v)
+		if cached {
+			if rules, ok := e.cache.get(key); ok {
+				return e.decision(slices.Clone(rules)), nil
+			}
+		}
+	}
+	rules, err := e.fired(ctx, rego.EvalParsedInput(v), rego.EvalMetrics(noMetrics))
+	if err != nil {
+		return e.failed(err), &EvalError{Err: err}
+	}
+	if cached {
+		e.cache.put(key, slices.Clip(rules))
+	}
+	return e.decision(slices.Clone(rules)), nil
+}
+
+// EvalReference is Eval as it was before the fast path: the Go value is
+// handed to OPA to convert (through its JSON-shaped round trip), and no
+// decision is cached. Tests check that both decide every case alike.
+func (e *Engine) EvalReference(ctx context.Context, input any) (*wire.Decision, error) {
+	rules, err := e.fired(ctx, rego.EvalInput(input))
+	if err != nil {
+		return e.failed(err), &EvalError{Err: err}
+	}
+	return e.decision(rules), nil
+}
+
+func (e *Engine) decision(rules []wire.Rule) *wire.Decision {
+	d := &wire.Decision{Revision: e.revision, Rules: rules}
+	decide(d)
+	return d
+}
+
+// fired evaluates the input that opts carry and returns the rules that
+// fired and are in force.
+func (e *Engine) fired(ctx context.Context, opts ...rego.EvalOption) ([]wire.Rule, error) {
+	rules, err := evalQuery(ctx, e.query, opts...)
+	if err != nil {
+		return nil, err
 	}
 	kept := rules[:0]
 	for _, r := range rules {
@@ -440,9 +493,9 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 		// The pack's locked rules, evaluated over the pack alone: a user
 		// file that extends a table they read (or anything else it
 		// defines) cannot make them stay silent.
-		locked, err := evalQuery(ctx, *e.locked, input)
+		locked, err := evalQuery(ctx, *e.locked, opts...)
 		if err != nil {
-			return e.failed(err), &EvalError{Err: err}
+			return nil, err
 		}
 		have := make(map[wire.Rule]bool, len(rules))
 		for _, r := range rules {
@@ -455,16 +508,14 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 		}
 		sortRules(rules)
 	}
-	d := &wire.Decision{Revision: e.revision, Rules: rules}
-	decide(d)
-	return d, nil
+	return rules, nil
 }
 
 // evalQuery runs the verdict query and returns the rules that fired:
 // deny, then ask, then allow, each sorted by message.
-func evalQuery(ctx context.Context, q rego.PreparedEvalQuery, input any) ([]wire.Rule, error) {
+func evalQuery(ctx context.Context, q rego.PreparedEvalQuery, opts ...rego.EvalOption) ([]wire.Rule, error) {
 	var builtinErrs []topdown.Error
-	rs, err := q.Eval(ctx, rego.EvalInput(input), rego.EvalBuiltinErrorList(&builtinErrs))
+	rs, err := q.Eval(ctx, append(opts, rego.EvalBuiltinErrorList(&builtinErrs))...)
 	if err == nil && len(builtinErrs) > 0 {
 		// Outside strict mode a failing built-in just makes its rule
 		// undefined, which for a deny rule means allow. Refuse that.

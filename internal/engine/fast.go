@@ -1,0 +1,242 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// inputValue turns the JSON-shaped input into OPA's value directly.
+// Handed the Go value, OPA would first copy it whole through a JSON-shaped
+// round trip (util.RoundTripFast) and then convert the copy: measured, a
+// tenth of a decision's allocations. ast.InterfaceToValue converts every
+// type the input is built from (maps, []any, []string, strings,
+// json.Number, ints, bools, nil) directly, and still round-trips anything
+// else, so the value is the same.
+func inputValue(input any) (ast.Value, error) {
+	return ast.InterfaceToValue(input)
+}
+
+// noMetrics spares each evaluation the metrics OPA would otherwise make
+// (a map and timers) only for nobody to read them.
+var noMetrics = metrics.NoOp()
+
+// nondeterministic are the built-ins whose result is not a function of
+// the input and data: a decision that may call one is never cached. OPA
+// marks most of them itself (ast.Builtin.Nondeterministic); the prefixes
+// catch those it does not (time.now_ns, say) and any added later.
+var nondeterministicPrefixes = []string{"time.", "rand.", "uuid.", "http.", "net.", "opa.runtime", "crypto.x509.parse_and_verify", "io.jwt.decode_verify"}
+
+// analysis is what a compiled policy set says about caching its decisions.
+type analysis struct {
+	// deterministic is set when no rule can call a non-deterministic
+	// built-in: the same input then always gets the same decision.
+	deterministic bool
+	// keys are the top-level input fields any rule reads, and all is set
+	// when some rule reads input as a whole or through a variable key:
+	// the cache key covers exactly what can change a decision, so a
+	// session_id or tool_use_id no rule reads does not defeat the cache.
+	keys map[string]bool
+	all  bool
+}
+
+// analyse walks every compiled module (the verdict module included).
+func analyse(compiler *ast.Compiler) analysis {
+	a := analysis{deterministic: true, keys: map[string]bool{}}
+	for _, m := range compiler.Modules {
+		ast.WalkRefs(m, func(r ast.Ref) bool {
+			a.ref(r)
+			return false
+		})
+		// A bare `input` (passed to a function, bound to a variable) is a
+		// one-element ref after compilation; a `with input as` replaces
+		// it, which the key cannot see through: treat both as reading all.
+		ast.WalkExprs(m, func(e *ast.Expr) bool {
+			for _, w := range e.With {
+				if r, ok := w.Target.Value.(ast.Ref); ok && r.HasPrefix(ast.InputRootRef) {
+					a.all = true
+				}
+			}
+			return false
+		})
+	}
+	return a
+}
+
+func (a *analysis) ref(r ast.Ref) {
+	if len(r) == 0 {
+		return
+	}
+	head, ok := r[0].Value.(ast.Var)
+	if !ok {
+		return
+	}
+	if head.Equal(ast.InputRootDocument.Value) {
+		if len(r) < 2 {
+			a.all = true
+			return
+		}
+		if s, ok := r[1].Value.(ast.String); ok {
+			a.keys[string(s)] = true
+		} else {
+			a.all = true
+		}
+		return
+	}
+	name := r.String()
+	if b, ok := ast.BuiltinMap[name]; ok && b.Nondeterministic {
+		a.deterministic = false
+		return
+	}
+	for _, p := range nondeterministicPrefixes {
+		if strings.HasPrefix(name, p) {
+			a.deterministic = false
+			return
+		}
+	}
+}
+
+// cacheMax bounds the decision cache. A cached decision is a few rule
+// messages; past the bound the cache starts over, which costs one
+// evaluation per entry and never grows memory.
+const cacheMax = 4096
+
+// decisionCache holds the rules that fired per input, for one compiled
+// policy set: a reload builds a new Engine and so a new, empty cache.
+type decisionCache struct {
+	keys map[string]bool
+	all  bool
+	mu   sync.Mutex
+	m    map[[sha256.Size]byte][]wire.Rule
+
+	hits, misses int64
+}
+
+func newDecisionCache(a analysis) *decisionCache {
+	if !a.deterministic {
+		return nil
+	}
+	return &decisionCache{keys: a.keys, all: a.all, m: make(map[[sha256.Size]byte][]wire.Rule)}
+}
+
+// keyBufs are scratch buffers for cache keys, reused across decisions.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// key is a hash of the canonical encoding of the fields of v the
+// policies read. Objects are written in key order, every value with its
+// type and length, so two inputs share a key only if the policies cannot
+// tell them apart (up to a SHA-256 collision).
+func (c *decisionCache) key(v ast.Value) ([sha256.Size]byte, bool) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return [sha256.Size]byte{}, false
+	}
+	bp := keyBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
+	buf = append(buf, 'o')
+	obj.Foreach(func(k, val *ast.Term) {
+		s, ok := k.Value.(ast.String)
+		if !ok || !(c.all || c.keys[string(s)]) {
+			return
+		}
+		buf = appendCanonical(buf, k.Value)
+		buf = appendCanonical(buf, val.Value)
+	})
+	sum := sha256.Sum256(buf)
+	if cap(buf) <= 1<<20 { // do not keep a huge event's buffer around
+		*bp = buf
+		keyBufs.Put(bp)
+	}
+	return sum, true
+}
+
+// appendCanonical writes v unambiguously: a type byte, then lengths
+// before contents.
+func appendCanonical(buf []byte, v ast.Value) []byte {
+	switch v := v.(type) {
+	case ast.Null:
+		return append(buf, 'n')
+	case ast.Boolean:
+		if v {
+			return append(buf, 't')
+		}
+		return append(buf, 'f')
+	case ast.Number:
+		buf = append(buf, '#')
+		buf = binary.AppendUvarint(buf, uint64(len(v)))
+		return append(buf, v...)
+	case ast.String:
+		buf = append(buf, 's')
+		buf = binary.AppendUvarint(buf, uint64(len(v)))
+		return append(buf, v...)
+	case *ast.Array:
+		buf = append(buf, 'a')
+		buf = binary.AppendUvarint(buf, uint64(v.Len()))
+		for i := range v.Len() {
+			buf = appendCanonical(buf, v.Elem(i).Value)
+		}
+		return buf
+	case ast.Object:
+		buf = append(buf, 'o')
+		buf = binary.AppendUvarint(buf, uint64(v.Len()))
+		v.Foreach(func(k, val *ast.Term) { // in key order
+			buf = appendCanonical(buf, k.Value)
+			buf = appendCanonical(buf, val.Value)
+		})
+		return buf
+	case ast.Set:
+		buf = append(buf, 'S')
+		buf = binary.AppendUvarint(buf, uint64(v.Len()))
+		v.Foreach(func(t *ast.Term) { buf = appendCanonical(buf, t.Value) })
+		return buf
+	}
+	// Not a JSON value (the input never holds one): its text, marked.
+	s := v.String()
+	buf = append(buf, '?')
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+func (c *decisionCache) get(k [sha256.Size]byte) ([]wire.Rule, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rules, ok := c.m[k]
+	if ok {
+		c.hits++
+	} else {
+		c.misses++
+	}
+	return rules, ok
+}
+
+func (c *decisionCache) put(k [sha256.Size]byte, rules []wire.Rule) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= cacheMax {
+		clear(c.m)
+	}
+	c.m[k] = rules
+}
+
+// CacheStats reports the decision cache's hits and misses since this
+// policy set was compiled, and whether there is a cache at all (there is
+// none when some rule may call a non-deterministic built-in).
+func (e *Engine) CacheStats() (hits, misses int64, enabled bool) {
+	c := e.cache
+	if c == nil {
+		return 0, 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hits, c.misses, true
+}
+
+// Cacheable reports whether this policy set's decisions are cached: no
+// loaded rule calls a non-deterministic built-in.
+func (e *Engine) Cacheable() bool { return e.cache != nil }
