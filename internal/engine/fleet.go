@@ -370,6 +370,11 @@ type guardStore struct {
 	writes  map[storage.Transaction]bool
 	lastKey string
 	current map[string]string // bundle -> revision in force
+	// refusedKey and refused remember the last refusal: the bundle plugin
+	// downloads a refused bundle again at every poll, and the answer is
+	// the same without compiling it again.
+	refusedKey string
+	refused    error
 }
 
 func newGuardStore(inner storage.Store, accept func(context.Context, Org) (func(bool), error), roots []string) *guardStore {
@@ -413,8 +418,14 @@ func (s *guardStore) Commit(ctx context.Context, txn storage.Transaction) error 
 		return s.Store.Commit(ctx, txn)
 	}
 	var done func(bool)
-	if err == nil {
-		done, err = s.accept(ctx, org)
+	switch {
+	case err != nil:
+	case key == s.refusedKey:
+		err = s.refused
+	default:
+		if done, err = s.accept(ctx, org); err != nil {
+			s.refusedKey, s.refused = key, err
+		}
 	}
 	if err != nil {
 		s.Store.Abort(ctx, txn)
