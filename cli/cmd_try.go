@@ -85,7 +85,7 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 // decided without: a user testing an edit that does not load would
 // otherwise see the old behaviour with no word of why.
 func warnProblems(w io.Writer, p *wire.Status) {
-	if p == nil || (len(p.LoadErrors) == 0 && p.ConfigError == "") {
+	if p == nil {
 		return
 	}
 	if len(p.LoadErrors) > 0 {
@@ -94,7 +94,17 @@ func warnProblems(w io.Writer, p *wire.Status) {
 			fmt.Fprintf(w, "  %s\n", safetext.Line(e.String()))
 		}
 	}
-	if p.ConfigError != "" {
+	// A running daemon lists config problems with their fix (a config
+	// refused, disabled_rules naming no rule); offline there is only
+	// the error.
+	configShown := false
+	for _, pr := range p.Problems {
+		if pr.Kind == "config" {
+			fmt.Fprintf(w, "warning: %s\n  fix: %s\n", safetext.Line(pr.Message), safetext.Line(pr.Fix))
+			configShown = true
+		}
+	}
+	if p.ConfigError != "" && !configShown {
 		fmt.Fprintf(w, "warning: config.yaml is not in force (the last good config is): %s\n", safetext.Line(p.ConfigError))
 	}
 }

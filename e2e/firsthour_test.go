@@ -243,6 +243,7 @@ func TestConfigErrorsInOurWords(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
 		{"typo of a key", "eval_timout: 1s\n", `unknown key "eval_timout" (did you mean eval_timeout?)`},
 		{"not a bool", "notifications: maybe\n", `notifications must be true or false, not "maybe"`},
+		{"a rule id with a typo", "disabled_rules: [git.force_psuh]\n", `disabled_rules: no rule has the id "git.force_psuh" (did you mean git.force_push?), so it disables nothing`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,7 +252,7 @@ func TestConfigErrorsInOurWords(t *testing.T) {
 			os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte(tt.yaml), 0o600)
 			e.start()
 			r := e.cli("status")
-			if !strings.Contains(r.stdout, tt.want) || strings.Contains(r.stdout, "strconv") || strings.Contains(r.stdout, "decoding failed") {
+			if r.code != 4 || !strings.Contains(r.stdout, tt.want) || strings.Contains(r.stdout, "strconv") || strings.Contains(r.stdout, "decoding failed") {
 				t.Errorf("status: %+v", r)
 			}
 			if r := e.cli("try", "ls"); !strings.Contains(r.stderr, tt.want) {
