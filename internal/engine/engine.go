@@ -123,7 +123,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
 	e.ids, e.dynamicIDs = ruleIDs(modules)
-	e.cache = newDecisionCache(analyse(compiler))
+	e.cache = newDecisionCache(analyse(modules))
 	// The locked rules are the pack's self.* rules and every org rule;
 	// they are evaluated apart from the user's files when those files
 	// extend anything they read.

@@ -46,27 +46,68 @@ type analysis struct {
 	all  bool
 }
 
-// analyse walks every compiled module (the verdict module included).
-func analyse(compiler *ast.Compiler) analysis {
+// analyse walks every module as parsed: the compiler rewrites a bare
+// input into a local variable, where a call's arguments can no longer be
+// read.
+func analyse(modules map[string]*ast.Module) analysis {
 	a := analysis{deterministic: true, keys: map[string]bool{}}
-	for _, m := range compiler.Modules {
-		ast.WalkRefs(m, func(r ast.Ref) bool {
-			a.ref(r)
-			return false
-		})
-		// A bare `input` (passed to a function, bound to a variable) is a
-		// one-element ref after compilation; a `with input as` replaces
-		// it, which the key cannot see through: treat both as reading all.
-		ast.WalkExprs(m, func(e *ast.Expr) bool {
-			for _, w := range e.With {
-				if r, ok := w.Target.Value.(ast.Ref); ok && r.HasPrefix(ast.InputRootRef) {
-					a.all = true
+	// handled are bare `input` terms already accounted for by the call
+	// they are an argument of.
+	handled := map[*ast.Term]bool{}
+	for _, m := range modules {
+		for _, imp := range m.Imports {
+			// import input.tool_input as ti: later refs through ti are
+			// not seen as input's, so the import counts as the read.
+			if r, ok := imp.Path.Value.(ast.Ref); ok {
+				a.ref(r)
+			}
+		}
+		// Parents are visited before their children, so a call is seen
+		// before the input term it is given.
+		ast.NewGenericVisitor(func(x any) bool {
+			switch x := x.(type) {
+			case *ast.Expr:
+				if x.IsCall() {
+					a.call(x.Operator(), x.Operands(), handled)
+				}
+				// `with input as` replaces the input, which the key
+				// cannot see through: treat it as reading all of it.
+				for _, w := range x.With {
+					if r, ok := w.Target.Value.(ast.Ref); ok && r.HasPrefix(ast.InputRootRef) {
+						a.all = true
+					}
+				}
+			case ast.Call:
+				if len(x) > 0 {
+					if op, ok := x[0].Value.(ast.Ref); ok {
+						a.call(op, x[1:], handled)
+					}
+				}
+			case *ast.Term:
+				if r, ok := x.Value.(ast.Ref); ok && !handled[x] {
+					a.ref(r)
 				}
 			}
 			return false
-		})
+		}).Walk(m)
 	}
 	return a
+}
+
+// call notes object.get(input, "key", default): the pack's way of
+// reading one field of input with a default, which reads only that key.
+func (a *analysis) call(op ast.Ref, args []*ast.Term, handled map[*ast.Term]bool) {
+	if len(args) < 2 || op.String() != "object.get" {
+		return
+	}
+	in, ok := args[0].Value.(ast.Ref)
+	if !ok || len(in) != 1 || in[0].Value.Compare(ast.InputRootDocument.Value) != 0 {
+		return
+	}
+	if key, ok := args[1].Value.(ast.String); ok {
+		a.keys[string(key)] = true
+		handled[args[0]] = true
+	}
 }
 
 func (a *analysis) ref(r ast.Ref) {
