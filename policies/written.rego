@@ -119,7 +119,6 @@ written_files_pack := [
 		{"key": "mounts/*", "value": "source=(/|/var/run/docker\\.sock|\\$\\{localEnv:HOME\\}(/\\.(ssh|aws|kube|gnupg|docker|config))?)(,|$)", "label": "privileged"},
 	]},
 	{"kind": "claude_settings", "match": `(^|/)\.claude/settings(\.local)?\.json$`, "format": "json", "commands": ["hooks/*/*/hooks/*/command", "statusLine/command", "apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"], "watch": [
-		{"key": "hooks/*/*/hooks/*/command", "label": "agent_hook"},
 		{"key": "enableAllProjectMcpServers", "value": "^true$", "label": "mcp_server"},
 		{"key": "enabledMcpjsonServers/*", "label": "mcp_server"},
 		{"key": "permissions/defaultMode", "value": "^bypassPermissions$", "label": "agent_unguarded"},
@@ -130,7 +129,6 @@ written_files_pack := [
 		{"key": "mcp_servers/*", "label": "mcp_server"},
 		{"key": "sandbox_mode", "value": "^danger-full-access$", "label": "agent_unguarded"},
 		{"key": "approval_policy", "value": "^never$", "label": "agent_unguarded"},
-		{"key": "notify", "label": "agent_hook"},
 	]},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
 ]
@@ -170,12 +168,6 @@ ask contains {"id": "written.mcp_server", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("mcp_server")
 	msg := sprintf("%s: `%s` adds an MCP server, a program an agent starts and whose tools it then calls; the user has to approve it.", [pretty(f.path), a.key])
-}
-
-ask contains {"id": "written.agent_hook", "msg": msg} if {
-	input.agentjail.written[0]
-	some [f, a] in written_label("agent_hook")
-	msg := sprintf("%s: `%s` adds a command an agent runs by itself on its own events; the user has to approve it.", [pretty(f.path), a.key])
 }
 
 deny contains {"id": "written.agent_unguarded", "msg": msg} if {
