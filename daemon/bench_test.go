@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -156,4 +158,42 @@ func BenchmarkDecideWithOrgBundle(b *testing.B) {
 	}
 	b.StopTimer()
 	reportPercentiles(b, durations, "µs")
+}
+
+// BenchmarkSocket is the e2e Throughput benchmark in one process (a
+// daemon served on a real socket, 64 clients dialing per request, as
+// hooks do), so that one CPU profile shows the daemon's request path and
+// evaluation together: go test -run '^$' -bench Socket -cpuprofile cpu.out.
+// With -benchtime Nx, each of the N requests is its own event unless
+// the name ends in /cached.
+func BenchmarkSocket(b *testing.B) {
+	for _, name := range []string{"distinct", "cached"} {
+		b.Run(name, func(b *testing.B) {
+			d := daemontest.Start(b, nil)
+			client := &wire.Client{Socket: d.Socket}
+			var events [][]byte
+			if name == "distinct" {
+				events = typicalEvents(b.N)
+			} else {
+				events = typicalEvents(0)
+			}
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ReportAllocs()
+			b.ResetTimer()
+			start := time.Now()
+			for range 64 {
+				wg.Go(func() {
+					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+						if _, err := client.Decide(context.Background(), &wire.Request{Event: events[int(i-1)%len(events)]}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+		})
+	}
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,24 +57,65 @@ func BenchmarkHookProcess(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// throughputCommands are the shell commands the throughput benchmarks
+// mix: harmless ones and the odd denial, as an agent sends them.
+var throughputCommands = []string{
+	"go test ./... 2>&1 | tail -20",
+	"ls -la ./src",
+	"git status && git diff --stat",
+	"grep -rn TODO internal/ | head",
+	"cat ~/.ssh/id_rsa",
+	"npm run build && npm test",
+}
+
+// distinctEvent is the i-th event of a throughput run: every one has its
+// own description (as Claude Code's calls do), so the decision cache
+// never answers and each is evaluated.
+func distinctEvent(i int) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "cwd": "/work/project", "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_use_id": "toolu_" + strconv.Itoa(i),
+		"tool_input": map[string]any{"command": throughputCommands[i%len(throughputCommands)], "description": "step " + strconv.Itoa(i)},
+	})
+	return b
+}
+
 // BenchmarkThroughput sends decisions through the socket from c clients
-// at once, each dialing per request as the hook does, and reports
-// decisions per second.
+// at once, each dialing per request as the hook does, every request its
+// own event, and reports decisions per second.
 func BenchmarkThroughput(b *testing.B) {
+	benchThroughput(b, distinctEvent)
+}
+
+// BenchmarkThroughputCached is BenchmarkThroughput with the same six
+// events repeated (after the first six, the decision cache answers):
+// what the socket and the request path cost around a decision.
+func BenchmarkThroughputCached(b *testing.B) {
+	events := make([][]byte, len(throughputCommands))
+	for i := range events {
+		events[i] = []byte(bashEvent(throughputCommands[i]))
+	}
+	benchThroughput(b, func(i int) []byte { return events[i%len(events)] })
+}
+
+func benchThroughput(b *testing.B, event func(int) []byte) {
 	for _, c := range []int{1, 8, 64} {
 		b.Run("c="+strconv.Itoa(c), func(b *testing.B) {
 			e := newEnv(b)
 			e.start()
 			client := &wire.Client{Socket: e.socket}
-			event := []byte(bashEvent("go test ./... 2>&1 | tail -20"))
+			events := make([][]byte, b.N)
+			for i := range events {
+				events[i] = event(i)
+			}
 			var next atomic.Int64
 			var wg sync.WaitGroup
 			b.ResetTimer()
 			start := time.Now()
 			for w := 0; w < c; w++ {
 				wg.Go(func() {
-					for next.Add(1) <= int64(b.N) {
-						if _, err := client.Decide(context.Background(), &wire.Request{Event: event}); err != nil {
+					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+						if _, err := client.Decide(context.Background(), &wire.Request{Event: events[i-1]}); err != nil {
 							b.Error(err)
 							return
 						}
@@ -86,22 +128,27 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 }
 
-// BenchmarkDaemonRSS reports the daemon's resident memory after 10,000
-// decisions (Linux: VmRSS from /proc).
+// BenchmarkDaemonRSS reports the daemon's resident memory after 100,000
+// decisions of distinct events (Linux: VmRSS from /proc), sent from 8
+// clients at once.
 func BenchmarkDaemonRSS(b *testing.B) {
+	const decisions = 100_000
 	e := newEnv(b)
 	e.start()
 	client := &wire.Client{Socket: e.socket}
-	events := [][]byte{
-		[]byte(bashEvent("ls -la ./src")),
-		[]byte(bashEvent("cat ~/.ssh/id_rsa")),
-		[]byte(bashEvent("npm run build && npm test")),
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := next.Add(1); i <= decisions; i = next.Add(1) {
+				if _, err := client.Decide(context.Background(), &wire.Request{Event: distinctEvent(int(i))}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
 	}
-	for i := 0; i < 10000; i++ {
-		if _, err := client.Decide(context.Background(), &wire.Request{Event: events[i%len(events)]}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	wg.Wait()
 	rss, err := vmRSS(e.daemon.Process.Pid)
 	if err != nil {
 		b.Skip(err)
