@@ -159,13 +159,13 @@ func TestDecisionPath(t *testing.T) {
 	})
 
 	t.Run("try shows verdict, rules, derived input and hook output", func(t *testing.T) {
-		r := e.cli("try", "cat", "~/.aws/credentials")
+		r := e.cli("try", "-v", "cat", "~/.aws/credentials")
 		for _, want := range []string{"verdict:  deny", "secrets.credentials", `"home": "` + e.home + `"`, `"permissionDecision":"deny"`, "exit:   2"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("try output lacks %q:\n%s", want, r.stdout)
 			}
 		}
-		r = e.cli("try", "--tool", "Read", "--cwd", "/work/p", "../secrets/../p/.env")
+		r = e.cli("try", "-v", "--tool", "Read", "--cwd", "/work/p", "../secrets/../p/.env")
 		if !strings.Contains(r.stdout, `"file_path": "/work/p/.env"`) {
 			t.Errorf("derived file_path not shown:\n%s", r.stdout)
 		}
@@ -233,7 +233,7 @@ func TestCLIWithoutDaemon(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "verdict:  ask") || !strings.Contains(r.stdout, `"permissionDecision":"ask"`) {
 		t.Errorf("try --offline: %+v", r)
 	}
-	r = e.run(`{"tool_name":"Read","cwd":"/w","tool_input":{"file_path":"~/.aws/credentials"}}`, "agentjail", "try", "--offline", "--event", "-")
+	r = e.run(`{"tool_name":"Read","cwd":"/w","tool_input":{"file_path":"~/.aws/credentials"}}`, "agentjail", "try", "-v", "--offline", "--event", "-")
 	if r.code != 0 || !strings.Contains(r.stdout, "secrets.credentials") || !strings.Contains(r.stdout, `"file_path": "`+e.home+`/.aws/credentials"`) {
 		t.Errorf("try --event -: %+v", r)
 	}
