@@ -320,7 +320,12 @@ func TestHugeAndDeepCommandsAreAsked(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := decide(t, d.Socket, tt.cmd)
-			if got.Verdict != wire.Ask || !strings.Contains(got.Reason, "could not check this command") {
+			// Ask names the bound. Under the race detector on a loaded
+			// machine the 900 KiB event can outlast the request budget;
+			// the deadline's deny stops the call too.
+			asked := got.Verdict == wire.Ask && strings.Contains(got.Reason, "could not check this command")
+			late := got.Verdict == wire.Deny && len(got.Rules) > 0 && got.Rules[0].ID == "agentjail.deadline"
+			if !asked && !late {
 				t.Errorf("got %s %.200q", got.Verdict, got.Reason)
 			}
 		})
