@@ -142,6 +142,11 @@ type Call struct {
 	LikeInput any
 	// Patch is an apply_patch text's files (Codex), when the call has one.
 	Patch *Patch
+	// Dir is the folder the call runs in when the tool names one of its
+	// own (Gemini's run_shell_command dir_path), perhaps relative to the
+	// event's cwd; "" means the event's cwd. A command is judged where it
+	// runs: `rm -rf build` in / is not `rm -rf build` in a project.
+	Dir string
 }
 
 // Input returns LikeInput as an object, or nil.

@@ -63,6 +63,7 @@ func TestCanonical(t *testing.T) {
 		{"codex apply_patch add only", "codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}`, KindWrite, "apply_patch", ""},
 		{"codex mcp", "codex", `{"tool_name":"mcp__fs__read_file","tool_input":{"path":"/x"}}`, "", "mcp__fs__read_file", `{"path":"/x"}`},
 		{"gemini shell", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","description":"list"}}`, KindShell, "Bash", `{"command":"ls","description":"list"}`},
+		{"gemini shell in dir_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, KindShell, "Bash", `{"command":"rm -rf build","dir_path":"/"}`},
 		{"gemini read absolute_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/h/.ssh/id_rsa"}}`, KindRead, "Read", `{"absolute_path":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
 		{"gemini read file_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"a.txt"}}`, KindRead, "Read", `{"file_path":"a.txt"}`},
 		{"gemini write", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, KindWrite, "Write", `{"file_path":"a","content":"x"}`},
@@ -241,5 +242,25 @@ func TestCursorReadFileCannotAsk(t *testing.T) {
 	json.Unmarshal(ans.Stdout, &out)
 	if out.Permission != "ask" {
 		t.Errorf("beforeShellExecution ask: got %s", ans.Stdout)
+	}
+}
+
+// The folder a tool names for itself is where its command runs; no other
+// tool or agent moves the call.
+func TestCallDir(t *testing.T) {
+	tests := []struct{ name, agent, event, dir string }{
+		{"gemini dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, "/"},
+		{"gemini relative dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}`, "sub"},
+		{"gemini without dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ""},
+		{"gemini list_directory dir_path is its operand", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"list_directory","tool_input":{"dir_path":"/etc"}}`, ""},
+		{"claude has no dir", "claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls","dir_path":"/"}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, _ := Lookup(tt.agent)
+			if got := a.Canonical(event(t, tt.event)).Dir; got != tt.dir {
+				t.Errorf("Dir %q, want %q", got, tt.dir)
+			}
+		})
 	}
 }

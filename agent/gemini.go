@@ -52,7 +52,11 @@ func (gemini) Canonical(event map[string]any) Call {
 			return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: raw}
 		}
 		in := rename(ti, t.fields)
+		dir := ""
 		switch tool {
+		case "run_shell_command":
+			// The command runs in dir_path (the project root when absent).
+			dir = str(ti, "dir_path")
 		case "replace":
 			// Gemini replaces exactly expected_replacements occurrences
 			// (1 when absent): more than one is Claude Code's replace_all.
@@ -74,7 +78,7 @@ func (gemini) Canonical(event map[string]any) Call {
 				}
 			}
 		}
-		return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: in}
+		return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: in, Dir: dir}
 	}
 	switch {
 	case strings.HasPrefix(tool, "mcp__"):

@@ -65,3 +65,32 @@ func TestAgentsCanonicalView(t *testing.T) {
 		})
 	}
 }
+
+// Gemini's run_shell_command runs in its dir_path: a relative operand is
+// read from there, not from the event's cwd.
+func TestGeminiDirPath(t *testing.T) {
+	env := Env{Home: "/home/dev", AgentjailHome: "/home/dev/.agentjail", ClientCwd: "/work/p"}
+	tests := []struct {
+		name, event string
+		cwd, path   string
+	}{
+		{"absolute dir_path", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, "/", "/build"},
+		{"relative dir_path", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"sub"}}`, "/work/p/sub", "/work/p/sub/build"},
+		{"home dir_path", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"~"}}`, "/home/dev", "/home/dev/build"},
+		{"no dir_path", `{"hook_event_name":"BeforeTool","cwd":"/work/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build"}}`, "/work/p", "/work/p/build"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, d, err := Build([]byte(tt.event), env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Cwd != tt.cwd || in[Key].(map[string]any)["cwd"] != tt.cwd {
+				t.Errorf("cwd %q, want %q", d.Cwd, tt.cwd)
+			}
+			if !slices.Contains(d.Writes, tt.path) {
+				t.Errorf("writes %v, want %s", d.Writes, tt.path)
+			}
+		})
+	}
+}

@@ -76,7 +76,8 @@ type Derived struct {
 	Temp          string
 	DaemonPID     int
 	// Cwd is the event's cwd made absolute (against the hook's cwd) and
-	// cleaned; the hook's cwd when the event has none.
+	// cleaned; the hook's cwd when the event has none; the folder the tool
+	// itself names when it runs elsewhere (Gemini's dir_path).
 	Cwd string
 	// FilePath is the tool's main path argument (file_path, notebook_path
 	// or path) with ~ and $HOME expanded, made absolute against Cwd, and
@@ -183,6 +184,11 @@ func Derive(event map[string]any, env Env) *Derived {
 	adapter := agent.For(event, env.Agent)
 	d.Agent = adapter.Name()
 	call := adapter.Canonical(event)
+	if call.Dir != "" {
+		// The tool runs somewhere else than the event's cwd (Gemini's
+		// dir_path): paths and commands are read from there.
+		d.Cwd = Abs(call.Dir, d.Cwd, env.Home)
+	}
 	tool, rawInput := call.Like, call.LikeInput
 	d.ToolName = call.Tool
 	ti, _ := rawInput.(map[string]any)
