@@ -243,18 +243,21 @@ func signedSpec(rev string, key *bundletest.Key, policy string) bundletest.Spec 
 }
 
 func TestFleetSignedBundles(t *testing.T) {
+	// Every refusal is checked with RS256; HS256 gets the ones that
+	// depend on the key (each refusal waits for two polls).
 	for _, tt := range []struct {
-		name string
-		key  func(testing.TB) bundletest.Key
+		name  string
+		key   func(testing.TB) bundletest.Key
+		every bool
 	}{
-		{name: "RS256", key: bundletest.RSAKey},
+		{name: "RS256", key: bundletest.RSAKey, every: true},
 		{name: "HS256", key: bundletest.HMACKey},
 	} {
-		t.Run(tt.name, func(t *testing.T) { testFleetSigned(t, tt.key(t)) })
+		t.Run(tt.name, func(t *testing.T) { testFleetSigned(t, tt.key(t), tt.every) })
 	}
 }
 
-func testFleetSigned(t *testing.T, key bundletest.Key) {
+func testFleetSigned(t *testing.T, key bundletest.Key, everyRefusal bool) {
 	h := newHub(t)
 	home, sock := fleetHome(t, fleetConfig(h.URL, &key, ""))
 
@@ -335,7 +338,10 @@ deny contains "x" if no_such_function(input)
 			return s
 		}()},
 	}
-	for _, r := range refused {
+	for i, r := range refused {
+		if !everyRefusal && i > 2 {
+			break // the first three are about signatures
+		}
 		t.Run("refused: "+r.name, func(t *testing.T) {
 			before := h.downloads()
 			h.set(bundletest.Build(t, r.spec), "")
