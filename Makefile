@@ -67,7 +67,7 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 test: vet claude-code agents ## run every test (unit, policy, integration through the real binaries), print the quality figures
 	@echo "==> every test, with the race detector (the long part: unit, policy, the real binaries and agents end to end)"
 	@mkdir -p bin && rm -f $(ATTACK_FIGURES)
-	CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 ./...
+	CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 -timeout 30m ./...
 	@echo "==> fuzzing the decide path for 30 s"
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
 	@echo "==> the quality figures (README.md shows the same; a test checks it)"
