@@ -31,6 +31,12 @@ type tableCase struct {
 	lineNo     int
 	want       wire.Verdict
 	event      []byte
+	agent      string // the hook's --agent, "" for Claude Code
+}
+
+// request is the hook's request for the case.
+func (c tableCase) request() *wire.Request {
+	return &wire.Request{Event: c.event, Cwd: caseProject, Agent: c.agent}
 }
 
 // loadCases reads policies/cases/*.txt (format in cases/README.md).
@@ -61,19 +67,57 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 				t.Fatalf("%s:%d: verdict %q is not allow, ask or deny", file, n, verdict)
 			}
 			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid())).Replace(call)
-			ev, err := caseEvent(call)
+			ev, agentName, err := caseEvent(call)
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev})
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName})
 		}
 		f.Close()
 	}
 	return out
 }
 
-// caseEvent builds the hook event for one case, as Claude Code sends it.
-func caseEvent(call string) ([]byte, error) {
+// caseEvent builds the hook event for one case, as Claude Code sends it,
+// or as another agent does for `@agent:tool JSON`; agent is the hook's
+// --agent for it.
+func caseEvent(call string) (event []byte, agent string, err error) {
+	if name, rest, ok := strings.Cut(call, " "); ok && strings.HasPrefix(name, "@") && strings.Contains(name, ":") {
+		agent, tool, _ := strings.Cut(name[1:], ":")
+		var input map[string]any
+		if err := json.Unmarshal([]byte(rest), &input); err != nil || input == nil {
+			return nil, "", fmt.Errorf("%q: want @agent:tool JSON, the tool's input as a JSON object: %v", call, err)
+		}
+		ev, err := agentEvent(agent, tool, input)
+		return ev, agent, err
+	}
+	ev, err := claudeEvent(call)
+	return ev, "", err
+}
+
+// agentEvent is a call of tool with input as agent's hook receives it,
+// in the case table's session.
+func agentEvent(agent, tool string, input map[string]any) ([]byte, error) {
+	var ev map[string]any
+	switch agent {
+	case "codex":
+		ev = map[string]any{"session_id": "cases", "turn_id": "t", "cwd": caseProject, "hook_event_name": "PreToolUse", "model": "m", "tool_name": tool, "tool_input": input}
+	case "gemini":
+		ev = map[string]any{"session_id": "cases", "transcript_path": "/tmp/t.json", "cwd": caseProject, "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z", "tool_name": tool, "tool_input": input}
+	case "copilot":
+		// Copilot CLI 1.0.102 sends toolArgs as an object.
+		ev = map[string]any{"timestamp": 1, "cwd": caseProject, "toolName": tool, "toolArgs": input}
+	case "cursor":
+		ev = map[string]any{"conversation_id": "cases", "generation_id": "g", "hook_event_name": "preToolUse", "workspace_roots": []any{caseProject}, "cwd": caseProject, "tool_name": tool, "tool_input": input, "tool_use_id": "t"}
+	default:
+		return nil, fmt.Errorf("agent %q: the case table knows codex, gemini, copilot and cursor (Claude Code's calls have no agent prefix)", agent)
+	}
+	return json.Marshal(ev)
+}
+
+// claudeEvent builds a Claude Code event from a Bash command or
+// `@Tool PATH [JSON]`.
+func claudeEvent(call string) ([]byte, error) {
 	tool, input := "Bash", map[string]any{"command": call, "description": "case"}
 	if strings.HasPrefix(call, "@") {
 		fields := strings.SplitN(call[1:], " ", 3)
@@ -128,7 +172,7 @@ func TestCaseTable(t *testing.T) {
 		for _, c := range list {
 			all++
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			dec, err := client.Decide(ctx, &wire.Request{Event: c.event, Cwd: caseProject})
+			dec, err := client.Decide(ctx, c.request())
 			cancel()
 			if err != nil {
 				t.Fatalf("%s:%d: %v", c.file, c.lineNo, err)
@@ -282,7 +326,7 @@ func BenchmarkCaseTable(b *testing.B) {
 	var typical, all []*wire.Request
 	for category, list := range cases {
 		for _, c := range list {
-			r := &wire.Request{Event: c.event, Cwd: caseProject}
+			r := c.request()
 			all = append(all, r)
 			if category == "everyday" {
 				typical = append(typical, r)

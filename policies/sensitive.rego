@@ -58,24 +58,30 @@ broad_search_root(p) if {
 	regex.match(`^(\.config|\.local|\.local/share|Library|Library/Application Support|\.cache)$`, rel)
 }
 
-# The Grep tool over all of HOME or ~/.config for secret-looking text.
+# Any agent's content search tool (Grep, grep_search, grep, rg ...) over
+# all of HOME or ~/.config for secret-looking text; the canonical view
+# has its pattern and glob whatever the agent names them.
 deny contains {"id": "secrets.search_home", "msg": msg} if {
-	input.tool_name == "Grep"
+	input.agentjail.tool == "search"
+	s := input.agentjail.search
+	s.content
 	p := input.agentjail.file_path
 	broad_search_root(p)
 	some field in ["pattern", "glob"]
-	v := input.tool_input[field]
-	is_string(v)
+	v := s[field]
+	v != ""
 	regex.match(secret_search_pattern, v)
 	msg := sprintf("Blocked: this search of %s for secrets would return every key and token it finds. Search the project instead.", [pretty(p)])
 }
 
 deny contains {"id": "secrets.search_home", "msg": msg} if {
-	input.tool_name == "Grep"
+	input.agentjail.tool == "search"
+	s := input.agentjail.search
+	s.content
 	p := input.agentjail.file_path
 	broad_search_root(p)
-	v := input.tool_input.glob
-	is_string(v)
+	v := s.glob
+	v != ""
 	regex.match(`(?i)(\.npmrc|\.netrc|\.pypirc|credentials|id_rsa|id_ed25519|\.pem|\.env|\.git-credentials|config\.json)`, v)
 	msg := sprintf("Blocked: this search of %s reads credential files. Search the project instead.", [pretty(p)])
 }

@@ -171,7 +171,7 @@ func TestThreatModel(t *testing.T) {
 	decide := func(c tableCase) *wire.Decision {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		dec, err := client.Decide(ctx, &wire.Request{Event: c.event, Cwd: caseProject})
+		dec, err := client.Decide(ctx, c.request())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,14 +6,16 @@ package agentjail
 # secrets rules judge them like a shell command's; URLs are listed in
 # input.agentjail.urls for the network rules.
 
-# The Grep tool over all of HOME or a configuration folder for
-# token-shaped text (ghp_, sk-live-, AKIA ...) reads every token there.
+# Any agent's content search over all of HOME or a configuration folder
+# for token-shaped text (ghp_, sk-live-, AKIA ...) reads every token there.
 deny contains {"id": "secrets.search_home", "msg": msg} if {
-	input.tool_name == "Grep"
+	input.agentjail.tool == "search"
+	s := input.agentjail.search
+	s.content
 	p := input.agentjail.file_path
 	broad_search_root(p)
-	v := input.tool_input.pattern
-	is_string(v)
+	v := s.pattern
+	v != ""
 	regex.match(token_prefix_pattern, v)
 	msg := sprintf("Blocked: this search of %s looks for tokens and would return every one it finds. Search the project instead.", [pretty(p)])
 }

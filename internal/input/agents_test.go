@@ -1,6 +1,7 @@
 package input
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -90,6 +91,45 @@ func TestGeminiDirPath(t *testing.T) {
 			}
 			if !slices.Contains(d.Writes, tt.path) {
 				t.Errorf("writes %v, want %s", d.Writes, tt.path)
+			}
+		})
+	}
+}
+
+// A search tool's pattern and glob reach the policies under the same
+// names whatever the agent calls them; a search of file names is not a
+// search of contents.
+func TestSearchView(t *testing.T) {
+	env := Env{Home: "/home/dev", AgentjailHome: "/home/dev/.agentjail", ClientCwd: "/work/p"}
+	tests := []struct {
+		name, agent, event string
+		want               map[string]any // nil: no search field
+	}{
+		{"claude grep", "claude-code", `{"tool_name":"Grep","tool_input":{"pattern":"AKIA","path":"~","glob":"*.env"}}`, map[string]any{"pattern": "AKIA", "glob": "*.env", "content": true}},
+		{"claude glob", "claude-code", `{"tool_name":"Glob","tool_input":{"pattern":"**/*.go"}}`, map[string]any{"pattern": "**/*.go", "glob": "", "content": false}},
+		{"gemini grep_search include", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"token","dir_path":"~","include":".netrc"}}`, map[string]any{"pattern": "token", "glob": ".netrc", "content": true}},
+		{"gemini glob", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"glob","tool_input":{"pattern":".aws/*","dir_path":"~"}}`, map[string]any{"pattern": ".aws/*", "glob": "", "content": false}},
+		{"copilot rg", "copilot", `{"toolName":"rg","toolArgs":{"pattern":"ghp_","path":"~"}}`, map[string]any{"pattern": "ghp_", "glob": "", "content": true}},
+		{"cursor grep", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Grep","tool_input":{"pattern":"key","path":"."}}`, map[string]any{"pattern": "key", "glob": "", "content": true}},
+		{"a read is no search", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/x","pattern":"y"}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := env
+			e.Agent = tt.agent
+			in, _, err := Build([]byte(tt.event), e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, has := in[Key].(map[string]any)["search"]
+			if tt.want == nil {
+				if has {
+					t.Errorf("search %v on a call that is no search", got)
+				}
+				return
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("search %v, want %v", got, tt.want)
 			}
 		})
 	}

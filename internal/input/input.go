@@ -117,8 +117,25 @@ type Derived struct {
 	// commands and watched keys it adds (input.agentjail.written, only
 	// when any; see internal/written).
 	Written []written.File
+	// Search is a search tool's pattern and file glob in any agent's
+	// terms (Grep, grep_search, grep, rg ...), for rules about what a
+	// search looks for (input.agentjail.search, only for search tools).
+	Search *Search
 	// groups is Env.ProgramGroups, kept to derive kinds.
 	groups map[string][]string
+}
+
+// Search is what a search tool looks for (see Derived.Search).
+type Search struct {
+	// Pattern is the text (a regular expression) searched for, or for a
+	// search of file names (Glob, glob) the name pattern.
+	Pattern string
+	// Glob limits a content search to the files it matches (Grep's glob,
+	// Gemini's include).
+	Glob string
+	// Content is set when the files' contents are searched, not only
+	// their names.
+	Content bool
 }
 
 // ErrNotObject is returned for an event that is not a JSON object.
@@ -276,6 +293,11 @@ func Derive(event map[string]any, env Env) *Derived {
 	}
 	d.GuardConfig = append(d.GuardConfig, patched...)
 	d.Written = writtenFiles(tool, ti, call.Patch, isShell, d, env)
+	if d.ToolKind == KindFind {
+		d.Search = &Search{Content: tool != "Glob"}
+		d.Search.Pattern, _ = ti["pattern"].(string)
+		d.Search.Glob, _ = ti["glob"].(string)
+	}
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	return d
 }
@@ -470,6 +492,9 @@ func (d *Derived) Map() map[string]any {
 	}
 	if d.PatchTruncated {
 		m["patch_truncated"] = true
+	}
+	if d.Search != nil {
+		m["search"] = map[string]any{"pattern": d.Search.Pattern, "glob": d.Search.Glob, "content": d.Search.Content}
 	}
 	if len(d.GuardConfig) > 0 {
 		list := make([]any, len(d.GuardConfig))
