@@ -17,7 +17,14 @@ type cursor struct{}
 func (cursor) Name() string { return "cursor" }
 
 // CursorEvents are the events the installer registers; the hook answers
-// each.
+// each. Cursor's documentation has preToolUse fire before every tool and
+// the before* hooks before their own kind of call, so a shell call (an
+// MCP call, a read) reaches the hook twice. Both are kept: preToolUse is
+// the only gate of writes, edits, deletions and subagents, and the
+// before* hooks are the documented gates of shell, MCP and file reads
+// (beforeReadFile also sees files Cursor reads for the agent, such as
+// attachments, that are no tool call). The daemon answers both events
+// and logs and notifies the call once (daemon/repeat.go).
 var CursorEvents = []string{"preToolUse", "beforeShellExecution", "beforeReadFile", "beforeMCPExecution"}
 
 func (cursor) Recognise(event map[string]any) bool {

@@ -70,6 +70,10 @@ type Daemon struct {
 	// request still being read is measured against it.
 	hookSeen    atomic.Pointer[hookCall]
 	hookTimeout atomic.Int64
+	// repeats tells the second event of one call (another hook of the
+	// same agent, or the agent running another agent's hooks) from a new
+	// call, so that it is logged and notified once (see repeat.go).
+	repeats repeats
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -416,6 +420,12 @@ func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bo
 // try is logged with its source, and the tray (counts, notifications,
 // recent blocks) never hears of it.
 func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered bool) {
+	if source == "" && delivered && d.repeats.repeated(in, string(dec.Verdict), time.Now()) {
+		// Answered, as the agent waits on this hook too, but the call is
+		// in the log already.
+		d.log.Debug("the same call again from another hook; logged once", "verdict", dec.Verdict)
+		return
+	}
 	rec := record(in, dec)
 	rec.Undelivered = !delivered
 	rec.Source = source

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -106,6 +107,61 @@ func TestAgentsFailClosed(t *testing.T) {
 			}
 			if !strings.Contains(stdout, tt.want) || !strings.Contains(stdout, "could not check") {
 				t.Errorf("stdout %q, want %s with the reason", stdout, tt.want)
+			}
+		})
+	}
+}
+
+// One tool call reaching the hook twice, in two shapes (Cursor's
+// preToolUse and beforeShellExecution for one shell call, golden events
+// of its documentation; Copilot's own hook and a Claude-format one), is
+// decided and answered both times in each event's dialect, but logged
+// and listed among recent blocks once. Calls that only look alike are
+// logged each time.
+func TestOneCallTwoHooksLoggedOnce(t *testing.T) {
+	const (
+		cursorPre   = `{"conversation_id":"c-1","generation_id":"g-1","model":"m","hook_event_name":"preToolUse","cursor_version":"2.1.0","workspace_roots":["/work/p"],"user_email":null,"transcript_path":null,"tool_name":"Shell","tool_input":{"command":"cat ~/.ssh/id_rsa","working_directory":"/work/p","timeout":30000},"tool_use_id":"call-1","cwd":"/work/p"}`
+		cursorShell = `{"conversation_id":"c-1","generation_id":"g-1","model":"m","hook_event_name":"beforeShellExecution","cursor_version":"2.1.0","workspace_roots":["/work/p"],"user_email":null,"transcript_path":null,"command":"cat ~/.ssh/id_rsa","cwd":"/work/p","sandbox":false}`
+	)
+	type call struct{ flag, event, want string }
+	tests := []struct {
+		name    string
+		calls   []call
+		records int
+	}{
+		{"cursor preToolUse then beforeShellExecution", []call{{"cursor", cursorPre, `"permission":"deny"`}, {"cursor", cursorShell, `"permission":"deny"`}}, 1},
+		{"cursor, the same call run again", []call{{"cursor", cursorPre, `"permission":"deny"`}, {"cursor", cursorShell, `"permission":"deny"`}, {"cursor", cursorPre, `"permission":"deny"`}, {"cursor", cursorShell, `"permission":"deny"`}}, 2},
+		{"cursor, another conversation", []call{{"cursor", cursorPre, `"permission":"deny"`}, {"cursor", strings.Replace(cursorShell, `"c-1"`, `"c-2"`, 1), `"permission":"deny"`}}, 2},
+		{"cursor, another command", []call{{"cursor", cursorPre, `"permission":"deny"`}, {"cursor", strings.Replace(cursorShell, "id_rsa", "id_ed25519", 1), `"permission":"deny"`}}, 2},
+		{"copilot and its claude-format hook", []call{
+			{"copilot", `{"timestamp":1,"cwd":"/work/p","toolName":"bash","toolArgs":{"command":"cat ~/.ssh/id_rsa","description":"x"}}`, `"permissionDecision":"deny"`},
+			{"", `{"session_id":"s","cwd":"/work/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, `"permissionDecision":"deny"`},
+		}, 1},
+		{"claude-code twice is two calls", []call{
+			{"", `{"session_id":"s","cwd":"/work/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, `"permissionDecision":"deny"`},
+			{"", `{"session_id":"s","cwd":"/work/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, `"permissionDecision":"deny"`},
+		}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := daemontest.Start(t, nil)
+			client := &wire.Client{Socket: d.Socket}
+			for i, c := range tt.calls {
+				stdout, stderr, _, recs := run(t, Options{Client: client, Agent: c.flag}, strings.NewReader(c.event))
+				if len(recs) != 0 || !strings.Contains(stdout, c.want) || !strings.Contains(stdout, "ssh") {
+					t.Errorf("call %d: not blocked in its dialect: %q %q %v", i, stdout, stderr, recs)
+				}
+			}
+			d.Stop(t) // every decision is logged before it returns
+			recs, err := decisionlog.Read(filepath.Join(d.Home, "decisions.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != tt.records {
+				t.Errorf("%d log records, want %d: %+v", len(recs), tt.records, recs)
+			}
+			if got := d.RecentDenies(10); len(got) != tt.records {
+				t.Errorf("%d recent blocks, want %d", len(got), tt.records)
 			}
 		})
 	}

@@ -1,0 +1,170 @@
+package daemon
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// One tool call can reach the hook twice, once in each of two shapes:
+// Cursor runs its preToolUse hook and then its beforeShellExecution (or
+// beforeMCPExecution, beforeReadFile) hook for the same shell call, and an
+// agent that also runs another agent's hooks (Copilot running Claude
+// Code's from .claude/settings.json, Cursor with third-party hooks on)
+// sends it in both dialects. Both events are decided and answered, since
+// the agent waits on each; the decision log, the tray's counts and the
+// notifications hear of the call once.
+
+// RepeatWindow is how long after a call the same call in another shape
+// counts as a second event of it rather than a new call.
+const RepeatWindow = 10 * time.Second
+
+// repeatMax bounds how many recent calls are remembered; past it, the
+// oldest are forgotten (a repeat of one of those is logged again, which
+// is harmless).
+const repeatMax = 1024
+
+// repeats remembers the recent calls, by what they do.
+type repeats struct {
+	mu     sync.Mutex
+	window time.Duration
+	calls  map[string]*seenCall
+}
+
+// seenCall is one recent call: when it was logged, the event shapes it
+// has been seen in, its verdict and the identifiers its events carried.
+type seenCall struct {
+	at      time.Time
+	shapes  []string
+	verdict string
+	ids     map[string]string
+}
+
+// idKeys are event fields that identify a conversation or a turn: two
+// events that both carry one with different values are different calls.
+var idKeys = []string{"conversation_id", "generation_id", "session_id", "sessionId"}
+
+// repeated reports whether the call in `in` (the policy input) with
+// verdict is a second event of a call logged in the last window, seen
+// then in another shape; otherwise it remembers the call as a new one.
+// A call seen again in a shape it was already seen in is a new call (the
+// agent ran it again).
+func (r *repeats) repeated(in map[string]any, verdict string, now time.Time) bool {
+	key, shape := callKey(in), eventShape(in)
+	if key == "" {
+		return false
+	}
+	ids := map[string]string{}
+	for _, k := range idKeys {
+		if s, ok := in[k].(string); ok && s != "" {
+			ids[k] = s
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.calls == nil {
+		r.calls = map[string]*seenCall{}
+	}
+	window := r.window
+	if window == 0 {
+		window = RepeatWindow
+	}
+	if c, ok := r.calls[key]; ok && now.Sub(c.at) < window && c.verdict == verdict && !slices.Contains(c.shapes, shape) && sameIDs(c.ids, ids) {
+		c.shapes = append(c.shapes, shape)
+		return true
+	}
+	if len(r.calls) >= repeatMax {
+		r.forget(now, window)
+	}
+	r.calls[key] = &seenCall{at: now, shapes: []string{shape}, verdict: verdict, ids: ids}
+	return false
+}
+
+// forget drops the calls older than window, and if that frees nothing,
+// the oldest half: the map stays bounded whatever the rate of calls.
+func (r *repeats) forget(now time.Time, window time.Duration) {
+	for k, c := range r.calls {
+		if now.Sub(c.at) >= window {
+			delete(r.calls, k)
+		}
+	}
+	if len(r.calls) < repeatMax {
+		return
+	}
+	times := make([]time.Time, 0, len(r.calls))
+	for _, c := range r.calls {
+		times = append(times, c.at)
+	}
+	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
+	cut := times[len(times)/2]
+	for k, c := range r.calls {
+		if !c.at.After(cut) {
+			delete(r.calls, k)
+		}
+	}
+}
+
+// sameIDs reports that no identifier both events carry differs.
+func sameIDs(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; ok && w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// callKey is what the call does, in the canonical view every agent's
+// event is read into: a shell call by its command line, any other by its
+// kind, paths and URLs (or, naming none, its tool and raw input). ""
+// when the input has no canonical view.
+func callKey(in map[string]any) string {
+	d, _ := in["agentjail"].(map[string]any)
+	if d == nil {
+		return ""
+	}
+	kind, _ := d["tool"].(string)
+	if cmd, _ := d["command"].(string); kind == "shell" && cmd != "" {
+		return "shell\x00" + cmd
+	}
+	var b strings.Builder
+	b.WriteString(kind)
+	for _, field := range []string{"paths", "urls"} {
+		list, _ := d[field].([]any)
+		for _, p := range list {
+			if s, ok := p.(string); ok {
+				b.WriteString("\x00" + field + ":" + s)
+			}
+		}
+	}
+	if b.Len() > len(kind) {
+		return b.String()
+	}
+	// Nothing canonical to tell calls apart by: only the same tool with
+	// the same input is the same call.
+	tool, _ := d["tool_name"].(string)
+	raw, _ := json.Marshal(toolInput(in))
+	return kind + "\x00tool:" + tool + "\x00" + string(raw)
+}
+
+// toolInput is the event's tool input, whichever field carries it.
+func toolInput(in map[string]any) any {
+	for _, k := range []string{"tool_input", "toolArgs", "command", "file_path"} {
+		if v, ok := in[k]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// eventShape names the dialect of the event: the agent that read it and
+// its event name (Cursor's preToolUse and beforeShellExecution are two
+// shapes of one agent).
+func eventShape(in map[string]any) string {
+	d, _ := in["agentjail"].(map[string]any)
+	agent, _ := d["agent"].(string)
+	event, _ := in["hook_event_name"].(string)
+	return agent + "/" + event
+}
