@@ -34,25 +34,47 @@ type Snapshot struct {
 	DecisionsToday int
 	LastError      string               // a policy, config or evaluation error, or fail-opens
 	Recent         []decisionlog.Record // newest first
-	HookInstalled  bool
-	PausedUntil    time.Time
+	// Agents are the agents the installer knows, found on this machine or
+	// not, and whether each already has the hook.
+	Agents      []AgentHook
+	PausedUntil time.Time
 	// Org is the org policy in one line ("org policy acme r3"), "" when
 	// no fleet is configured.
 	Org string
 }
 
+// AgentHook is one agent as the installer sees it (installer.Agents).
+type AgentHook struct {
+	Name  string // as in `install --for`
+	Title string // as people call it
+	Found bool   // on this machine
+	Wired bool   // its configuration has the hook
+}
+
 // Menu is the rendered content of the tray.
 type Menu struct {
-	Icon        string
-	Tooltip     string
-	Status      string
-	Recent      []RecentItem
-	NoRecent    bool   // "Recent blocks" has nothing yet
-	Hook        string // the hook item's title
-	HookEnabled bool   // clicking it installs the hook
-	Pause       string
-	Paused      bool
+	Icon     string
+	Tooltip  string
+	Status   string
+	Recent   []RecentItem
+	NoRecent bool // "Recent blocks" has nothing yet
+	// Hooks are the hook items, at most HooksMax: one per agent found
+	// (or wired), and one for all found agents not wired yet when there
+	// are several.
+	Hooks  []HookItem
+	Pause  string
+	Paused bool
 }
+
+// HookItem is one hook item of the menu.
+type HookItem struct {
+	Title   string
+	Agent   string // what `install --for` gets when it is chosen: an agent or "all"
+	Enabled bool   // clicking it installs the hook
+}
+
+// HooksMax bounds the hook items: every agent and "all".
+const HooksMax = 8
 
 // RecentItem is one entry under "Recent blocks".
 type RecentItem struct {
@@ -95,11 +117,7 @@ func BuildMenu(s Snapshot) Menu {
 		})
 	}
 	m.NoRecent = len(m.Recent) == 0
-	if s.HookInstalled {
-		m.Hook = "Claude Code hook: installed ✓"
-	} else {
-		m.Hook, m.HookEnabled = "Install Claude Code hook", true
-	}
+	m.Hooks = hookItems(s.Agents)
 	m.Paused = s.Now.Before(s.PausedUntil)
 	if m.Paused {
 		m.Pause = "Notifications paused until " + s.PausedUntil.Local().Format("15:04")
@@ -107,6 +125,40 @@ func BuildMenu(s Snapshot) Menu {
 		m.Pause = "Pause notifications (1 hour)"
 	}
 	return m
+}
+
+// hookItems offers the agents found on this machine: each one not wired
+// yet can be installed, each wired one says so, and when several are not
+// wired yet one item installs them all (`install --for all`). With no
+// agent found it offers Claude Code, as `agentjail install` does.
+func hookItems(agents []AgentHook) []HookItem {
+	var items []HookItem
+	var pending []string
+	for _, a := range agents {
+		if !a.Found && !a.Wired {
+			continue
+		}
+		title := a.Title
+		if title == "" {
+			title = a.Name
+		}
+		if a.Wired {
+			items = append(items, HookItem{Title: title + " hook: installed ✓", Agent: a.Name})
+			continue
+		}
+		items = append(items, HookItem{Title: "Install " + title + " hook", Agent: a.Name, Enabled: true})
+		pending = append(pending, title)
+	}
+	if len(items) == 0 {
+		return []HookItem{{Title: "Install Claude Code hook", Agent: "claude-code", Enabled: true}}
+	}
+	if len(pending) > 1 {
+		items = append(items, HookItem{Title: "Install hooks for all found agents (" + strings.Join(pending, ", ") + ")", Agent: "all", Enabled: true})
+	}
+	if len(items) > HooksMax {
+		items = items[:HooksMax]
+	}
+	return items
 }
 
 // short cuts s to n runes, on one line, with control and bidi characters

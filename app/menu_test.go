@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +24,7 @@ func TestBuildMenu(t *testing.T) {
 		hook   string
 		pause  string
 	}{
-		{"healthy", Snapshot{Now: now, Running: true, Rules: 60, DecisionsToday: 12, HookInstalled: true}, IconHealthy, "agentjail: running, 60 rules loaded, 12 decisions today", 0, "Claude Code hook: installed ✓", "Pause notifications (1 hour)"},
+		{"healthy", Snapshot{Now: now, Running: true, Rules: 60, DecisionsToday: 12, Agents: []AgentHook{{Name: "claude-code", Title: "Claude Code", Found: true, Wired: true}}}, IconHealthy, "agentjail: running, 60 rules loaded, 12 decisions today", 0, "Claude Code hook: installed ✓", "Pause notifications (1 hour)"},
 		{"blocked just now", Snapshot{Now: now, Running: true, Rules: 60, Recent: []decisionlog.Record{deny(time.Minute, "cat ~/.ssh/id_rsa")}}, IconBlocked, "agentjail: running, 60 rules loaded, 0 decisions today", 1, "Install Claude Code hook", "Pause notifications (1 hour)"},
 		{"blocked long ago", Snapshot{Now: now, Running: true, Recent: []decisionlog.Record{deny(time.Hour, "x")}}, IconHealthy, "", 1, "", ""},
 		{"degraded", Snapshot{Now: now, Running: true, LastError: "policy error: team.rego:5:1: unexpected }"}, IconDegraded, "agentjail: running, 0 rules loaded, 0 decisions today — policy error: team.rego:5:1: unexpected }", 0, "", ""},
@@ -34,7 +36,7 @@ func TestBuildMenu(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := BuildMenu(tt.snap)
 			if m.Icon != tt.icon || (tt.status != "" && m.Status != tt.status) || len(m.Recent) != tt.recent ||
-				(tt.hook != "" && m.Hook != tt.hook) || (tt.pause != "" && m.Pause != tt.pause) {
+				(tt.hook != "" && (len(m.Hooks) == 0 || m.Hooks[0].Title != tt.hook)) || (tt.pause != "" && m.Pause != tt.pause) {
 				t.Errorf("got %+v", m)
 			}
 			if m.NoRecent != (tt.recent == 0) {
@@ -49,5 +51,53 @@ func TestBuildMenu(t *testing.T) {
 	m := BuildMenu(Snapshot{Now: now, Running: true, Recent: many})
 	if len(m.Recent) != RecentMax || !strings.Contains(m.Recent[0].Title, "15:04  Bash  a very long command") || !strings.Contains(m.Recent[0].Title, "(secrets.credentials)") || m.Recent[0].Reason != "Blocked: keys" {
 		t.Errorf("recent %+v", m.Recent[0])
+	}
+}
+
+// The hook items offer the agents found on this machine.
+func TestHookItems(t *testing.T) {
+	agent := func(name, title string, found, wired bool) AgentHook {
+		return AgentHook{Name: name, Title: title, Found: found, Wired: wired}
+	}
+	claude := func(found, wired bool) AgentHook { return agent("claude-code", "Claude Code", found, wired) }
+	codex := func(found, wired bool) AgentHook { return agent("codex", "Codex", found, wired) }
+	gemini := func(found, wired bool) AgentHook { return agent("gemini", "Gemini CLI", found, wired) }
+	cursor := func(found, wired bool) AgentHook { return agent("cursor", "Cursor", found, wired) }
+	tests := []struct {
+		name   string
+		agents []AgentHook
+		want   []HookItem
+	}{
+		{"nothing found offers Claude Code", []AgentHook{claude(false, false), codex(false, false)},
+			[]HookItem{{"Install Claude Code hook", "claude-code", true}}},
+		{"no agents reported at all", nil,
+			[]HookItem{{"Install Claude Code hook", "claude-code", true}}},
+		{"one found", []AgentHook{claude(false, false), gemini(true, false)},
+			[]HookItem{{"Install Gemini CLI hook", "gemini", true}}},
+		{"two found, neither wired", []AgentHook{claude(false, false), codex(true, false), gemini(true, false), cursor(false, false)},
+			[]HookItem{{"Install Codex hook", "codex", true}, {"Install Gemini CLI hook", "gemini", true}, {"Install hooks for all found agents (Codex, Gemini CLI)", "all", true}}},
+		{"one of two wired", []AgentHook{claude(true, true), codex(true, false)},
+			[]HookItem{{"Claude Code hook: installed ✓", "claude-code", false}, {"Install Codex hook", "codex", true}}},
+		{"all wired", []AgentHook{claude(true, true), gemini(true, true)},
+			[]HookItem{{"Claude Code hook: installed ✓", "claude-code", false}, {"Gemini CLI hook: installed ✓", "gemini", false}}},
+		{"wired though no longer found", []AgentHook{claude(false, true), cursor(true, false)},
+			[]HookItem{{"Claude Code hook: installed ✓", "claude-code", false}, {"Install Cursor hook", "cursor", true}}},
+		{"three pending and one wired", []AgentHook{claude(true, false), codex(true, true), gemini(true, false), cursor(true, false)},
+			[]HookItem{{"Install Claude Code hook", "claude-code", true}, {"Codex hook: installed ✓", "codex", false}, {"Install Gemini CLI hook", "gemini", true}, {"Install Cursor hook", "cursor", true}, {"Install hooks for all found agents (Claude Code, Gemini CLI, Cursor)", "all", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := BuildMenu(Snapshot{Now: time.Now(), Running: true, Agents: tt.agents}).Hooks
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("hooks\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+	var many []AgentHook
+	for i := range 2 * HooksMax {
+		many = append(many, agent(fmt.Sprint("a", i), fmt.Sprint("A", i), true, false))
+	}
+	if n := len(BuildMenu(Snapshot{Agents: many}).Hooks); n != HooksMax {
+		t.Errorf("%d hook items, bound %d", n, HooksMax)
 	}
 }

@@ -24,10 +24,11 @@ type Options struct {
 	Daemon   Daemon
 	Log      *slog.Logger
 	Notifier *Notifier
-	// HookInstalled reports whether Claude Code's settings have the hook;
-	// InstallHook runs the same code as `agentjail install`.
-	HookInstalled func() bool
-	InstallHook   func() error
+	// Agents reports the agents found on this machine and whether each
+	// has the hook (installer.Agents); InstallHook runs the same code as
+	// `agentjail install --for agent` (an agent's name, or "all").
+	Agents      func() []AgentHook
+	InstallHook func(agent string) error
 	// Open opens a folder or file in the desktop's default application.
 	Open        func(path string) error
 	PoliciesDir string
@@ -117,8 +118,8 @@ func (t *Tray) snapshot() Snapshot {
 		s.Org = orgLine(st.Org)
 	}
 	s.Recent = t.opts.Daemon.RecentDenies(RecentMax)
-	if t.opts.HookInstalled != nil {
-		s.HookInstalled = t.opts.HookInstalled()
+	if t.opts.Agents != nil {
+		s.Agents = t.opts.Agents()
 	}
 	if t.opts.Notifier != nil {
 		s.PausedUntil = t.opts.Notifier.PausedUntil()

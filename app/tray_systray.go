@@ -14,8 +14,10 @@ const TrayBuilt = true
 
 // items are the tray's menu items, created once and updated in place.
 type items struct {
-	status, recent, none, hook, pause, policies, reload, log, quit *systray.MenuItem
-	recentItems                                                    []*systray.MenuItem
+	status, recent, none, pause, policies, reload, log, quit *systray.MenuItem
+	recentItems                                              []*systray.MenuItem
+	// hooks are HooksMax items, shown as the menu's hook items need.
+	hooks []*systray.MenuItem
 }
 
 func runTray(ctx context.Context, t *Tray) error {
@@ -51,7 +53,11 @@ func build() *items {
 		sub.Hide()
 		it.recentItems = append(it.recentItems, sub)
 	}
-	it.hook = systray.AddMenuItem("Claude Code hook", "")
+	for range HooksMax {
+		h := systray.AddMenuItem("", "installs agentjail's hook into the agent's configuration")
+		h.Hide()
+		it.hooks = append(it.hooks, h)
+	}
 	it.pause = systray.AddMenuItemCheckbox("Pause notifications (1 hour)", "", false)
 	it.policies = systray.AddMenuItem("Open policies folder", "")
 	it.reload = systray.AddMenuItem("Reload policies", "")
@@ -79,11 +85,18 @@ func apply(it *items, m Menu) {
 			sub.Hide()
 		}
 	}
-	it.hook.SetTitle(label(m.Hook))
-	if m.HookEnabled {
-		it.hook.Enable()
-	} else {
-		it.hook.Disable()
+	for i, h := range it.hooks {
+		if i >= len(m.Hooks) {
+			h.Hide()
+			continue
+		}
+		h.SetTitle(label(m.Hooks[i].Title))
+		if m.Hooks[i].Enabled {
+			h.Enable()
+		} else {
+			h.Disable()
+		}
+		h.Show()
 	}
 	it.pause.SetTitle(m.Pause)
 	if m.Paused {
@@ -100,6 +113,14 @@ func (t *Tray) loop(ctx context.Context, it *items) {
 		go func() {
 			for range sub.ClickedCh {
 				clicks <- i
+			}
+		}()
+	}
+	hookClicks := make(chan int, 16)
+	for i, h := range it.hooks {
+		go func() {
+			for range h.ClickedCh {
+				hookClicks <- i
 			}
 		}()
 	}
@@ -124,10 +145,11 @@ func (t *Tray) loop(ctx context.Context, it *items) {
 				// Show the full reason.
 				go t.opts.Notifier.deliver("agentjail: why it was blocked", current.Recent[i].Reason)
 			}
-		case <-it.hook.ClickedCh:
-			if t.opts.InstallHook != nil {
-				if err := t.opts.InstallHook(); err != nil {
-					t.opts.Log.Error("installing the Claude Code hook", "err", err)
+		case i := <-hookClicks:
+			if i < len(current.Hooks) && current.Hooks[i].Enabled && t.opts.InstallHook != nil {
+				agent := current.Hooks[i].Agent
+				if err := t.opts.InstallHook(agent); err != nil {
+					t.opts.Log.Error("installing the hook", "agent", agent, "err", err)
 				}
 			}
 			render()

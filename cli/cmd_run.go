@@ -148,12 +148,17 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 	return app.NewTray(app.Options{
 		Log:      log,
 		Notifier: notifier,
-		HookInstalled: func() bool {
-			b, err := os.ReadFile(filepath.Join(paths.UserHome(), ".claude", "settings.json"))
-			return err == nil && installer.HasHook(b)
+		Agents: func() []app.AgentHook {
+			// Only where the files are matters to what is found and wired.
+			o := installer.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user"}
+			var out []app.AgentHook
+			for _, a := range installer.Agents(o) {
+				out = append(out, app.AgentHook{Name: a.Name, Title: a.Title, Found: a.Found, Wired: a.Wired})
+			}
+			return out
 		},
-		InstallHook: func() error {
-			o, err := installOptions("claude-code", "user")
+		InstallHook: func(agent string) error {
+			o, err := installOptions(agent, "user")
 			if err != nil {
 				return err
 			}

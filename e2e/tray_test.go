@@ -420,3 +420,74 @@ func TestNotificationsCanBeTurnedOff(t *testing.T) {
 		t.Errorf("notifications sent although turned off: %+v", sent)
 	}
 }
+
+// shown is the visible top-level item whose label starts with prefix.
+func shown(m menuItem, prefix string) *menuItem {
+	for _, c := range m.children {
+		if c.visible && c.label != "" && strings.HasPrefix(c.label, prefix) {
+			return &c
+		}
+	}
+	return nil
+}
+
+// The hook items offer the agents found on this machine, one each and
+// one for all of them; choosing one wires that agent with the installer's
+// own code, and the menu then says it is installed.
+func TestTrayOffersTheAgentsFound(t *testing.T) {
+	e := newEnv(t)
+	e.bus = startBus(t, filepath.Dir(e.home))
+	dt := newDesktop(t, e.bus)
+	// No agent's program on PATH: only the folders made here are found.
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("COPILOT_HOME", "")
+	os.MkdirAll(filepath.Join(e.home, ".codex"), 0o755)
+	os.MkdirAll(filepath.Join(e.home, ".gemini"), 0o755)
+	e.runArgs = []string{}
+	e.start()
+	service := fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", e.daemon.Process.Pid)
+	waitFor(t, "the tray to register", func() bool { return len(dt.items()) > 0 })
+	waitFor(t, "the agents found in the menu", func() bool { return shown(dt.menu(t, service), "Install Codex hook") != nil })
+	m := dt.menu(t, service)
+	for _, want := range []string{"Install Codex hook", "Install Gemini CLI hook", "Install hooks for all found agents (Codex, Gemini CLI)"} {
+		if shown(m, want) == nil {
+			t.Errorf("no %q in the menu: %+v", want, m)
+		}
+	}
+	for _, absent := range []string{"Install Claude Code hook", "Install Cursor hook", "Install Copilot CLI hook", "Claude Code hook"} {
+		if shown(m, absent) != nil {
+			t.Errorf("%q offered, but that agent is not on this machine", absent)
+		}
+	}
+	click := func(it *menuItem) {
+		t.Helper()
+		call := dt.conn.Object(service, "/StatusNotifierItem/menu").Call("com.canonical.dbusmenu.Event", 0, it.id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix()))
+		if call.Err != nil {
+			t.Fatal(call.Err)
+		}
+	}
+	click(shown(m, "Install Codex hook"))
+	waitFor(t, "Codex shown as installed", func() bool { return shown(dt.menu(t, service), "Codex hook: installed ✓") != nil })
+	hooks, _ := os.ReadFile(filepath.Join(e.home, ".codex", "hooks.json"))
+	config, _ := os.ReadFile(filepath.Join(e.home, ".codex", "config.toml"))
+	if !strings.Contains(string(hooks), "agentjail-hook") || !strings.Contains(string(hooks), "--agent codex") || !strings.Contains(string(config), "trusted_hash") {
+		t.Errorf("Codex not wired:\nhooks.json %s\nconfig.toml %s\n%s", hooks, config, e.logs)
+	}
+	if _, err := os.Stat(filepath.Join(e.home, ".gemini", "settings.json")); err == nil {
+		t.Errorf("choosing Codex wired Gemini too")
+	}
+	m = dt.menu(t, service)
+	if shown(m, "Install hooks for all found agents") != nil || shown(m, "Install Gemini CLI hook") == nil {
+		t.Errorf("with one agent left, the menu should offer it alone: %+v", m)
+	}
+	click(shown(m, "Install Gemini CLI hook"))
+	waitFor(t, "Gemini shown as installed", func() bool { return shown(dt.menu(t, service), "Gemini CLI hook: installed ✓") != nil })
+	settings, _ := os.ReadFile(filepath.Join(e.home, ".gemini", "settings.json"))
+	if !strings.Contains(string(settings), "--agent gemini") {
+		t.Errorf("Gemini not wired: %s", settings)
+	}
+	if _, err := os.Stat(filepath.Join(e.home, ".claude", "settings.json")); err == nil {
+		t.Errorf("Claude Code wired although it is not on this machine")
+	}
+}

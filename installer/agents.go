@@ -334,3 +334,47 @@ func forgetFiles(o Options, files []string) error {
 	}
 	return saveState(o.Home, st)
 }
+
+// agentTitles are the agents as people call them, for menus.
+var agentTitles = map[string]string{
+	"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI",
+	"copilot": "Copilot CLI", "cursor": "Cursor",
+}
+
+// AgentState is one agent as the tray offers it.
+type AgentState struct {
+	Name  string // as in --for and the hook's --agent
+	Title string // as people call it ("Gemini CLI")
+	// Found: the agent is on this machine (its configuration folder, or
+	// its program on PATH), so `install --for all` wires it.
+	Found bool
+	// Wired: every file install edits for it already has agentjail's
+	// part (for Codex, the hook and its trust).
+	Wired bool
+}
+
+// Agents reports every agent the installer knows, in its order: whether
+// it is found on this machine and whether its configuration already
+// has the hook. It reads, never writes; a file that cannot be read or
+// parsed counts as not wired (install then says what is wrong with it).
+func Agents(o Options) []AgentState {
+	out := make([]AgentState, 0, len(agentParts))
+	for _, p := range agentParts {
+		s := AgentState{Name: p.name(), Title: agentTitles[p.name()], Found: p.found(o), Wired: true}
+		edits := p.edits(o)
+		for _, e := range edits {
+			cur, err := readThrough(e.path)
+			if err != nil {
+				s.Wired = false
+				break
+			}
+			if _, has, err := removeHooksFrom(e.path, cur); err != nil || !has {
+				s.Wired = false
+				break
+			}
+		}
+		s.Wired = s.Wired && len(edits) > 0
+		out = append(out, s)
+	}
+	return out
+}

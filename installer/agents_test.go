@@ -257,3 +257,66 @@ func TestInstallAllSaysWhatItFound(t *testing.T) {
 		t.Errorf("all installed the wrong agents")
 	}
 }
+
+// Agents says which agents are found and which already have the hook,
+// as install leaves them: installing one wires it and no other; a Codex
+// hook whose trust is gone is not wired (Codex would not run it).
+func TestAgentsFoundAndWired(t *testing.T) {
+	o := agentOptions(t)
+	t.Setenv("PATH", t.TempDir())
+	state := func() string {
+		var out []string
+		for _, a := range Agents(o) {
+			if a.Title == "" {
+				t.Errorf("%s has no title", a.Name)
+			}
+			s := a.Name
+			if a.Found {
+				s += "+found"
+			}
+			if a.Wired {
+				s += "+wired"
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := state(); got != "claude-code codex gemini copilot cursor" {
+		t.Fatalf("nothing on the machine: %s", got)
+	}
+	os.MkdirAll(filepath.Join(o.UserHome, ".codex"), 0o755)
+	os.MkdirAll(filepath.Join(o.UserHome, ".gemini"), 0o755)
+	write(t, o.geminiSettingsPath(), "{\n  // mine\n  \"theme\": \"dark\"\n}\n")
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor" {
+		t.Fatalf("codex and gemini found: %s", got)
+	}
+	o.Agents = []string{"codex"}
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(); got != "claude-code codex+found+wired gemini+found copilot cursor" {
+		t.Fatalf("after installing codex: %s", got)
+	}
+	o.Agents = []string{"all"}
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(); got != "claude-code codex+found+wired gemini+found+wired copilot cursor" {
+		t.Fatalf("after installing all: %s", got)
+	}
+	// Codex's trust removed by hand: the hook is there but would not run.
+	cfg := o.codexConfigPath()
+	trimmed, _, err := removeCodexTrust(cfg, []byte(read(t, cfg)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, cfg, string(trimmed))
+	if got := state(); got != "claude-code codex+found gemini+found+wired copilot cursor" {
+		t.Fatalf("codex without its trust: %s", got)
+	}
+	// A broken settings file is not wired.
+	write(t, o.geminiSettingsPath(), "{ broken")
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor" {
+		t.Fatalf("broken gemini settings: %s", got)
+	}
+}
