@@ -7,7 +7,8 @@ import (
 )
 
 // copilot is the GitHub Copilot CLI: preToolUse with toolName and
-// toolArgs, the arguments as a JSON string. An "allow" widens its own
+// toolArgs, the arguments as a JSON object (measured with 1.0.102) or, as
+// it was documented, a JSON string: both are read. An "allow" widens its own
 // prompts, so no objection is silence; a deny is JSON on stdout (exit 2
 // alone loses the reason).
 type copilot struct{}
