@@ -487,8 +487,8 @@ func (d *Derived) Map() map[string]any {
 	if d.FilePath != "" {
 		m["file_path"] = d.FilePath
 	}
-	if d.Command != "" {
-		m["command"] = d.Command
+	if d.Command != "" || d.Shell != nil {
+		m["command"] = d.Command // a shell call's, even when empty
 	}
 	if d.PatchTruncated {
 		m["patch_truncated"] = true
