@@ -74,12 +74,18 @@ test: vet claude-code agents ## run every test (unit, policy, integration throug
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus' -v ./policies | grep -E '^(quality|corpus|redteam):'  # the figures, printed
 	@grep -E '^attacks:' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks in the run above
 
-bench: ## print the benchmark figures (see BENCHMARKS.md)
+bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unless a name says cached
+	@echo "==> daemon work per decision, mixed events (Decide: distinct; DecideCached; DecideReference: before the fast path)"
 	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
+	@echo "==> daemon work per decision over the case table (typical = the everyday cases)"
 	$(GO) test -run '^$$' -bench 'CaseTable' -benchtime 3s ./policies
+	@echo "==> allocations per decision each pack file's rules add"
+	$(GO) test -run '^$$' -bench 'RuleFamilies' -benchtime 1x ./internal/engine
 	$(GO) test -run '^$$' -bench 'Parse' ./internal/shell
+	@echo "==> the hook as a process / a bare Go process"
 	$(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e
-	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' ./e2e
+	@echo "==> decisions per second through the socket, each request its own event (Throughput) or one of six (ThroughputCached); RSS after 100,000 decisions"
+	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' -benchtime 20000x ./e2e
 
 claude-code: ## install the pinned Claude Code CLI for the end-to-end test (npm)
 	@test -x $(CLAUDE_DIR)/node_modules/@anthropic-ai/claude-code-linux-x64/claude || \

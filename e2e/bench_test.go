@@ -21,40 +21,52 @@ import (
 // BenchmarkHookProcess spawns agentjail-hook against a running daemon, as
 // an agent does for every tool call, interleaved with the floor program
 // (a Go binary that only reads stdin and prints JSON). Run it with
-// -benchtime=300x: each iteration is one hook run and one floor run.
+// -benchtime=300x: each iteration is one hook run and one floor run. In
+// "distinct" every call is its own event (its description numbered), so
+// the daemon evaluates each; in "cached" one event repeats and the
+// decision cache answers it.
 func BenchmarkHookProcess(b *testing.B) {
-	e := newEnv(b)
-	e.start()
-	event := bashEvent("git status && git diff --stat")
-	hook := filepath.Join(bin, "agentjail-hook")
-	floor := filepath.Join(bin, "floor")
-	spawn := func(path string) time.Duration {
-		cmd := exec.Command(path)
-		cmd.Env = e.environ()
-		cmd.Stdin = strings.NewReader(event)
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatalf("%s: %v", path, err)
-		}
-		return time.Since(start)
+	for _, mode := range []string{"distinct", "cached"} {
+		b.Run(mode, func(b *testing.B) {
+			e := newEnv(b)
+			e.start()
+			hook := filepath.Join(bin, "agentjail-hook")
+			floor := filepath.Join(bin, "floor")
+			spawn := func(path, event string) time.Duration {
+				cmd := exec.Command(path)
+				cmd.Env = e.environ()
+				cmd.Stdin = strings.NewReader(event)
+				start := time.Now()
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("%s: %v", path, err)
+				}
+				return time.Since(start)
+			}
+			event := func(i int) string {
+				if mode == "cached" {
+					i = 0
+				}
+				return strings.Replace(bashEvent("git status && git diff --stat"), `"description":"x"`, `"description":"step `+strconv.Itoa(i)+`"`, 1)
+			}
+			spawn(hook, event(-1)) // warm the page cache
+			spawn(floor, event(-1))
+			var hookTimes, floorTimes []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				hookTimes = append(hookTimes, spawn(hook, event(i)))
+				floorTimes = append(floorTimes, spawn(floor, event(i)))
+			}
+			b.StopTimer()
+			hm, hp := percentiles(hookTimes)
+			fm, fp := percentiles(floorTimes)
+			b.ReportMetric(hm, "hook-median-µs")
+			b.ReportMetric(hp, "hook-p99-µs")
+			b.ReportMetric(fm, "floor-median-µs")
+			b.ReportMetric(fp, "floor-p99-µs")
+			b.ReportMetric(hm/fm, "median-ratio")
+			b.ReportMetric(0, "ns/op")
+		})
 	}
-	spawn(hook) // warm the page cache
-	spawn(floor)
-	var hookTimes, floorTimes []time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		hookTimes = append(hookTimes, spawn(hook))
-		floorTimes = append(floorTimes, spawn(floor))
-	}
-	b.StopTimer()
-	hm, hp := percentiles(hookTimes)
-	fm, fp := percentiles(floorTimes)
-	b.ReportMetric(hm, "hook-median-µs")
-	b.ReportMetric(hp, "hook-p99-µs")
-	b.ReportMetric(fm, "floor-median-µs")
-	b.ReportMetric(fp, "floor-p99-µs")
-	b.ReportMetric(hm/fm, "median-ratio")
-	b.ReportMetric(0, "ns/op")
 }
 
 // throughputCommands are the shell commands the throughput benchmarks
