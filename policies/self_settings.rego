@@ -14,6 +14,18 @@ deny contains {"id": "self.settings_result", "msg": msg} if {
 	msg := sprintf("Blocked: this change to %s would %s. Leave the agentjail hook in place, as it is, and change only the settings you need.", [pretty(g.path), g.problem])
 }
 
+# The user-level hook file of an agent created without agentjail's hook:
+# install puts the hook there, so a file that is not there yet means the
+# agent was not wired in (or the file was removed); a human should know.
+ask contains {"id": "self.settings_created", "msg": msg} if {
+	some g in object.get(derived, "guard_config", [])
+	g.created_unhooked
+	home_rel(g.path) in user_hook_files
+	msg := sprintf("%s is where the agent's hooks live and agentjail's hook is not in what this writes; a human should confirm (`agentjail install --for %s` puts it there).", [pretty(g.path), g.agent])
+}
+
+user_hook_files := {".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".cursor/hooks.json", ".copilot/hooks/agentjail.json"}
+
 # Nested agents started with agentjail's hook switched off: claude --bare,
 # --safe-mode, --setting-sources without user, --settings carrying
 # disableAllHooks or an env that redirects the hook, CLAUDE_CODE_SIMPLE=1.

@@ -32,11 +32,16 @@ type Judgement struct {
 	RemovesGuard bool
 	// Problem says what the write would break, for the deny message.
 	Problem string
+	// CreatedUnhooked is set when the file does not exist yet and the
+	// call creates it without agentjail's hook: harmless where the
+	// agent was never wired in, but a human should know (policies ask
+	// for the user-level files, where install puts the hook).
+	CreatedUnhooked bool
 }
 
 // Map is j as a JSON-shaped value for the policy input.
 func (j Judgement) Map() map[string]any {
-	return map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem}
+	return map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem, "created_unhooked": j.CreatedUnhooked}
 }
 
 // ReadFunc reads a file's current content; an error wrapping
@@ -116,6 +121,7 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 	if p != "" {
 		return fail(p)
 	}
+	j.CreatedUnhooked = cur == nil && res != nil && !strings.Contains(string(res), hookBinary)
 	return j
 }
 
