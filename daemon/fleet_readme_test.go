@@ -64,7 +64,14 @@ func TestReadmeFleetExampleWorks(t *testing.T) {
 	spec := signedSpec("2026-11-23.1", &key, orgPolicy)
 	spec.KeyID = "acme_signing"
 	h.set(bundletest.Build(t, spec), "")
+	// Only the server's address and the polling delays change: a first
+	// download that fails on a loaded machine is retried after
+	// min_delay_seconds, and the README's 60 s would outlast the wait.
 	example := strings.Replace(readmeFleetExample(t), "https://policy.acme.example", h.URL, 1)
+	example = strings.Replace(example, "min_delay_seconds: 60\n        max_delay_seconds: 120", "min_delay_seconds: 1\n        max_delay_seconds: 2", 1)
+	if !strings.Contains(example, "max_delay_seconds: 2") {
+		t.Fatal("the README's bundle polling block changed; update this test")
+	}
 	home, sock := fleetHome(t, example)
 	daemontest.StartAt(t, home, sock)
 	waitFor(t, "the README's example to enforce the bundle", func() bool { return firedOrg(t, sock, "make deploy-prod", "org.no_prod_deploy") })
