@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,8 +56,9 @@ func TestTryIsNotAnAgentsDecision(t *testing.T) {
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("log: %v %+v", err, recs)
 	}
-	if recs[0].Source != "try" || recs[1].Source != "" {
-		t.Errorf("sources %q %q, want try then none", recs[0].Source, recs[1].Source)
+	// Each is logged after its answer is sent, so either may come first.
+	if srcs := []string{recs[0].Source, recs[1].Source}; !slices.Contains(srcs, "try") || !slices.Contains(srcs, "") {
+		t.Errorf("sources %q, want one try and one hook's", srcs)
 	}
 	// Both are logged now, and only the hook's is a recent block.
 	if r := d.RecentDenies(10); len(r) != 1 || r[0].Source != "" {
