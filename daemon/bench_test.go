@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/engine/bundletest"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
@@ -31,24 +32,12 @@ var typicalTools = []map[string]any{
 	{"tool_name": "Read", "tool_input": map[string]any{"file_path": "~/.aws/credentials"}},
 }
 
-// typicalEvents are the typical tools as hook events; with n > 0 each
-// of the n events is distinct: its tool_input carries its own
-// description, as Claude Code's do, so no two share a decision-cache
-// entry and every one is evaluated.
-func typicalEvents(n int) [][]byte {
-	distinct := n > 0
-	if !distinct {
-		n = len(typicalTools)
-	}
-	out := make([][]byte, 0, n)
-	for i := range n {
-		ev := maps.Clone(typicalTools[i%len(typicalTools)])
+// typicalEvents are the typical tools as hook events.
+func typicalEvents() [][]byte {
+	var out [][]byte
+	for _, tool := range typicalTools {
+		ev := maps.Clone(tool)
 		ev["session_id"], ev["cwd"], ev["hook_event_name"], ev["permission_mode"] = "bench", "/work/project", "PreToolUse", "default"
-		if distinct {
-			ti := maps.Clone(ev["tool_input"].(map[string]any))
-			ti["description"] = fmt.Sprintf("step %d", i)
-			ev["tool_input"] = ti
-		}
 		b, _ := json.Marshal(ev)
 		out = append(out, b)
 	}
@@ -56,32 +45,29 @@ func typicalEvents(n int) [][]byte {
 }
 
 // BenchmarkDecide measures the daemon's work for one decision with the
-// default pack: building the input and evaluating it, every event a
-// distinct one (the decision cache never answers). It reports the median
-// and p99 per decision besides the mean.
+// default pack: building the input and evaluating it, with the decision
+// cache out of the way (engine.NoCache), so every decision is evaluated
+// as a distinct event's would be. It reports the median and p99 per
+// decision besides the mean.
 func BenchmarkDecide(b *testing.B) {
-	benchDecide(b, typicalEvents(b.N))
+	benchDecideWith(b, engine.NoCache(context.Background()), daemon.NewDecider)
 }
 
-// BenchmarkDecideCached is BenchmarkDecide with the eight typical events
-// repeated: after the first round the decision cache answers them.
+// BenchmarkDecideCached is BenchmarkDecide with the decision cache: after
+// the first round it answers the eight events.
 func BenchmarkDecideCached(b *testing.B) {
-	benchDecide(b, typicalEvents(0))
+	benchDecideWith(b, context.Background(), daemon.NewDecider)
 }
 
 // BenchmarkDecideReference is BenchmarkDecide through the engine's
 // reference path (OPA converts the Go input itself; no decision cache):
 // the figures before the fast path, measured on the same machine and run.
 func BenchmarkDecideReference(b *testing.B) {
-	benchDecideWith(b, typicalEvents(b.N), daemon.NewReferenceDecider)
+	benchDecideWith(b, context.Background(), daemon.NewReferenceDecider)
 }
 
-func benchDecide(b *testing.B, events [][]byte) {
-	benchDecideWith(b, events, daemon.NewDecider)
-}
-
-func benchDecideWith(b *testing.B, events [][]byte, newDecider func(context.Context, daemon.DeciderOptions) (*daemon.Decider, error)) {
-	ctx := context.Background()
+func benchDecideWith(b *testing.B, ctx context.Context, newDecider func(context.Context, daemon.DeciderOptions) (*daemon.Decider, error)) {
+	events := typicalEvents()
 	dec, err := newDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev"})
 	if err != nil {
 		b.Fatal(err)
@@ -90,9 +76,9 @@ func benchDecideWith(b *testing.B, events [][]byte, newDecider func(context.Cont
 	for i, ev := range events {
 		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
 	}
-	// Warm up on other events: first evaluations fill OPA's caches.
-	for _, ev := range typicalEvents(len(typicalTools)) {
-		dec.Decide(ctx, &wire.Request{Event: ev, Cwd: "/home/dev/other"})
+	// Warm up: first evaluations fill OPA's caches.
+	for _, r := range reqs {
+		dec.Decide(ctx, r)
 	}
 	durations := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
@@ -138,13 +124,14 @@ func BenchmarkDecideWithOrgBundle(b *testing.B) {
 			b.Fatal("the org bundle was not put in force")
 		}
 	}
-	events := typicalEvents(b.N)
+	ctx = engine.NoCache(ctx)
+	events := typicalEvents()
 	reqs := make([]*wire.Request, len(events))
 	for i, ev := range events {
 		reqs[i] = &wire.Request{Event: ev, Cwd: "/work/project"}
 	}
-	for _, ev := range typicalEvents(len(typicalTools)) {
-		d.Decider().Decide(ctx, &wire.Request{Event: ev, Cwd: "/home/dev/other"})
+	for _, r := range reqs {
+		d.Decider().Decide(ctx, r)
 	}
 	durations := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
@@ -160,6 +147,29 @@ func BenchmarkDecideWithOrgBundle(b *testing.B) {
 	reportPercentiles(b, durations, "µs")
 }
 
+// distinctEvents are n shell calls, each its own: the typical commands
+// with a numbered comment line after them, which changes the command
+// line the policies see (so the decision cache cannot answer) and
+// nothing the shell runs.
+func distinctEvents(n int) [][]byte {
+	var shells []map[string]any
+	for _, tool := range typicalTools {
+		if tool["tool_name"] == "Bash" {
+			shells = append(shells, tool)
+		}
+	}
+	out := make([][]byte, n)
+	for i := range out {
+		t := shells[i%len(shells)]
+		cmd := t["tool_input"].(map[string]any)["command"].(string)
+		out[i], _ = json.Marshal(map[string]any{
+			"session_id": "bench", "cwd": "/work/project", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": cmd + "\n# step " + fmt.Sprint(i)},
+		})
+	}
+	return out
+}
+
 // BenchmarkSocket is the e2e Throughput benchmark in one process (a
 // daemon served on a real socket, 64 clients dialing per request, as
 // hooks do), so that one CPU profile shows the daemon's request path and
@@ -171,11 +181,9 @@ func BenchmarkSocket(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			d := daemontest.Start(b, nil)
 			client := &wire.Client{Socket: d.Socket}
-			var events [][]byte
+			events := typicalEvents()
 			if name == "distinct" {
-				events = typicalEvents(b.N)
-			} else {
-				events = typicalEvents(0)
+				events = distinctEvents(b.N)
 			}
 			var next atomic.Int64
 			var wg sync.WaitGroup

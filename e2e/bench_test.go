@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +21,8 @@ import (
 // an agent does for every tool call, interleaved with the floor program
 // (a Go binary that only reads stdin and prints JSON). Run it with
 // -benchtime=300x: each iteration is one hook run and one floor run. In
-// "distinct" every call is its own event (its description numbered), so
+// "distinct" every call is its own event (a numbered comment line after
+// the command), so
 // the daemon evaluates each; in "cached" one event repeats and the
 // decision cache answers it.
 func BenchmarkHookProcess(b *testing.B) {
@@ -46,7 +46,7 @@ func BenchmarkHookProcess(b *testing.B) {
 				if mode == "cached" {
 					i = 0
 				}
-				return strings.Replace(bashEvent("git status && git diff --stat"), `"description":"x"`, `"description":"step `+strconv.Itoa(i)+`"`, 1)
+				return bashEvent("git status && git diff --stat\n# step " + strconv.Itoa(i))
 			}
 			spawn(hook, event(-1)) // warm the page cache
 			spawn(floor, event(-1))
@@ -80,16 +80,12 @@ var throughputCommands = []string{
 	"npm run build && npm test",
 }
 
-// distinctEvent is the i-th event of a throughput run: every one has its
-// own description (as Claude Code's calls do), so the decision cache
-// never answers and each is evaluated.
+// distinctEvent is the i-th event of a throughput run: every command
+// line ends in its own comment line, which the policies see (so the
+// decision cache never answers and each is evaluated) and the shell
+// ignores.
 func distinctEvent(i int) []byte {
-	b, _ := json.Marshal(map[string]any{
-		"session_id": "s1", "cwd": "/work/project", "hook_event_name": "PreToolUse",
-		"tool_name": "Bash", "tool_use_id": "toolu_" + strconv.Itoa(i),
-		"tool_input": map[string]any{"command": throughputCommands[i%len(throughputCommands)], "description": "step " + strconv.Itoa(i)},
-	})
-	return b
+	return []byte(bashEvent(throughputCommands[i%len(throughputCommands)] + "\n# step " + strconv.Itoa(i)))
 }
 
 // BenchmarkThroughput sends decisions through the socket from c clients

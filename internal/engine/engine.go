@@ -438,7 +438,7 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 	}
 	var key [32]byte
 	cached := false
-	if e.cache != nil {
+	if e.cache != nil && ctx.Value(noCacheKey{}) == nil {
 		key, cached = e.cache.key(v)
 		if cached {
 			if rules, ok := e.cache.get(key); ok {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"strings"
@@ -263,6 +264,14 @@ func (c *decisionCache) put(k [sha256.Size]byte, rules []wire.Rule) {
 		clear(c.m)
 	}
 	c.m[k] = rules
+}
+
+type noCacheKey struct{}
+
+// NoCache marks ctx so that Eval neither reads nor fills the decision
+// cache: benchmarks use it to measure evaluation itself on any events.
+func NoCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noCacheKey{}, true)
 }
 
 // CacheStats reports the decision cache's hits and misses since this

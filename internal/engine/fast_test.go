@@ -162,3 +162,27 @@ func shellCall(command, session string) map[string]any {
 		"agentjail": map[string]any{"tool_kind": "shell", "command": command, "names": []any{}, "kinds": []any{}, "commands": []any{}, "paths": []any{}},
 	}
 }
+
+// TestNoCache checks that a context marked NoCache bypasses the cache:
+// the benchmarks rely on it to measure evaluation itself.
+func TestNoCache(t *testing.T) {
+	ctx := context.Background()
+	e, errs := Compile(ctx, []Source{{Name: "p.rego", Text: []byte("package agentjail\n\ndeny contains \"a\" if input.tool_name == \"Bash\"\n")}}, nil, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in := shellCall("ls", "s")
+	for range 3 {
+		if d, _ := e.Eval(NoCache(ctx), in); d.Verdict != wire.Deny {
+			t.Fatalf("verdict %s, want deny", d.Verdict)
+		}
+	}
+	if hits, misses, _ := e.CacheStats(); hits != 0 || misses != 0 {
+		t.Fatalf("NoCache evaluations touched the cache: %d hits, %d misses", hits, misses)
+	}
+	e.Eval(ctx, in)
+	e.Eval(ctx, in)
+	if hits, misses, _ := e.CacheStats(); hits != 1 || misses != 1 {
+		t.Fatalf("after two plain evaluations: %d hits, %d misses, want 1 and 1", hits, misses)
+	}
+}
