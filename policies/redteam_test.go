@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -30,6 +31,11 @@ type corpusRow struct {
 	Why       string       `json:"why"`
 }
 
+// ownRedteamCorpus is the project's own red-team set: the same 18
+// categories as the development set, written without reading the pack
+// so it measures what generalises; its misses are fixed by class too.
+const ownRedteamCorpus = "testdata/redteam-own.jsonl"
+
 // TestRedteamCorpus runs the red-team development set through the real
 // daemon with HOME=/home/u and prints, per category, how many dangerous
 // calls were stopped (deny or ask) and how many harmless ones allowed.
@@ -41,6 +47,26 @@ func TestRedteamCorpus(t *testing.T) {
 		t.Skipf("no red-team corpus here: %v", err)
 	}
 	defer f.Close()
+	runRedteam(t, f, "redteam")
+}
+
+// TestOwnRedteam runs the project's own red-team set the same way and
+// prints its figures as own:. It lives in the repository, so it is never
+// skipped.
+func TestOwnRedteam(t *testing.T) {
+	f, err := os.Open(ownRedteamCorpus)
+	if err != nil {
+		t.Fatalf("the own red-team set must be in the repository: %v", err)
+	}
+	defer f.Close()
+	runRedteam(t, f, "own")
+}
+
+// runRedteam decides every row of a red-team corpus through the real
+// daemon with HOME=/home/u and prints, under label, per category, how
+// many dangerous calls were stopped and harmless ones allowed. It fails
+// only on unreadable rows and evaluation errors: the figures measure.
+func runRedteam(t *testing.T, f io.Reader, label string) {
 	d := daemontest.StartFor(t, "/home/u", nil)
 	client := &wire.Client{Socket: d.Socket}
 
@@ -91,7 +117,7 @@ func TestRedteamCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st.EvalErrors != 0 {
-		t.Errorf("%d evaluation errors on the red-team corpus (last: %s)", st.EvalErrors, st.LastEvalErr)
+		t.Errorf("%d evaluation errors on the %s red-team corpus (last: %s)", st.EvalErrors, label, st.LastEvalErr)
 	}
 	if out := os.Getenv("AGENTJAIL_CORPUS_MISSES"); out != "" {
 		if err := os.WriteFile(out, []byte(strings.Join(misses, "\n")+"\n"), 0o644); err != nil {
@@ -104,16 +130,16 @@ func TestRedteamCorpus(t *testing.T) {
 		cats = append(cats, c)
 	}
 	sort.Strings(cats)
-	lines := []string{"redteam: category          dangerous stopped      harmless allowed"}
+	lines := []string{label + ": category          dangerous stopped      harmless allowed"}
 	var sum tally
 	for _, c := range cats {
 		tl := byCat[c]
-		lines = append(lines, fmt.Sprintf("redteam: %-17s %4d/%-4d (%3.0f%%)     %4d/%-4d (%3.0f%%)", c, tl.stopped, tl.bad, pct(tl.stopped, tl.bad), tl.allowed, tl.good, pct(tl.allowed, tl.good)))
+		lines = append(lines, fmt.Sprintf("%s: %-17s %4d/%-4d (%3.0f%%)     %4d/%-4d (%3.0f%%)", label, c, tl.stopped, tl.bad, pct(tl.stopped, tl.bad), tl.allowed, tl.good, pct(tl.allowed, tl.good)))
 		sum.bad += tl.bad
 		sum.stopped += tl.stopped
 		sum.good += tl.good
 		sum.allowed += tl.allowed
 	}
-	lines = append(lines, fmt.Sprintf("redteam: %-17s %4d/%-4d (%3.0f%%)     %4d/%-4d (%3.0f%%)", "all", sum.stopped, sum.bad, pct(sum.stopped, sum.bad), sum.allowed, sum.good, pct(sum.allowed, sum.good)))
+	lines = append(lines, fmt.Sprintf("%s: %-17s %4d/%-4d (%3.0f%%)     %4d/%-4d (%3.0f%%)", label, "all", sum.stopped, sum.bad, pct(sum.stopped, sum.bad), sum.allowed, sum.good, pct(sum.allowed, sum.good)))
 	report(t, lines)
 }
