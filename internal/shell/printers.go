@@ -79,6 +79,9 @@ func (w *walker) printedPipe(parts []*syntax.Stmt, cwd string, vars map[string]w
 	case "operands":
 		return ops, len(ops) > 0
 	case "format":
+		if items, ok := formatted(ops); ok {
+			return items, true
+		}
 		if len(ops) > 1 {
 			return ops[1:], true
 		}
@@ -109,4 +112,86 @@ func under(root word, abs, name string) word {
 		return word{text: root.text + "/" + name, dynamic: true, prefix: root.prefix, re: ".*"}
 	}
 	return word{text: strings.TrimSuffix(abs, "/") + "/" + name, glob: true, re: regexp.QuoteMeta(strings.TrimSuffix(abs, "/")) + "/(?:.*/)?" + globRE(name)}
+}
+
+// formatted is what printf prints when its format and arguments are all
+// known: printf 'r%s' m is rm and printf '%s/.netrc' ~ is ~/.netrc, not
+// the arguments on their own. The format is reused until the arguments
+// run out, as printf does; the output is split into items at white space
+// and NULs. ok is false when a part is unknown or the format uses what
+// this does not model, so that the caller falls back to the arguments.
+func formatted(ops []word) (items []word, ok bool) {
+	if len(ops) == 0 {
+		return nil, false
+	}
+	for _, o := range ops {
+		if o.dynamic || o.glob {
+			return nil, false
+		}
+	}
+	format, args := ops[0].text, ops[1:]
+	var out strings.Builder
+	for {
+		used, ok := formatOnce(&out, format, args)
+		if !ok {
+			return nil, false
+		}
+		// A long output is no longer one path or program: give up.
+		if out.Len() > 4096 {
+			return nil, false
+		}
+		if used == 0 || used >= len(args) {
+			break
+		}
+		args = args[used:]
+	}
+	for _, f := range strings.FieldsFunc(out.String(), func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' }) {
+		items = append(items, word{text: f})
+	}
+	return items, len(items) > 0
+}
+
+// formatOnce applies format once to args, writing to out, and reports
+// how many arguments it used. Conversions take the argument's text as it
+// is (a width or precision is ignored); escapes \n, \t, \0 and \\ are
+// understood.
+func formatOnce(out *strings.Builder, format string, args []word) (used int, ok bool) {
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		switch {
+		case c == '\\' && i+1 < len(format):
+			i++
+			switch format[i] {
+			case 'n':
+				out.WriteByte('\n')
+			case 't':
+				out.WriteByte('\t')
+			case '0':
+				out.WriteByte(0)
+			case '\\':
+				out.WriteByte('\\')
+			default:
+				return 0, false
+			}
+		case c == '%' && i+1 < len(format) && format[i+1] == '%':
+			i++
+			out.WriteByte('%')
+		case c == '%':
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {
+				j++
+			}
+			if j >= len(format) || strings.IndexByte("sbqdiuc", format[j]) < 0 {
+				return 0, false
+			}
+			if used < len(args) {
+				out.WriteString(args[used].text)
+				used++
+			}
+			i = j
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return used, true
 }
