@@ -16,6 +16,12 @@ secret(p) if regex.match(more_secret_abs_pattern, p)
 # Service-account keys and other JSON credentials kept in a project.
 key_file(p) if regex.match(`(?i)/[^/]*(service[-_]?account|[-_]sa[-_]key|[-_]sa|gha-creds-[^/]*|adminsdk[^/]*|client[-_]secret[^/]*)\.json$`, p)
 
+# Credential files are known by their name wherever they are: a copy
+# in a project, a build context or a CI folder (deploy/.git-credentials,
+# ctx/.docker/config.json) holds the same secret as the one in HOME. A
+# project's .npmrc is not here: it is usually registry settings.
+key_file(p) if regex.match(`(?i)/(\.netrc|_netrc|\.git-credentials|\.pgpass|\.vault-token|\.pypirc|\.s3cfg|\.boto|\.my\.cnf|\.aws/credentials|\.kube/config|\.docker/config\.json|\.config/gh/hosts\.yml|\.cargo/credentials(\.toml)?|\.terraform\.d/credentials\.tfrc\.json)$`, p)
+
 key_file(p) if regex.match(`(?i)/[^/]*\.(kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)$`, p)
 
 # A search of the whole home directory, or a credentials folder, for
