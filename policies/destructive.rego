@@ -80,6 +80,34 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }
 
+# find ROOT -exec rm {} + (or unlink, shred ...) deletes what find finds,
+# as -delete does, even without -r: the daemon gives such a command the
+# found items as its paths (ROOT itself when nothing filters them, a
+# glob under ROOT when -name does).
+find_exec_deleters := {"rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio"}
+
+deny contains {"id": "fs.find_delete_broad", "msg": msg} if {
+	"find" in input.agentjail.names
+	some cmd in commands
+	cmd.via == "find -exec"
+	cmd.name in find_exec_deleters
+	some p in cmd.paths
+	p in catastrophic_paths
+	not contains(p, "*")
+	msg := sprintf("Blocked: `find %s -exec %s {}` with no name filter deletes everything under %s. Add a -name filter and a folder inside the project.", [pretty(p), cmd.name, pretty(p)])
+}
+
+ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
+	"find" in input.agentjail.names
+	some cmd in commands
+	cmd.via == "find -exec"
+	cmd.name in find_exec_deleters
+	some p in cmd.paths
+	p in outside_paths
+	not in_temp(p)
+	msg := sprintf("`find ... -exec %s {}` deletes %s, outside the project; the user has to approve it.", [cmd.name, pretty(p)])
+}
+
 raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[0-9]|rdisk[0-9]|md[0-9]|dm-[0-9]|mapper/|loop[0-9])`
 
 raw_disk_paths := {p | some p in unusual_paths; startswith(p, "/dev/"); regex.match(raw_disk, p)}
