@@ -72,7 +72,8 @@ Flags:
   --fail-closed       block calls that cannot be checked
   --agent NAME        the agent whose event format stdin carries: claude-code
                       (default), codex, gemini, copilot or cursor; an event
-                      whose shape is unmistakably one agent's is read as its
+                      whose shape is unmistakably one agent's is read as that
+                      agent's without the flag
   --help              print this and exit
 `
 
