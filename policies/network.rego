@@ -277,6 +277,60 @@ deny contains {"id": "network.secret_in_request", "msg": msg} if {
 	msg := "Blocked: this URL carries a token-shaped secret; fetching it sends the secret to that server."
 }
 
+# The same endpoints written as other spellings of their IPv4 address,
+# which URL parsers and curl accept: one decimal number (2852039166),
+# hex (0xa9fea9fe, 0xa9.0xfe.0xa9.0xfe), octal (0251.0376.0251.0376),
+# the short forms (169.254.43518, 169.16689662) and IPv4-mapped IPv6
+# (::ffff:169.254.169.254, ::ffff:a9fe:a9fe). Computed from the dotted
+# addresses in metadata_hosts, so a host added there is covered too.
+metadata_ip_forms contains f if {
+	some ip in metadata_hosts
+	regex.match(`^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$`, ip)
+	b := [to_number(x) | some x in split(ip, ".")]
+	n := ((((b[0] * 256) + b[1]) * 256 + b[2]) * 256) + b[3]
+	forms := {
+		format_int(n, 10),
+		concat("", ["0x", format_int(n, 16)]),
+		concat("", ["0", format_int(n, 8)]),
+		concat(".", [concat("", ["0x", format_int(x, 16)]) | some x in b]),
+		concat(".", [concat("", ["0", format_int(x, 8)]) | some x in b]),
+		sprintf("%d.%d.%d", [b[0], b[1], (b[2] * 256) + b[3]]),
+		sprintf("%d.%d", [b[0], ((b[1] * 256) + b[2]) * 256 + b[3]]),
+		concat("", ["::ffff:", ip]),
+		sprintf("::ffff:%s:%s", [format_int((b[0] * 256) + b[1], 16), format_int((b[2] * 256) + b[3], 16)]),
+	}
+	some f in forms
+}
+
+# url_host(u): the host of a URL or of a bare host[:port]/path word,
+# lower-cased and without IPv6 brackets.
+url_host(u) := lower(trim(m[0][1], "[]")) if {
+	m := regex.find_all_string_submatch_n(`^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#\s]+)`, u, 1)
+	count(m) > 0
+}
+
+# mentions_encoded_ip: a cheap look for a number-shaped host that is not
+# a dotted decimal address.
+mentions_encoded_ip(text) if regex.match(`(?i)(^|[^0-9a-z.])(0x[0-9a-f]|0[0-7]|[0-9]{8,}|[0-9]+(\.[0-9]+)?\.[0-9]{4,})|::ffff:`, text)
+
+deny contains {"id": "network.metadata", "msg": msg} if {
+	some url in fetched_url
+	mentions_encoded_ip(url)
+	url_host(url) in metadata_ip_forms
+	msg := sprintf("Blocked: %s is the cloud metadata endpoint written another way; it hands out this machine's cloud credentials.", [url])
+}
+
+deny contains {"id": "network.metadata", "msg": msg} if {
+	text := input.agentjail.command
+	is_string(text)
+	mentions_encoded_ip(text)
+	some cmd in commands
+	not cmd.name in text_programs
+	some a in cmd.args
+	url_host(a) in metadata_ip_forms
+	msg := sprintf("Blocked: `%s` reaches the cloud metadata endpoint written another way (%s); it hands out this machine's cloud credentials.", [cmd.name, a])
+}
+
 # fetched_url: a URL in any field of a tool that is not a shell (WebFetch,
 # an MCP fetch or browser tool): the daemon lists them in
 # input.agentjail.urls.
