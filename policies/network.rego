@@ -141,6 +141,93 @@ deny contains {"id": "network.secret_in_request", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` sends a token-shaped secret in a request's URL or body.", [cmd.name])
 }
 
+# A secret in a header is used, not leaked, when it goes to its own
+# service. Two kinds of header secrets are leaked wherever they go:
+# secrets no service takes as they are (AWS's secret key signs requests
+# and is never sent; private keys), and a service's token sent to a host
+# that is not that service. service_secret_domains says, by the first
+# word of a variable's name, which domains its secrets belong to; a
+# user's policy may add rows. Variables it does not name stay allowed.
+never_sent_var_pattern := `(?i)^(AWS_SECRET_ACCESS_KEY|AWS_SESSION_TOKEN|.*PRIVATE_?KEY.*|.*SIGNING_?KEY.*|.*PASSPHRASE.*)$`
+
+service_secret_domains := {
+	"GITHUB": {"github.com", "githubusercontent.com", "ghcr.io"},
+	"GH": {"github.com", "githubusercontent.com", "ghcr.io"},
+	"GITLAB": {"gitlab.com"},
+	"OPENAI": {"openai.com"},
+	"ANTHROPIC": {"anthropic.com"},
+	"STRIPE": {"stripe.com"},
+	"SLACK": {"slack.com"},
+	"NPM": {"npmjs.org", "npmjs.com"},
+	"HF": {"huggingface.co"},
+	"HUGGINGFACE": {"huggingface.co"},
+	"CLOUDFLARE": {"cloudflare.com"},
+	"SENTRY": {"sentry.io"},
+	"DATADOG": {"datadoghq.com", "datadoghq.eu"},
+	"VERCEL": {"vercel.com"},
+	"NETLIFY": {"netlify.com"},
+	"HEROKU": {"heroku.com"},
+	"TWILIO": {"twilio.com"},
+	"SENDGRID": {"sendgrid.com"},
+	"DIGITALOCEAN": {"digitalocean.com"},
+}
+
+# header_words(cmd): the values of a request's credential options.
+header_words(cmd) := [a |
+	some i, a in cmd.args
+	header_word(cmd, i, a)
+]
+
+header_word(cmd, i, _) if credential_value(cmd, i)
+
+header_word(_, _, a) if credential_option_word(a)
+
+request_hosts(cmd) := {h |
+	some a in cmd.args
+	regex.match(`^[a-zA-Z][a-zA-Z0-9+.-]*://`, a)
+	h := url_host(a)
+}
+
+host_in(h, domains) if h in domains
+
+# only_loopback(cmd): every URL of the request is on this machine.
+only_loopback(cmd) if {
+	hosts := request_hosts(cmd)
+	count(hosts) > 0
+	every h in hosts {
+		regex.match(loopback_host, h)
+	}
+}
+
+host_in(h, domains) if {
+	some d in domains
+	endswith(h, concat("", [".", d]))
+}
+
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in header_words(cmd)
+	some name in secret_var_refs(a)
+	regex.match(never_sent_var_pattern, name)
+	not only_loopback(cmd)
+	msg := sprintf("Blocked: `%s` sends $%s in a header; no service takes that secret as it is, so it leaves for the server to keep. Use the service's own CLI or SDK.", [cmd.name, name])
+}
+
+deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in header_words(cmd)
+	some name in secret_var_refs(a)
+	domains := service_secret_domains[upper(split(name, "_")[0])]
+	some h in request_hosts(cmd)
+	not regex.match(loopback_host, h)
+	not host_in(h, domains)
+	msg := sprintf("Blocked: `%s` sends $%s, a secret of %s, to %s. Send a token only to its own service.", [cmd.name, name, concat(", ", sort([d | some d in domains])), h])
+}
+
 # A request whose body or URL is computed from the environment or a
 # secret store: curl -d "$(env)".
 deny contains {"id": "network.secret_in_request", "msg": msg} if {
