@@ -201,8 +201,13 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		return failure(opts, stdout, stderr, err.Error(), fix)
 	}
 	ans := adapter.Render(opts.event, dec)
-	stdout.Write(ans.Stdout)
-	io.WriteString(stderr, ans.Stderr)
+	// A silent allow writes nothing: no empty write to either stream.
+	if len(ans.Stdout) > 0 {
+		stdout.Write(ans.Stdout)
+	}
+	if ans.Stderr != "" {
+		io.WriteString(stderr, ans.Stderr)
+	}
 	return ans.Exit
 }
 
