@@ -241,6 +241,12 @@ func (w *walker) dynamicPart(part syntax.WordPart, cwd string, vars map[string]w
 		sb.WriteString(s)
 		re.WriteString(regexp.QuoteMeta(s))
 	}
+	if pe, ok := part.(*syntax.ParamExp); ok && defaultedParam(pe) {
+		if v, ok := w.defaulted(pe, cwd, vars); ok {
+			known(v)
+			return
+		}
+	}
 	if pe, ok := part.(*syntax.ParamExp); ok && simpleParam(pe) {
 		name := pe.Param.Value
 		if v, ok := vars[name]; ok {
@@ -333,6 +339,57 @@ func markDynamic(sb *strings.Builder, out *word, more string) {
 }
 
 // simpleParam reports whether pe is just $NAME or ${NAME}.
+// defaultedParam reports whether pe is ${NAME:-word}, ${NAME-word},
+// ${NAME:?word} or ${NAME?word} and nothing more.
+func defaultedParam(pe *syntax.ParamExp) bool {
+	if pe.Exp == nil {
+		return false
+	}
+	switch pe.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+	default:
+		return false
+	}
+	plain := *pe
+	plain.Exp = nil
+	return simpleParam(&plain)
+}
+
+// defaulted is the value of ${NAME:-word} and the like when it is known
+// whichever way the shell goes: NAME is set to a known value (assigned
+// earlier in the command line, HOME, PWD), so the default is not used;
+// or NAME is the temp folder's variable and the default is a temp
+// folder too, so either way it is a temp folder. ${NAME:?} fails rather
+// than use anything else, so NAME's known value is its value. Anything
+// else stays unknown: ${TMPDIR:-$HOME} may be HOME.
+func (w *walker) defaulted(pe *syntax.ParamExp, cwd string, vars map[string]word) (string, bool) {
+	name := pe.Param.Value
+	if v, ok := vars[name]; ok {
+		if v.dynamic || v.glob || v.text == "" {
+			return "", false
+		}
+		return v.text, true
+	}
+	switch name {
+	case "HOME":
+		return w.env.Home, w.env.Home != ""
+	case "PWD":
+		return cwd, cwd != ""
+	case "TMPDIR", "TMP", "TEMP":
+		if pe.Exp.Op == syntax.ErrorUnset || pe.Exp.Op == syntax.ErrorUnsetOrNull {
+			return w.env.Temp, true
+		}
+		if pe.Exp.Word == nil {
+			return "", false
+		}
+		switch strings.TrimSuffix(pe.Exp.Word.Lit(), "/") {
+		case "/tmp", "/var/tmp", "/private/tmp", strings.TrimSuffix(w.env.Temp, "/"):
+			return w.env.Temp, true
+		}
+	}
+	return "", false
+}
+
 func simpleParam(pe *syntax.ParamExp) bool {
 	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet &&
 		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 &&
