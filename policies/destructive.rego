@@ -136,7 +136,31 @@ deny contains {"id": "fs.format_disk", "msg": msg} if {
 	"format" in input.agentjail.kinds
 	some cmd in commands
 	format_command(cmd)
+	not image_files_only(cmd)
 	msg := sprintf("Blocked: `%s` formats or repartitions a disk. Ask the user to do this themselves.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
+
+# image_files_only(cmd): every file the disk tool names is a file in the
+# project or a temp folder (a disk image a test builds), not a device.
+# At least one of them must look like an image file: other words that
+# read as paths (tank, vg0/data) are pool and volume names.
+image_files_only(cmd) if {
+	some q in cmd.paths
+	regex.match(`(?i)\.(img|iso|raw|qcow2?|vhdx?|vmdk|vdi|dmg|image|disk)$`, q)
+	every p in cmd.paths {
+		image_file(p)
+	}
+}
+
+image_file(p) if {
+	not startswith(p, "/dev/")
+	in_project(p)
+	p != project
+}
+
+image_file(p) if {
+	not startswith(p, "/dev/")
+	in_temp(p)
 }
 
 format_command(cmd) if regex.match(`^(mkfs(\..+)?|mke2fs|mkswap|newfs(_.+)?|fdisk|sfdisk|gdisk|parted|wipefs)$`, cmd.name)

@@ -94,6 +94,7 @@ deny contains {"id": "fs.wipe_disk", "msg": msg} if {
 	"wipe" in input.agentjail.kinds
 	some cmd in commands
 	wipes_disk(cmd)
+	not image_files_only(cmd)
 	msg := sprintf("Blocked: `%s` erases a disk or its partition table. Ask the user to do this themselves.", [full_text(cmd)])
 }
 
@@ -139,6 +140,7 @@ ask contains {"id": "fs.remove_git", "msg": msg} if {
 	cmd.name == "rm"
 	some p in cmd.paths
 	regex.match(`(^|/)\.git(/(objects|refs|logs)(/.*)?)?$`, p)
+	not in_temp(p) # a scratch copy's history, not the user's
 	msg := sprintf("Deleting %s throws away the repository's history and unpushed commits; the user has to approve it.", [pretty(p)])
 }
 
