@@ -28,6 +28,74 @@ ask contains {"id": "env.dump", "msg": msg} if {
 	msg := sprintf("`%s` prints every environment variable, tokens and keys included; the user has to approve it. Print only the variables you need by name (printenv PATH).", [full_text(cmd)])
 }
 
+# The environment of a container or a deployed app, printed from here:
+# docker exec api env, kubectl exec pod -- printenv, docker inspect
+# --format '{{.Config.Env}}', heroku config. It holds the service's
+# database passwords and API keys as much as the local one holds the
+# user's. A named variable that does not look like a secret stays
+# allowed (kubectl exec pod -- printenv NODE_ENV).
+container_runners := {"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose", "lima", "colima"}
+
+ask contains {"id": "env.dump", "msg": msg} if {
+	"infra" in input.agentjail.kinds
+	some cmd in commands
+	remote_env_dump(cmd)
+	msg := sprintf("`%s` prints the environment of a container or a deployed app, its passwords and keys included; the user has to approve it. Print only the variable you need by name.", [full_text(cmd)])
+}
+
+remote_env_dump(cmd) if {
+	cmd.name in container_runners
+	"exec" in cmd.args
+	n := count(cmd.args)
+	cmd.args[n - 1] in {"env", "printenv", "set", "export"}
+}
+
+remote_env_dump(cmd) if {
+	cmd.name in container_runners
+	"exec" in cmd.args
+	n := count(cmd.args)
+	n > 1
+	cmd.args[n - 2] == "printenv"
+	regex.match(secret_var_pattern, cmd.args[n - 1])
+}
+
+# docker exec api sh -c 'env' and the like: the last word is a command line.
+remote_env_dump(cmd) if {
+	cmd.name in container_runners
+	"exec" in cmd.args
+	n := count(cmd.args)
+	n > 2
+	cmd.args[n - 2] == "-c"
+	regex.match(`^\s*(env|printenv|export -p|set)\s*(\||;|$)`, cmd.args[n - 1])
+}
+
+remote_env_dump(cmd) if {
+	cmd.name in {"docker", "podman", "nerdctl"}
+	positional(cmd)[0] in {"inspect", "container"}
+	some a in cmd.args
+	contains(a, ".Env")
+}
+
+remote_env_dump(cmd) if {
+	cmd.name == "heroku"
+	positional(cmd)[0] == "config"
+	not has_flag(cmd, {"help", "h"})
+}
+
+remote_env_dump(cmd) if {
+	cmd.name == "heroku"
+	positional(cmd)[0] == "config:get"
+	some a in array.slice(positional(cmd), 1, 10)
+	regex.match(secret_var_pattern, a)
+}
+
+remote_env_dump(cmd) if {
+	cmd.name in {"kubectl", "oc"}
+	positional(cmd)[0] == "set"
+	positional(cmd)[1] == "env"
+	has_flag(cmd, {"list"})
+}
+
 dumps_environment(cmd) if {
 	cmd.name in {"env", "printenv"}
 	count(cmd.operands) == 0
