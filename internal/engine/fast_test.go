@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/agentjail/agentjail/internal/wire"
@@ -184,5 +185,38 @@ func TestNoCache(t *testing.T) {
 	e.Eval(ctx, in)
 	if hits, misses, _ := e.CacheStats(); hits != 1 || misses != 1 {
 		t.Fatalf("after two plain evaluations: %d hits, %d misses, want 1 and 1", hits, misses)
+	}
+}
+
+// TestDecisionCacheConcurrent decides from several goroutines at once,
+// as the daemon's workers do (run it with -race): every answer right,
+// whether it came from the cache or not.
+func TestDecisionCacheConcurrent(t *testing.T) {
+	ctx := context.Background()
+	e, errs := Compile(ctx, []Source{{Name: "p.rego", Text: []byte("package agentjail\n\ndeny contains \"odd\" if input.n % 2 == 1\n")}}, nil, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				n := (g + i) % 16
+				d, err := e.Eval(ctx, map[string]any{"n": n})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if want := []wire.Verdict{wire.Allow, wire.Deny}[n%2]; d.Verdict != want {
+					t.Errorf("n=%d: %s, want %s", n, d.Verdict, want)
+					return
+				}
+				d.Rules = append(d.Rules, wire.Rule{Msg: "added by a caller"})
+			}
+		})
+	}
+	wg.Wait()
+	if hits, _, _ := e.CacheStats(); hits == 0 {
+		t.Error("no decision came from the cache")
 	}
 }
