@@ -274,6 +274,46 @@ ask contains {"id": "network.upload_stream", "msg": msg} if {
 	msg := sprintf("`%s | %s` sends an archive or a database dump to another host; the user has to approve it.", [src, cmd.name])
 }
 
+# A whole home folder (~/Documents, ~/Pictures, HOME itself) copied to
+# another host or to cloud storage: the user's own files leave the
+# machine. Copies of the project, and downloads into HOME, stay allowed.
+remote_copiers := {"rclone", "rsync", "scp", "sftp", "aws", "gsutil", "gcloud", "azcopy", "s3cmd", "mc", "restic", "duplicity", "croc", "magic-wormhole", "wormhole"}
+
+program_group contains [prog, "network"] if some prog in remote_copiers
+
+ask contains {"id": "network.upload_stream", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in remote_copiers
+	some p in cmd.paths
+	p in catastrophic_paths
+	under(p, home)
+	not in_project(p)
+	not secret(p)
+	some a in cmd.args
+	remote_destination(a)
+	copied_from(cmd, p, a)
+	msg := sprintf("`%s` copies %s, the user's own files, to %s; the user has to approve it.", [cmd.name, pretty(p), a])
+}
+
+# copied_from(cmd, p, dest): p is written before the remote destination
+# (cp SRC DEST), so it is copied from, not into; restic backs up the
+# paths after its repository.
+copied_from(cmd, p, dest) if {
+	some j, a in cmd.args
+	a == dest
+	some k, b in cmd.args
+	k < j
+	trim_right(b, "/") == p
+}
+
+copied_from(cmd, _, _) if cmd.name == "restic"
+
+remote_destination(a) if regex.match(`^(s3|gs|az|r2|b2|sftp|ftp|ftps|webdav|https?)://`, a)
+
+# host:path or remote:path (rclone, scp, rsync); not a Windows drive.
+remote_destination(a) if regex.match(`^[A-Za-z0-9_.@-]{2,}:[^/]?`, a)
+
 # Uploading a database file or a dump.
 ask contains {"id": "network.upload_stream", "msg": msg} if {
 	"network" in input.agentjail.kinds
