@@ -13,6 +13,8 @@ infra_destroys := [
 	{"tool": "kubectl", "verbs": ["replace"], "flags": ["force"]},
 	{"tool": "kubectl", "verbs": ["apply"], "flags": ["prune"]},
 	{"tool": "kubectl", "verbs": ["scale"], "zero": true},
+	{"tool": "kubectl", "verbs": ["patch"], "zero_patch": true},
+	{"tool": "oc", "verbs": ["patch"], "zero_patch": true},
 	{"tool": "oc", "verbs": ["delete", "drain"]},
 	{"tool": "oc", "verbs": ["scale"], "zero": true},
 	{"tool": "helm", "verbs": ["uninstall", "delete", "del", "un"]},
@@ -93,6 +95,7 @@ infra_verb(_, words, row) if {
 infra_flags(cmd, row) if {
 	not row.flags
 	not row.zero
+	not row.zero_patch
 	not row.only
 }
 
@@ -108,6 +111,21 @@ infra_flags(cmd, row) if {
 	row.zero
 	some v in option_values(cmd, {"--replicas"})
 	to_number(v) == 0
+}
+
+# patch -p '{"spec":{"replicas":0}}': scaling to zero by another name.
+infra_flags(cmd, row) if {
+	row.zero_patch
+	some v in option_values(cmd, {"-p", "--patch"})
+	regex.match(`"?replicas"?\s*:\s*"?0"?\s*[,}]`, v)
+}
+
+# The JSON-patch form: [{"op":"replace","path":"/spec/replicas","value":0}].
+infra_flags(cmd, row) if {
+	row.zero_patch
+	some v in option_values(cmd, {"-p", "--patch"})
+	contains(v, "/replicas")
+	regex.match(`"value"\s*:\s*"?0"?\s*[,}]`, v)
 }
 
 # Deleting a named pod only restarts it: its controller makes a new one.
