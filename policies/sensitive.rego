@@ -18,9 +18,10 @@ key_file(p) if regex.match(`(?i)/[^/]*(service[-_]?account|[-_]sa[-_]key|[-_]sa|
 
 # Credential files are known by their name wherever they are: a copy
 # in a project, a build context or a CI folder (deploy/.git-credentials,
-# ctx/.docker/config.json) holds the same secret as the one in HOME. A
-# project's .npmrc is not here: it is usually registry settings.
-key_file(p) if regex.match(`(?i)/(\.netrc|_netrc|\.git-credentials|\.pgpass|\.vault-token|\.pypirc|\.s3cfg|\.boto|\.my\.cnf|\.aws/credentials|\.kube/config|\.docker/config\.json|\.config/gh/hosts\.yml|\.cargo/credentials(\.toml)?|\.terraform\.d/credentials\.tfrc\.json)$`, p)
+# ctx/.kube/config) holds the same secret as the one in HOME. A
+# project's .npmrc and .docker/config.json are not here: they are usually
+# registry settings and credential-helper names.
+key_file(p) if regex.match(`(?i)/(\.netrc|_netrc|\.git-credentials|\.pgpass|\.vault-token|\.pypirc|\.s3cfg|\.boto|\.my\.cnf|\.aws/credentials|\.kube/config|\.config/gh/hosts\.yml|\.cargo/credentials(\.toml)?|\.terraform\.d/credentials\.tfrc\.json)$`, p)
 
 key_file(p) if regex.match(`(?i)/[^/]*\.(kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)$`, p)
 
