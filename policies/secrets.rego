@@ -74,6 +74,49 @@ secret_access contains r.path if {
 	r.path in secret_paths
 }
 
+# File-transfer clients read their commands from standard input: a
+# here-document or here-string of `put ~/.netrc` uploads that file as
+# surely as scp would (sftp host <<< 'put ~/.aws/credentials').
+batch_transfer_clients := {"sftp", "ftp", "lftp", "tftp", "ncftp", "smbclient"}
+
+batch_uploads contains p if {
+	input.agentjail.tool_kind == "shell"
+	some cmd in commands
+	cmd.name in batch_transfer_clients
+	some r in cmd.redirects
+	startswith(r.op, "<<")
+	some line in split(r.target, "\n")
+	words := regex.split(`\s+`, trim_space(line))
+	words[0] in {"put", "mput", "reput", "append", "send"}
+	some w in array.slice(words, 1, count(words))
+	not startswith(w, "-")
+	p := batch_path(trim(w, `"'`), cmd.cwd)
+}
+
+batch_path(w, _) := concat("", [home, substring(w, 1, -1)]) if startswith(w, "~/")
+
+batch_path(w, _) := w if startswith(w, "/")
+
+batch_path(w, cwd) := concat("/", [cwd, w]) if {
+	not startswith(w, "/")
+	not startswith(w, "~")
+}
+
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	some p in batch_uploads
+	secret(p)
+	not not_secret(p)
+	msg := sprintf("Blocked: this uploads %s, which holds private keys, credentials or tokens, through the transfer client's batch input. Ask the user for the specific non-secret value you need.", [pretty(p)])
+}
+
+ask contains {"id": "secrets.key_file", "msg": msg} if {
+	some p in batch_uploads
+	key_file(p)
+	not harmless_key_file(p)
+	not secret(p)
+	msg := sprintf("%s usually holds secrets, and this uploads it through the transfer client's batch input; the user has to approve it.", [pretty(p)])
+}
+
 # A word only known when the command runs ($D/credentials, ~/.aws/$F,
 # "$HOME/.ssh/$K") that may name a secret file: the daemon lists in
 # cmd.maybe the well-known secret files it may stand for.
