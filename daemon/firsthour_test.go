@@ -4,21 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
-	"github.com/agentjail/agentjail/policies"
 )
 
 // A try is the user testing a policy: logged as a try, never counted,
@@ -123,37 +118,14 @@ func TestHookStateFollowsConfig(t *testing.T) {
 // The tray (counts, deny notifications, recent blocks) hears of the
 // hook's decisions only, never of a try.
 func TestTryNeverReachesTheTray(t *testing.T) {
-	dir, _ := os.MkdirTemp("", "aj")
-	defer os.RemoveAll(dir)
-	home := filepath.Join(dir, "home")
-	sock := filepath.Join(home, "agentjail.sock")
-	var mu sync.Mutex
-	var heard []decisionlog.Record
-	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.New(ctx, daemon.Options{
-		Socket: sock, Home: home, UserHome: daemontest.UserHome, Pack: policies.FS,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		OnDecision: func(r decisionlog.Record) {
-			mu.Lock()
-			heard = append(heard, r)
-			mu.Unlock()
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { d.Run(ctx); close(done) }()
+	sock, stop := startTrayListener(t)
 	ev := json.RawMessage(`{"tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`)
 	for _, source := range []string{wire.SourceTry, wire.SourceTry, ""} {
 		if _, err := (&wire.Client{Socket: sock}).Decide(context.Background(), &wire.Request{Event: ev, Source: source}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cancel()
-	<-done // every decision is logged (and told) before Run returns
-	mu.Lock()
-	defer mu.Unlock()
+	heard := stop()
 	if len(heard) != 1 || heard[0].Verdict != "deny" || heard[0].Source != "" {
 		t.Errorf("the tray heard %+v, want the hook's deny alone", heard)
 	}
