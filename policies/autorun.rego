@@ -43,12 +43,14 @@ planted contains [p, name] if {
 }
 
 deny contains {"id": "persist.path_hijack", "msg": msg} if {
+	input.agentjail.writes[0]
 	some [p, name] in planted
 	name in shadowed_commands
 	msg := sprintf("Blocked: %s would run instead of the real `%s` every time it is called. Call the program by its full path or give it a name of its own.", [pretty(p), name])
 }
 
 ask contains {"id": "persist.user_bin", "msg": msg} if {
+	input.agentjail.writes[0]
 	some [p, name] in planted
 	not name in shadowed_commands
 	msg := sprintf("%s puts a program on the user's PATH; the user has to approve it.", [pretty(p)])
@@ -74,8 +76,10 @@ autorun_pattern := `(^|/)(site|dist)-packages/[^/]*\.pth$|(^|/)(sitecustomize|us
 
 autorun_home_pattern := `^(\.ipython/profile_[^/]+/(startup/.*|ipython_config\.py)|\.pythonrc(\.py)?|\.irbrc|\.pryrc|\.psqlrc|\.sqliterc|\.gdbinit|\.lldbinit|\.vimrc|\.exrc|\.config/nvim/(init\.(vim|lua)|plugin/.*)|\.emacs|\.emacs\.d/init\.el|\.tmux\.conf|\.screenrc|\.wgetrc|\.curlrc|\.gitconfig|\.config/git/(config|attributes)|\.yarnrc|\.yarnrc\.yml|\.pip/pip\.conf|\.config/pip/pip\.conf|\.pydistutils\.cfg|\.cargo/config(\.toml)?|\.m2/settings\.xml|\.gradle/init\.d/.*|\.gradle/init\.gradle|\.bundle/config|\.gemrc|\.condarc|\.config/uv/uv\.toml|\.config/autostart(/.*)?|Library/LaunchAgents(/.*)?|Library/Application Support/com\.apple\.backgroundtaskmanagementagent/.*|\.config/systemd/user(/.*)?|\.config/environment\.d/.*|\.pam_environment|\.xprofile|\.xsessionrc|\.xinitrc)$`
 
+# The Python rules start with the file name's end, which OPA's rule index
+# answers for every write without entering the rule.
 deny contains {"id": "persist.python_startup", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_suffix_match(input.agentjail.writes, ".pth")
 	some p in writes
 	regex.match(`(^|/)(site|dist)-packages/[^/]*\.pth$`, p)
 	not in_project(p)
@@ -83,7 +87,7 @@ deny contains {"id": "persist.python_startup", "msg": msg} if {
 }
 
 ask contains {"id": "persist.python_startup", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_suffix_match(input.agentjail.writes, ["sitecustomize.py", "usercustomize.py"])
 	some p in writes
 	regex.match(`(^|/)(sitecustomize|usercustomize)\.py$`, p)
 	msg := sprintf("%s runs at every Python start; the user has to approve it.", [pretty(p)])
@@ -111,6 +115,7 @@ git_code_keys := `(?i)^(core\.(hookspath|fsmonitor|sshcommand|pager|editor|askpa
 ask contains {"id": "persist.git_config", "msg": msg} if {
 	"git" in input.agentjail.names
 	some cmd in commands
+	"config" in cmd.args # before git_words, which costs every git command its positional words
 	words := git_words(cmd)
 	words[0] == "config"
 	count(words) > 2
@@ -129,8 +134,12 @@ git_code_value(key, value) if {
 
 git_code_value(key, _) if not regex.match(`(?i)^alias\.`, key)
 
+scheduler_programs := {"systemd-run", "osascript", "defaults"}
+
+program_group contains [prog, "schedule"] if some prog in scheduler_programs
+
 ask contains {"id": "persist.scheduled", "msg": msg} if {
-	"persist" in input.agentjail.kinds
+	"schedule" in input.agentjail.kinds
 	some cmd in commands
 	schedules(cmd)
 	msg := sprintf("`%s` makes a program start by itself (a timer, a login item or a transient service); the user has to approve it.", [full_text(cmd)])
@@ -153,7 +162,7 @@ schedules(cmd) if {
 # ssh-copy-id to this machine, or of a key that is not the user's own,
 # grants someone a login; the user's own key to another host is ordinary.
 deny contains {"id": "persist.ssh_copy_id", "msg": msg} if {
-	"persist" in input.agentjail.kinds
+	"ssh-copy-id" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "ssh-copy-id"
 	foreign_key_or_local(cmd)
@@ -180,10 +189,20 @@ abs_from(p, cwd) := concat("/", [cwd, p]) if {
 	not startswith(p, "~/")
 }
 
-# Package registries swapped for the user or the machine.
+# Package registries swapped for the user or the machine. registry_verbs
+# is the word each program's setting needs: looking for it among the
+# words is a cheap test before swaps_registry works out positional words.
+registry_verbs := {
+	"npm": "set", "pnpm": "set", "yarn": "set", "pip": "config", "pip3": "config", "gem": "sources", "go": "env",
+	"conda": "config", "bundle": "config", "composer": "config",
+}
+
+program_group contains [prog, "registry"] if some prog, _ in registry_verbs
+
 ask contains {"id": "persist.registry_swap", "msg": msg} if {
-	"persist" in input.agentjail.kinds
+	"registry" in input.agentjail.kinds
 	some cmd in commands
+	registry_verbs[cmd.name] in cmd.args
 	swaps_registry(cmd)
 	msg := sprintf("`%s` changes where packages are downloaded from, for every project; the user has to approve it.", [full_text(cmd)])
 }

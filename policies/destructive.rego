@@ -110,10 +110,12 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 
 raw_disk := `^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme[0-9]|mmcblk[0-9]|disk[0-9]|rdisk[0-9]|md[0-9]|dm-[0-9]|mapper/|loop[0-9])`
 
+# The raw disk rules start with a /dev/ path (OPA's rule index answers
+# strings.any_prefix_match over input.agentjail.unusual_paths).
 raw_disk_paths := {p | some p in unusual_paths; startswith(p, "/dev/"); regex.match(raw_disk, p)}
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
-	input.agentjail.unusual_paths[0]
+	strings.any_prefix_match(input.agentjail.unusual_paths, "/dev/")
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	cmd.name in {"dd", "shred", "wipefs", "cat", "pv"}
@@ -123,7 +125,7 @@ deny contains {"id": "fs.raw_disk", "msg": msg} if {
 }
 
 deny contains {"id": "fs.raw_disk", "msg": msg} if {
-	input.agentjail.unusual_paths[0]
+	strings.any_prefix_match(input.agentjail.unusual_paths, "/dev/")
 	count(raw_disk_paths) > 0
 	some cmd in commands
 	some r in cmd.redirects
@@ -193,9 +195,11 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 	msg := sprintf("`chmod -R %s` makes a whole tree writable by every user; the user has to approve it. Grant only the permissions needed (for example u+x on a script).", [mode])
 }
 
+# The command word is tested before catastrophic_paths, which costs every
+# unusual path a walk through catastrophic().
 ask contains {"id": "fs.unknown_program", "msg": msg} if {
+	input.agentjail.tool_kind == "shell"
 	input.agentjail.unusual_paths[0]
-	count(catastrophic_paths) > 0
 	some cmd in commands
 	cmd.dynamic
 	dynamic_program(cmd)

@@ -63,3 +63,10 @@ test_chmod_777_system_denied if t_denied("fs.chmod_broad", t_bash([t_cmd("chmod"
 test_chmod_777_project_asked if t_asked("fs.chmod_world_writable", t_bash([t_cmd("chmod", ["-R", "777", "build"], ["/home/dev/project/777", "/home/dev/project/build"])]))
 
 test_chmod_plus_x_allowed if not t_fired("fs.chmod_world_writable", t_bash([t_cmd("chmod", ["+x", "run.sh"], ["/home/dev/project/run.sh"])]))
+
+test_redirect_to_disk_denied if t_denied("fs.raw_disk", t_bash([object.union(t_cmd("cat", ["img"], ["/home/dev/project/img"]), {"redirects": [{"op": ">", "target": "/dev/sda", "path": "/dev/sda"}]})]))
+
+test_dynamic_program_on_home_asked if {
+	cmd := object.union(t_cmd("$RM", ["-rf", "/home/dev"], ["/home/dev"]), {"dynamic": true})
+	t_asked("fs.unknown_program", t_bash([cmd]))
+}

@@ -57,6 +57,7 @@ clone_dirs := {d |
 	"git" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "git"
+	"clone" in cmd.args # a cheap test before working out the positional words
 	pos := positional(cmd)
 	pos[0] == "clone"
 	count(pos) > 1
@@ -68,6 +69,7 @@ clone_dir(cmd, pos) := cmd.paths[count(cmd.paths) - 1] if count(pos) > 2
 clone_dir(cmd, pos) := concat("/", [cmd.cwd, regex.replace(regex.replace(pos[1], `/+$`, ""), `^.*[/:]|\.git$`, "")]) if count(pos) == 2
 
 ask contains {"id": "remote.clone_then_run", "msg": msg} if {
+	"git" in input.agentjail.names # clone_dirs is empty without git
 	"install" in input.agentjail.kinds
 	dirs := clone_dirs
 	count(dirs) > 0
@@ -100,9 +102,21 @@ runs_in_clone(cmd, dirs) if {
 # Packages from a URL, a VCS or an index other than the default one.
 default_indexes := `^https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|registry\.yarnpkg\.com)(/|$)`
 
+# package_callers are the programs that install packages, and the
+# runners that can start one (uv run pip install ...): invocations(cmd)
+# reads a command as another tool only behind a runner. Their group
+# narrows the family's own "install" gate.
+package_installers := {"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "python", "python3"}
+
+package_callers := package_installers | {name | some name, _ in runner_prefixes}
+
+program_group contains [prog, "package_install"] if some prog in package_callers
+
 ask contains {"id": "remote.package_source", "msg": msg} if {
 	"install" in input.agentjail.kinds
+	"package_install" in input.agentjail.kinds
 	some cmd in commands
+	cmd.name in package_callers
 	some words in invocations(cmd)
 	installs_packages(words)
 	some src in package_sources(cmd, words)
@@ -110,7 +124,7 @@ ask contains {"id": "remote.package_source", "msg": msg} if {
 }
 
 installs_packages(words) if {
-	words[0] in {"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "python", "python3"}
+	words[0] in package_installers
 	some w in words
 	w in {"install", "i", "add"}
 }
@@ -124,10 +138,20 @@ package_sources(cmd, words) := {w |
 	not regex.match(default_indexes, v)
 }
 
-# Code run straight from a URL.
+# Code run straight from a URL. url_runners says, by program, a word
+# runs_url needs among the command's words (any word: ""), a cheap test
+# before runs_url works out positional words.
+url_runners := {
+	"deno": "", "bun": "", "uvx": "", "pipx": "", "npx": "", "bunx": "", "pnpx": "",
+	"uv": "run", "go": "run",
+}
+
+program_group contains [prog, "url_run"] if some prog, _ in url_runners
+
 ask contains {"id": "remote.run_url", "msg": msg} if {
-	"install" in input.agentjail.kinds
+	"url_run" in input.agentjail.kinds
 	some cmd in commands
+	needed_word(cmd, url_runners[cmd.name])
 	runs_url(cmd)
 	msg := sprintf("`%s` runs code straight from the network; the user has to approve it.", [full_text(cmd)])
 }
@@ -173,10 +197,14 @@ npx_known := {
 	"shadcn", "shadcn-ui", "create-t3-app", "tsup", "unbuild", "patch-package", "@modelcontextprotocol/inspector",
 }
 
+npx_programs := {"npx", "pnpx", "bunx"}
+
+program_group contains [prog, "npx"] if some prog in npx_programs
+
 ask contains {"id": "remote.npx_unknown", "msg": msg} if {
-	"install" in input.agentjail.kinds
+	"npx" in input.agentjail.kinds
 	some cmd in commands
-	cmd.name in {"npx", "pnpx", "bunx"}
+	cmd.name in npx_programs
 	has_flag(cmd, {"y", "yes"})
 	pos := positional(cmd)
 	count(pos) > 0
@@ -186,3 +214,8 @@ ask contains {"id": "remote.npx_unknown", "msg": msg} if {
 
 # npx_package("eslint@9") is "eslint"; "@scope/pkg@1" is "@scope/pkg".
 npx_package(w) := regex.replace(w, `^(@?[^@]+)@.*$`, "$1")
+
+# needed_word(cmd, w): w is one of cmd's words, or w is "" (none needed).
+needed_word(_, "")
+
+needed_word(cmd, w) if w in cmd.args

@@ -8,9 +8,12 @@ package agentjail
 
 loopback_host := `^(localhost|127\.[0-9.]+|::1|0\.0\.0\.0|\[::1\])$`
 
-# /dev/tcp/HOST/PORT redirects: a shell wired to a socket.
+# /dev/tcp/HOST/PORT redirects: a shell wired to a socket. Both rules
+# first take a cheap look at the command line (written out, not through a
+# helper rule, which costs more to consult than the look itself) before
+# walking every redirect of every command.
 deny contains {"id": "network.reverse_shell", "msg": msg} if {
-	mentions_dev_socket
+	contains(input.agentjail.command, "/dev/")
 	some cmd in commands
 	some r in cmd.redirects
 	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
@@ -20,14 +23,6 @@ deny contains {"id": "network.reverse_shell", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` wires a shell or a stream to %s, a reverse shell or a raw upload. Use the project's own tools to talk to servers.", [cmd.name, r.target])
 }
 
-# mentions_dev_socket: a cheap look at the command line before walking
-# every redirect of every command.
-mentions_dev_socket if {
-	text := input.agentjail.command
-	is_string(text)
-	contains(text, "/dev/")
-}
-
 socket_shell(cmd, _) if cmd.name in shells
 
 socket_shell(cmd, _) if cmd.name == "exec"
@@ -35,7 +30,7 @@ socket_shell(cmd, _) if cmd.name == "exec"
 socket_shell(_, r) if contains(r.op, ">")
 
 ask contains {"id": "network.raw_socket", "msg": msg} if {
-	mentions_dev_socket
+	contains(input.agentjail.command, "/dev/")
 	some cmd in commands
 	some r in cmd.redirects
 	parts := regex.find_all_string_submatch_n(`^/dev/(tcp|udp)/([^/]+)/`, r.target, 1)
@@ -351,19 +346,15 @@ metadata_hosts := {"169.254.169.254", "metadata.google.internal", "metadata.goog
 
 metadata_pattern := `(?i)(^|[^0-9a-z.])(169\.254\.169\.254|metadata\.google\.internal|metadata\.goog|fd00:ec2::254|100\.100\.100\.200|169\.254\.170\.2|169\.254\.169\.123)([^0-9]|$)`
 
-# mentions_metadata: a cheap look at the command line (any program can
-# reach the endpoint, so no program group can stand in for it).
-mentions_metadata if {
-	text := input.agentjail.command
-	is_string(text)
-	regex.match(`169\.254\.1|metadata\.|100\.100\.100\.200|fd00:ec2`, text)
-}
+# metadata_hint: a cheap look at the command line (any program can reach
+# the endpoint, so no program group can stand in for it).
+metadata_hint := `169\.254\.1|metadata\.|100\.100\.100\.200|fd00:ec2`
 
 # Programs whose words are only text.
 text_programs := {"echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "git", "gh", "jq", "yq", "cat", "less", "head", "tail", "man"}
 
 deny contains {"id": "network.metadata", "msg": msg} if {
-	mentions_metadata
+	regex.match(metadata_hint, input.agentjail.command)
 	some cmd in commands
 	not cmd.name in text_programs
 	some a in cmd.args
@@ -373,7 +364,7 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 }
 
 deny contains {"id": "network.metadata", "msg": msg} if {
-	mentions_metadata
+	regex.match(metadata_hint, input.agentjail.command)
 	some cmd in commands
 	not cmd.name in text_programs
 	some a in cmd.args
@@ -393,12 +384,14 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 
 # WebFetch and MCP fetches: the url field.
 deny contains {"id": "network.metadata", "msg": msg} if {
+	input.agentjail.urls[0]
 	some url in fetched_url
 	regex.match(metadata_pattern, url)
 	msg := sprintf("Blocked: %s is the cloud metadata endpoint, which hands out this machine's cloud credentials.", [url])
 }
 
 deny contains {"id": "network.secret_in_request", "msg": msg} if {
+	input.agentjail.urls[0]
 	some url in fetched_url
 	regex.match(token_shape, url)
 	msg := "Blocked: this URL carries a token-shaped secret; fetching it sends the secret to that server."
@@ -441,6 +434,7 @@ url_host(u) := lower(trim(m[0][1], "[]")) if {
 mentions_encoded_ip(text) if regex.match(`(?i)(^|[^0-9a-z.])(0x[0-9a-f]|0[0-7]|[0-9]{8,}|[0-9]+(\.[0-9]+)?\.[0-9]{4,})|::ffff:`, text)
 
 deny contains {"id": "network.metadata", "msg": msg} if {
+	input.agentjail.urls[0]
 	some url in fetched_url
 	mentions_encoded_ip(url)
 	url_host(url) in metadata_ip_forms
@@ -448,9 +442,7 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 }
 
 deny contains {"id": "network.metadata", "msg": msg} if {
-	text := input.agentjail.command
-	is_string(text)
-	mentions_encoded_ip(text)
+	mentions_encoded_ip(input.agentjail.command)
 	some cmd in commands
 	not cmd.name in text_programs
 	some a in cmd.args
@@ -460,7 +452,8 @@ deny contains {"id": "network.metadata", "msg": msg} if {
 
 # fetched_url: a URL in any field of a tool that is not a shell (WebFetch,
 # an MCP fetch or browser tool): the daemon lists them in
-# input.agentjail.urls.
+# input.agentjail.urls. Rules over it start with input.agentjail.urls[0],
+# which OPA's rule index answers without entering them.
 fetched_url contains u if {
 	not input.agentjail.commands
 	some u in input.agentjail.urls

@@ -2,6 +2,10 @@ package agentjail
 
 # Persistence and privilege: start-up files, login keys, scheduled jobs,
 # services and system configuration; sudo.
+#
+# Rules about system files start with the fixed start (or end) of the
+# paths they match, over every write: OPA's rule index answers
+# strings.any_prefix_match and any_suffix_match without entering the rule.
 
 startup_file(p) if regex.match(`^(\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|inputrc)|\.config/fish/(config\.fish|conf\.d/.*))$`, home_rel(p))
 
@@ -15,14 +19,14 @@ ask contains {"id": "persist.shell_startup", "msg": msg} if {
 }
 
 deny contains {"id": "persist.authorized_keys", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_suffix_match(input.agentjail.writes, ["authorized_keys", "authorized_keys2"])
 	some p in writes
 	base_name(p) in {"authorized_keys", "authorized_keys2"}
 	msg := sprintf("Blocked: writing %s would let someone log in to this machine. Ask the user to add keys themselves.", [pretty(p)])
 }
 
 deny contains {"id": "persist.system_config", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_prefix_match(input.agentjail.writes, "/etc")
 	some p in writes
 	under(p, "/etc")
 	not startup_file(p)
@@ -30,7 +34,7 @@ deny contains {"id": "persist.system_config", "msg": msg} if {
 }
 
 deny contains {"id": "persist.system_files", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_prefix_match(input.agentjail.writes, ["/Applications/", "/System/", "/Library/", "/bin/", "/sbin/", "/usr/"])
 	some p in writes
 	regex.match(`^/(Applications|System|Library|bin|sbin|usr/(bin|sbin|lib|libexec|share))/`, p)
 	not regex.match(`^/Library/Launch(Agents|Daemons)/`, p)
@@ -38,14 +42,14 @@ deny contains {"id": "persist.system_files", "msg": msg} if {
 }
 
 ask contains {"id": "persist.system_files", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_prefix_match(input.agentjail.writes, ["/usr/local/", "/opt/"])
 	some p in writes
 	regex.match(`^/(usr/local|opt)/`, p)
 	msg := sprintf("%s is outside the project, in a shared program folder; the user has to approve changing it.", [pretty(p)])
 }
 
 deny contains {"id": "persist.launch_daemon", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_prefix_match(input.agentjail.writes, ["/Library/Launch", "/System/Library/Launch"])
 	some p in writes
 	regex.match(`^/(Library|System/Library)/Launch(Agents|Daemons)/`, p)
 	msg := sprintf("Blocked: %s would start a program for every user at boot. Ask the user to install it themselves.", [pretty(p)])
@@ -76,7 +80,7 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 }
 
 ask contains {"id": "persist.crontab", "msg": msg} if {
-	input.agentjail.writes[0]
+	strings.any_prefix_match(input.agentjail.writes, ["/etc/cron", "/var/spool/cron", "/usr/lib/cron", "/var/at"])
 	some p in writes
 	regex.match(`^/(etc/cron|var/spool/cron|usr/lib/cron|var/at)`, p)
 	msg := sprintf("%s schedules commands to run unattended; the user has to approve it.", [pretty(p)])

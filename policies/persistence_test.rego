@@ -26,3 +26,19 @@ test_sudo_asked if {
 }
 
 test_no_sudo_allowed if not t_fired("priv.sudo", t_bash([t_cmd("apt-get", ["install", "nginx"], [])]))
+
+# The system-file rules start with the fixed start or end of their paths.
+test_authorized_keys2_denied if t_denied("persist.authorized_keys", t_tool("Write", {"file_path": "/home/dev/.ssh/authorized_keys2"}, ["/home/dev/.ssh/authorized_keys2"]))
+
+test_system_bin_denied if t_denied("persist.system_files", t_tool("Write", {"file_path": "/usr/bin/git"}, ["/usr/bin/git"]))
+
+test_usr_local_asked if t_asked("persist.system_files", t_tool("Write", {"file_path": "/usr/local/bin/tool"}, ["/usr/local/bin/tool"]))
+
+test_cron_file_asked if t_asked("persist.crontab", t_tool("Write", {"file_path": "/var/spool/cron/crontabs/dev"}, ["/var/spool/cron/crontabs/dev"]))
+
+test_project_file_no_system_rule if {
+	ev := t_tool("Write", {"file_path": "/home/dev/project/etc/x.conf"}, ["/home/dev/project/etc/x.conf"])
+	not t_fired("persist.system_config", ev)
+	not t_fired("persist.system_files", ev)
+	not t_fired("persist.crontab", ev)
+}

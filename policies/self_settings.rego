@@ -9,7 +9,8 @@ package agentjail
 # every id starts with "self.".
 
 deny contains {"id": "self.settings_result", "msg": msg} if {
-	some g in object.get(derived, "guard_config", [])
+	input.agentjail.guard_config[0]
+	some g in input.agentjail.guard_config
 	g.removes_guard
 	msg := sprintf("Blocked: this change to %s would %s. Leave the agentjail hook in place, as it is, and change only the settings you need.", [pretty(g.path), g.problem])
 }
@@ -18,7 +19,8 @@ deny contains {"id": "self.settings_result", "msg": msg} if {
 # install puts the hook there, so a file that is not there yet means the
 # agent was not wired in (or the file was removed); a human should know.
 ask contains {"id": "self.settings_created", "msg": msg} if {
-	some g in object.get(derived, "guard_config", [])
+	input.agentjail.guard_config[0]
+	some g in input.agentjail.guard_config
 	g.created_unhooked
 	home_rel(g.path) in user_hook_files
 	msg := sprintf("%s is where the agent's hooks live and agentjail's hook is not in what this writes; a human should confirm (`agentjail install --for %s` puts it there).", [pretty(g.path), g.agent])
@@ -30,13 +32,15 @@ user_hook_files := {".claude/settings.json", ".codex/hooks.json", ".gemini/setti
 # --safe-mode, --setting-sources without user, --settings carrying
 # disableAllHooks or an env that redirects the hook, CLAUDE_CODE_SIMPLE=1.
 deny contains {"id": "self.nested_agent", "msg": msg} if {
-	some n in object.get(derived, "nested_agents", [])
+	input.agentjail.nested_agents[0]
+	some n in input.agentjail.nested_agents
 	n.verdict == "deny"
 	msg := sprintf("Blocked: %s. Start %s with its hooks on, as the user configured them.", [n.problem, n.program])
 }
 
 ask contains {"id": "self.nested_agent", "msg": msg} if {
-	some n in object.get(derived, "nested_agents", [])
+	input.agentjail.nested_agents[0]
+	some n in input.agentjail.nested_agents
 	n.verdict == "ask"
 	msg := sprintf("%s; a human should check that it keeps agentjail's hook on.", [n.problem])
 }

@@ -30,3 +30,9 @@ test_nested_agent_settings_file_asked if {
 }
 
 test_managed_drop_in_is_claude_settings if claude_settings("/etc/claude-code/managed-settings.d/10-team.json")
+
+test_no_guard_config_nothing_fired if {
+	ev := t_tool("Write", {"file_path": "/home/dev/project/x.json"}, ["/home/dev/project/x.json"])
+	not t_fired("self.settings_result", ev)
+	not t_fired("self.nested_agent", ev)
+}
