@@ -3,6 +3,8 @@ package agentjail
 # Self-protection: an agent may not switch agentjail off. These rules are
 # locked: config.yaml cannot disable them (every id starts with "self.").
 
+# claude_settings(p): p holds an agent's hook settings. A file of a new
+# name needs its mark in names_guard_place too (self_files.rego).
 claude_settings(p) if {
 	base_name(p) in {"settings.json", "settings.local.json"}
 	base_name(parent_dir(p)) == ".claude"

@@ -41,28 +41,34 @@ service_file(p) if {
 }
 
 # protected_file(p): p is, or is inside, something that keeps agentjail
-# guarding this machine.
-protected_file(p) if claude_settings(p)
-
+# guarding this machine. The cheap test first: most paths fail it and
+# never reach protected_place's many checks.
 protected_file(p) if {
+	names_guard_place([p])
+	protected_place(p)
+}
+
+protected_place(p) if claude_settings(p)
+
+protected_place(p) if {
 	some aj in agentjail_homes
 	under(p, aj)
 }
 
-protected_file(p) if {
+protected_place(p) if {
 	some d in policy_dirs
 	under(p, d)
 }
 
-protected_file(p) if service_file(p)
+protected_place(p) if service_file(p)
 
-protected_file(p) if {
+protected_place(p) if {
 	daemon_socket != ""
 	p == daemon_socket
 }
 
 # The socket's own folder, when it is not a shared one.
-protected_file(p) if {
+protected_place(p) if {
 	daemon_socket != ""
 	p == parent_dir(daemon_socket)
 	not under(home, p)
@@ -70,11 +76,39 @@ protected_file(p) if {
 }
 
 # A glob that would match one of them: rm -rf ~/.agentj*, cp x ~/.cla*/settings.json.
-protected_file(p) if {
+protected_place(p) if {
 	plain_glob(p)
 	some f in protected_examples
 	glob.match(p, ["/"], f)
 }
+
+# names_guard_place(paths): one of paths could be, hold or lie inside a
+# protected place; a cheap test, built-ins over the paths as one text,
+# that holds for every path protected_place accepts and every word
+# embedded_places finds (and for a few more). The settings files
+# (claude_settings), service folders, the default home and globs show
+# by the marks below; a configured home, policy folder or the socket by
+# its text; the socket's folder as a start of the socket. A settings
+# file named otherwise must get its mark here.
+names_guard_place(paths) if regex.match(`\.(agentjail|claude|codex|gemini|cursor|copilot|github)|managed-settings|gemini-cli|GeminiCli|Library/Launch|systemd|[*?]`, concat("\n", paths))
+
+names_guard_place(paths) if {
+	some place in [object.get(input.agentjail, "agentjail_home", ""), object.get(input.agentjail, "socket", "")]
+	place != ""
+	contains(concat("\n", paths), place)
+}
+
+names_guard_place(paths) if {
+	some d in data.config.policy_dirs
+	contains(concat("\n", paths), d)
+}
+
+names_guard_place(paths) if strings.any_prefix_match(object.get(input.agentjail, "socket", ""), paths)
+
+# call_names_guard_place: some path or static folder the call names
+# (unusual_paths are among the paths) could be a protected place. False
+# for almost every call; the shell rules start here.
+call_names_guard_place if names_guard_place(array.concat(object.get(input.agentjail, "paths", []), object.get(input.agentjail, "prefixes", [])))
 
 # plain_glob(p): p has * or ? and none of the syntax glob.match could
 # refuse ([ranges], {alternatives}, escapes), so matching cannot fail.
@@ -194,12 +228,21 @@ read_only(cmd) if {
 # the folder a dynamic operand starts in (~/.claude/$F).
 command_named(cmd) := array.concat(cmd.paths, object.get(cmd, "prefixes", []))
 
+# The shell rules give their messages to shell_protected_file, and this
+# one rule lets them speak only when the call names something that could
+# be ours: an ordinary call costs one cheap test, not the sets below.
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	input.agentjail.tool_kind == "shell"
+	call_names_guard_place
+	some msg in shell_protected_file
+}
+
 # guard_named are the protected paths a shell call names, worked out
 # once. Only some paths can be protected: the unusual ones (outside the
 # project, or hidden in it), the static folders of dynamic words, the
 # socket, and (when configured) paths in policy_dirs; so most calls never
 # enter protected_file.
-guard_named := ((guard_unusual | guard_prefixes) | guard_socket) | guard_policy_dirs if shell_call
+guard_named := ((guard_unusual | guard_prefixes) | guard_socket) | guard_policy_dirs
 
 guard_unusual := {p | some p in unusual_paths; protected_file(p)}
 
@@ -211,7 +254,7 @@ socket_places := {daemon_socket, parent_dir(daemon_socket)} if daemon_socket != 
 
 guard_policy_dirs := {p | count(policy_dirs) > 0; some p in named_paths; some d in policy_dirs; under(p, d)}
 
-deny contains {"id": "self.protected_file", "msg": msg} if {
+shell_protected_file contains msg if {
 	count(guard_named) > 0
 	some cmd in commands
 	not read_only(cmd)
@@ -222,7 +265,7 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 
 # Output redirections: echo x > $AGENTJAIL_HOME/policies/allow.rego,
 # > ~/.agentjail/policies/$N.rego.
-deny contains {"id": "self.protected_file", "msg": msg} if {
+shell_protected_file contains msg if {
 	count(guard_named) > 0
 	some cmd in commands
 	some r in cmd.redirects
@@ -235,7 +278,7 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 # A protected location inside a larger word, where no path is split out:
 # socat UNIX-LISTEN:$HOME/.agentjail/agentjail.sock,fork (a fake daemon on
 # our socket), --opt:/home/dev/.agentjail/x.
-deny contains {"id": "self.protected_file", "msg": msg} if {
+shell_protected_file contains msg if {
 	count(embedded_places) > 0
 	some cmd in commands
 	not read_only(cmd)
@@ -250,14 +293,13 @@ guard_places := {p | some p in array.concat([aj | some aj in agentjail_homes], a
 # embedded_places are the guard places some named path contains (every
 # operand is also named as a path, so a word holding one shows here).
 embedded_places := {place |
-	shell_call
 	some p in named_paths
 	some place in guard_places
 	contains(p, place)
 }
 
 # Paths that arrive through a pipe: find ~/.agentjail -name '*.rego' | xargs rm.
-deny contains {"id": "self.protected_file", "msg": msg} if {
+shell_protected_file contains msg if {
 	count(guard_named) > 0
 	some cmd in commands
 	"xargs" in cmd.wrappers
