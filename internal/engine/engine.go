@@ -436,6 +436,12 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 	if err != nil {
 		return e.failed(err), &EvalError{Err: err}
 	}
+	return e.evalValue(ctx, v)
+}
+
+// evalValue evaluates the input as OPA's value, answering from the
+// decision cache when it can.
+func (e *Engine) evalValue(ctx context.Context, v ast.Value) (*wire.Decision, error) {
 	var key [32]byte
 	cached := false
 	if e.cache != nil && ctx.Value(noCacheKey{}) == nil {
