@@ -71,7 +71,22 @@ type termBuilder struct {
 	terms  []ast.Term
 	ptrs   []*ast.Term
 	fields [][2]*ast.Term
+	// recent are short strings' terms, kept from one call to the next:
+	// most strings of an input recur in it (a command's cwd, its name)
+	// or in the next one (the home, the temp folder, the project).
+	recent map[string]*ast.Term
+	// lastInt is the last integer made past the interned ones (the
+	// daemon's pid, in every input).
+	lastInt     int
+	lastIntTerm *ast.Term
 }
+
+// Bounds of termBuilder.recent: what a string costs to look up must stay
+// below what it costs to make, and the map must not grow without end.
+const (
+	recentMaxLen  = 128
+	recentEntries = 512
+)
 
 // builders keeps each worker's stack of fields from one call to the next.
 var builders = sync.Pool{New: func() any { return &termBuilder{} }}
@@ -112,17 +127,32 @@ func (b *termBuilder) list(n int) []*ast.Term {
 }
 
 func (b *termBuilder) String(s string) *ast.Term {
-	if s == "" {
+	switch {
+	case s == "":
 		return ast.InternedEmptyString
+	case len(s) > recentMaxLen:
+		return b.term(ast.String(s))
 	}
-	return b.term(ast.String(s))
+	if t, ok := b.recent[s]; ok {
+		return t
+	}
+	if b.recent == nil || len(b.recent) >= recentEntries {
+		b.recent = make(map[string]*ast.Term, recentEntries)
+	}
+	// A term of its own, not from a chunk: it may outlive this input.
+	t := ast.StringTerm(s)
+	b.recent[s] = t
+	return t
 }
 
 func (b *termBuilder) Int(i int) *ast.Term {
 	if ast.HasInternedIntNumberTerm(i) {
 		return ast.InternedTerm(i)
 	}
-	return b.term(ast.Number(strconv.Itoa(i)))
+	if b.lastIntTerm == nil || b.lastInt != i {
+		b.lastInt, b.lastIntTerm = i, ast.NewTerm(ast.Number(strconv.Itoa(i)))
+	}
+	return b.lastIntTerm
 }
 
 func (b *termBuilder) Bool(v bool) *ast.Term { return ast.InternedTerm(v) }
@@ -162,6 +192,9 @@ func (b *termBuilder) Field(key string, v *ast.Term) {
 }
 
 func (b *termBuilder) Object(mark int) *ast.Term {
+	if mark == len(b.fields) {
+		return ast.InternedEmptyObject
+	}
 	obj := ast.NewObject(b.fields[mark:]...) // copies the fields
 	clear(b.fields[mark:])
 	b.fields = b.fields[:mark]
