@@ -1,11 +1,16 @@
 package engine
 
 import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // keyRecorder is an input.Builder that only notes the keys written.
@@ -45,4 +50,54 @@ func TestInputKeysInterned(t *testing.T) {
 			t.Errorf("key %q is not in internedStrings", k)
 		}
 	}
+}
+
+// TestEvalCallConcurrent decides calls with the default pack from several
+// goroutines at once, as the daemon's workers do (run it with -race):
+// the input builders and the terms they keep from one call to the next
+// are shared, and every answer must be the reference path's.
+func TestEvalCallConcurrent(t *testing.T) {
+	ctx := context.Background()
+	e, errs := Compile(ctx, defaultPack(t, false), nil, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	env := input.Env{Home: "/home/dev", ClientCwd: "/work/project", ProgramGroups: e.ProgramGroups(), Roles: e.ShellRoles(), Written: e.WrittenFiles()}
+	type call struct {
+		event map[string]any
+		d     *input.Derived
+		want  *wire.Decision
+	}
+	var calls []call
+	for _, ev := range familyEvents {
+		raw, _ := json.Marshal(ev)
+		in, d, err := input.Build(raw, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := e.EvalReference(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		event, _ := input.Decode(raw)
+		calls = append(calls, call{event, d, want})
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 3 * len(calls) {
+				c := calls[(g+i)%len(calls)]
+				got, err := e.EvalCall(NoCache(ctx), c.event, c.d)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got.Verdict != c.want.Verdict || !reflect.DeepEqual(got.Rules, c.want.Rules) {
+					t.Errorf("%v: %s %v, want %s %v", c.event["tool_input"], got.Verdict, got.Rules, c.want.Verdict, c.want.Rules)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

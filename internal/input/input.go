@@ -476,7 +476,10 @@ func shellPaths(cmds []shell.Command) (paths, writes []string) {
 
 // Map is d as a JSON-shaped value for the policy input (see Encode).
 func (d *Derived) Map() map[string]any {
-	return Encode[any](d, &goBuilder{}).(map[string]any)
+	g := goBuilders.Get().(*goBuilder)
+	m := Encode[any](d, g).(map[string]any)
+	goBuilders.Put(g)
+	return m
 }
 
 // commandNames lists, once each, the names of the commands and of their

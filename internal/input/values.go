@@ -1,6 +1,10 @@
 package input
 
-import "github.com/agentjail/agentjail/internal/shell"
+import (
+	"sync"
+
+	"github.com/agentjail/agentjail/internal/shell"
+)
 
 // Builder makes JSON-shaped values of one representation. The shape of
 // input.agentjail is written once, in Encode; Map makes it as Go maps
@@ -140,6 +144,9 @@ type goBuilder struct {
 	fields []goField
 }
 
+// goBuilders keep their stacks of fields from one Map to the next.
+var goBuilders = sync.Pool{New: func() any { return &goBuilder{fields: make([]goField, 0, 64)} }}
+
 type goField struct {
 	key string
 	val any
@@ -162,6 +169,7 @@ func (g *goBuilder) Object(mark int) any {
 	for _, f := range g.fields[mark:] {
 		m[f.key] = f.val
 	}
+	clear(g.fields[mark:]) // let the values go
 	g.fields = g.fields[:mark]
 	return m
 }
