@@ -122,7 +122,7 @@ func tooDeepDecision(revision string) *wire.Decision {
 
 // decideSafe is decide with a panic (in deriving or evaluating) turned
 // into a deny for this one request; stack is the panic's, for the log.
-func (d *Decider) decideSafe(ctx context.Context, req *wire.Request) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
+func (d *Decider) decideSafe(ctx context.Context, req *wire.Request, keepInput bool) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d.evalErrs.Add(1)
@@ -132,7 +132,7 @@ func (d *Decider) decideSafe(ctx context.Context, req *wire.Request) (dec *wire.
 			dec, in, stack, err = panicDecision(p), nil, debug.Stack(), nil
 		}
 	}()
-	dec, in, err = d.decide(ctx, req)
+	dec, in, err = d.decide(ctx, req, keepInput)
 	return dec, in, nil, err
 }
 

@@ -377,7 +377,7 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 		if ctx.Err() != nil {
 			return // abandoned while it waited for this worker
 		}
-		dec, in, stack, err := d.decider.decideSafe(ctx, req)
+		dec, in, stack, err := d.decider.decideSafe(ctx, req, true)
 		if stack != nil {
 			d.log.Error("panic while deciding; the call was denied", "reason", dec.Reason, "stack", string(stack))
 		}

@@ -211,7 +211,7 @@ func (d *Decider) ConfigPath() string { return d.configPath }
 // that cannot be evaluated (not a JSON object); an evaluation failure or
 // a panic is not an error here but a deny naming it.
 func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision, error) {
-	dec, _, _, err := d.decideSafe(ctx, req)
+	dec, _, _, err := d.decideSafe(ctx, req, false)
 	if err == nil {
 		d.count(dec.Verdict)
 	}
@@ -223,32 +223,22 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 // beyond interruption, or panic.
 var testHookDecide atomic.Pointer[func(*wire.Request)]
 
-// decide is Decide that also returns the policy input it built. It does
-// not count the verdict: the caller counts what it answered, which past a
-// deadline is not what decide found.
-func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision, map[string]any, error) {
+// decide is Decide that also returns the policy input it built, as Go
+// maps, when keepInput is set (the decision log reads it); else it makes
+// only OPA's form of it. It does not count the verdict: the caller
+// counts what it answered, which past a deadline is not what decide found.
+func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool) (*wire.Decision, map[string]any, error) {
 	start := time.Now()
 	set := d.current.Load()
-	env := input.Env{
-		Home:          d.userHome,
-		AgentjailHome: d.home,
-		ClientCwd:     req.Cwd,
-		Agent:         req.Agent,
-		Temp:          tempDir,
-		DaemonPID:     daemonPID,
-		Socket:        d.socket,
-		ProgramGroups: set.engine.ProgramGroups(),
-		Roles:         set.engine.ShellRoles(),
-		ReadFile:      agentconfig.ReadRegular,   // settings edits are judged on the file they leave
-		Written:       set.engine.WrittenFiles(), // writes to files run later are judged on what they add
-	}
-	in, derived, err := input.Build(req.Event, env)
+	env := d.inputEnv(set, req)
+	in, err := input.Decode(req.Event)
 	if errors.Is(err, input.ErrTooDeep) {
 		return tooDeepDecision(set.engine.Revision()), nil, nil
 	}
 	if err != nil {
 		return nil, nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
 	}
+	derived := input.Derive(in, env)
 	if hook := testHookDecide.Load(); hook != nil {
 		(*hook)(req)
 	}
@@ -256,9 +246,13 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 	defer cancel()
 	var dec *wire.Decision
 	if d.reference {
+		in[input.Key] = derived.Map()
 		dec, err = set.engine.EvalReference(evalCtx, in)
 	} else {
-		dec, err = set.engine.Eval(evalCtx, in)
+		dec, err = set.engine.EvalCall(evalCtx, in, derived)
+		if keepInput || req.Explain {
+			in[input.Key] = derived.Map()
+		}
 	}
 	if err == nil && len(derived.Written) > 0 {
 		env.ClientCwd = derived.Cwd
@@ -281,7 +275,27 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request) (*wire.Decision
 	if req.Explain {
 		dec.Input, _ = json.Marshal(in)
 	}
+	if !keepInput {
+		in = nil
+	}
 	return dec, in, nil
+}
+
+// inputEnv is what deriving req's input needs beyond its event.
+func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
+	return input.Env{
+		Home:          d.userHome,
+		AgentjailHome: d.home,
+		ClientCwd:     req.Cwd,
+		Agent:         req.Agent,
+		Temp:          tempDir,
+		DaemonPID:     daemonPID,
+		Socket:        d.socket,
+		ProgramGroups: set.engine.ProgramGroups(),
+		Roles:         set.engine.ShellRoles(),
+		ReadFile:      agentconfig.ReadRegular,   // settings edits are judged on the file they leave
+		Written:       set.engine.WrittenFiles(), // writes to files run later are judged on what they add
+	}
 }
 
 // fillStatus writes the decider's part of a status report.

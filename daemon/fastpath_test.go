@@ -79,6 +79,37 @@ func TestFastPathAgrees(t *testing.T) {
 	t.Logf("%d events agree (%v)", len(events), verdicts)
 }
 
+// TestDirectInputAgrees checks, for the same events as
+// TestFastPathAgrees, that the input a decision hands OPA, built
+// directly as OPA's value, is the very value OPA makes of the Go map
+// input.Build returns: same keys (empty fields kept), same types, same
+// values.
+func TestDirectInputAgrees(t *testing.T) {
+	ctx := context.Background()
+	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: t.TempDir(), UserHome: fuzzHome})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := allCaseEvents(t)
+	events = append(events, attackSeeds(nil)...)
+	events = append(events, fuzzCorpus(t)...)
+	compared := 0
+	for i, ev := range events {
+		diff, err := dec.DiffInput(&wire.Request{Event: ev, Cwd: fuzzProj})
+		if err != nil {
+			continue // not an object, or too deep: never evaluated
+		}
+		compared++
+		if diff != "" {
+			t.Errorf("event %d (%s):\n%s", i, clipEvent(ev), diff)
+		}
+	}
+	if compared < 3000 {
+		t.Fatalf("only %d events compared", compared)
+	}
+	t.Logf("%d of %d events give the same input", compared, len(events))
+}
+
 func clipEvent(ev []byte) string {
 	if len(ev) > 200 {
 		return string(ev[:200]) + "…"

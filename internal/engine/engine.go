@@ -78,10 +78,10 @@ var unsafeBuiltins = map[string]struct{}{
 // Engine is a compiled policy set. It is immutable and safe for
 // concurrent use; a reload builds a new Engine.
 type Engine struct {
-	query rego.PreparedEvalQuery
+	query verdictQuery
 	// locked evaluates the pack alone, for its locked rules; nil when
 	// there are no user files (query is then the pack alone already).
-	locked   *rego.PreparedEvalQuery
+	locked   *verdictQuery
 	disabled map[string]bool
 	sources  []wire.Source
 	revision string
@@ -117,7 +117,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	if data == nil {
 		data = map[string]any{}
 	}
-	pq, compiler, errs := prepare(ctx, modules, data)
+	pq, compiler, errs := prepareVerdict(ctx, modules, data)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -133,7 +133,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		for name := range locked {
 			packOnly[name] = modules[name]
 		}
-		lq, _, errs := prepare(ctx, packOnly, data)
+		lq, _, errs := prepareVerdict(ctx, packOnly, data)
 		if len(errs) > 0 {
 			return nil, errs
 		}
@@ -225,6 +225,27 @@ func packReadsUserRules(compiler *ast.Compiler, pack map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// verdictQuery is the verdict query of one compiled policy set, in the
+// two forms it is evaluated in.
+type verdictQuery struct {
+	reference rego.PreparedEvalQuery // through the rego package (EvalReference)
+	direct    *directQuery           // on the decision path (see directQuery)
+}
+
+// prepareVerdict compiles modules with the verdict module into both forms
+// of the verdict query.
+func prepareVerdict(ctx context.Context, modules map[string]*ast.Module, data map[string]any) (verdictQuery, *ast.Compiler, []wire.LoadErr) {
+	pq, compiler, errs := prepare(ctx, modules, data)
+	if len(errs) > 0 {
+		return verdictQuery{}, nil, errs
+	}
+	direct, err := prepareDirect(compiler, inmem.NewFromObject(data), data)
+	if err != nil {
+		return verdictQuery{}, nil, []wire.LoadErr{{Message: "the verdict query: " + err.Error()}}
+	}
+	return verdictQuery{reference: pq, direct: direct}, compiler, nil
 }
 
 // prepare compiles modules with the verdict module into the verdict query.
@@ -436,6 +457,12 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 	if err != nil {
 		return e.failed(err), &EvalError{Err: err}
 	}
+	return e.evalValue(ctx, v)
+}
+
+// evalValue evaluates the input as OPA's value, answering from the
+// decision cache when it can.
+func (e *Engine) evalValue(ctx context.Context, v ast.Value) (*wire.Decision, error) {
 	var key [32]byte
 	cached := false
 	if e.cache != nil && ctx.Value(noCacheKey{}) == nil {
@@ -446,7 +473,7 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 			}
 		}
 	}
-	rules, err := e.fired(ctx, rego.EvalParsedInput(v), rego.EvalMetrics(noMetrics))
+	rules, err := e.fired(func(q *verdictQuery) ([]wire.Rule, error) { return q.direct.eval(ctx, v) })
 	if err != nil {
 		return e.failed(err), &EvalError{Err: err}
 	}
@@ -460,7 +487,9 @@ func (e *Engine) Eval(ctx context.Context, input any) (*wire.Decision, error) {
 // handed to OPA to convert (through its JSON-shaped round trip), and no
 // decision is cached. Tests check that both decide every case alike.
 func (e *Engine) EvalReference(ctx context.Context, input any) (*wire.Decision, error) {
-	rules, err := e.fired(ctx, rego.EvalInput(input))
+	rules, err := e.fired(func(q *verdictQuery) ([]wire.Rule, error) {
+		return evalQuery(ctx, q.reference, rego.EvalInput(input))
+	})
 	if err != nil {
 		return e.failed(err), &EvalError{Err: err}
 	}
@@ -473,10 +502,10 @@ func (e *Engine) decision(rules []wire.Rule) *wire.Decision {
 	return d
 }
 
-// fired evaluates the input that opts carry and returns the rules that
+// fired evaluates the verdict query with eval and returns the rules that
 // fired and are in force.
-func (e *Engine) fired(ctx context.Context, opts ...rego.EvalOption) ([]wire.Rule, error) {
-	rules, err := evalQuery(ctx, e.query, opts...)
+func (e *Engine) fired(eval func(*verdictQuery) ([]wire.Rule, error)) ([]wire.Rule, error) {
+	rules, err := eval(&e.query)
 	if err != nil {
 		return nil, err
 	}
@@ -493,7 +522,7 @@ func (e *Engine) fired(ctx context.Context, opts ...rego.EvalOption) ([]wire.Rul
 		// The pack's locked rules, evaluated over the pack alone: a user
 		// file that extends a table they read (or anything else it
 		// defines) cannot make them stay silent.
-		locked, err := evalQuery(ctx, *e.locked, opts...)
+		locked, err := eval(e.locked)
 		if err != nil {
 			return nil, err
 		}
@@ -583,23 +612,28 @@ func messages(kind wire.Verdict, v any) []wire.Rule {
 	set, _ := v.([]any)
 	out := make([]wire.Rule, 0, len(set))
 	for _, m := range set {
-		r := wire.Rule{Kind: kind}
-		switch m := m.(type) {
-		case string:
-			r.Msg = m
-		case map[string]any:
-			r.ID, _ = m["id"].(string)
-			r.Msg, _ = m["msg"].(string)
-			if r.Msg == "" {
-				r.Msg = ast.MustInterfaceToValue(m).String()
-			}
-		default:
-			r.Msg = fmt.Sprint(m)
-		}
-		out = append(out, r)
+		out = append(out, messageRule(kind, m))
 	}
 	sortRules(out)
 	return out
+}
+
+// messageRule converts one message (see messages).
+func messageRule(kind wire.Verdict, m any) wire.Rule {
+	r := wire.Rule{Kind: kind}
+	switch m := m.(type) {
+	case string:
+		r.Msg = m
+	case map[string]any:
+		r.ID, _ = m["id"].(string)
+		r.Msg, _ = m["msg"].(string)
+		if r.Msg == "" {
+			r.Msg = ast.MustInterfaceToValue(m).String()
+		}
+	default:
+		r.Msg = fmt.Sprint(m)
+	}
+	return r
 }
 
 // kindOrder puts deny before ask before allow.

@@ -167,8 +167,8 @@ func newDecisionCache(a analysis) *decisionCache {
 	return &decisionCache{keys: a.keys, all: a.all, m: make(map[[sha256.Size]byte][]wire.Rule)}
 }
 
-// keyBufs are scratch buffers for cache keys, reused across decisions.
-var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// keyWriters are scratch buffers for cache keys, reused across decisions.
+var keyWriters = sync.Pool{New: func() any { return newKeyWriter() }}
 
 // key is a hash of the canonical encoding of the fields of v the
 // policies read. Objects are written in key order, every value with its
@@ -179,70 +179,86 @@ func (c *decisionCache) key(v ast.Value) ([sha256.Size]byte, bool) {
 	if !ok {
 		return [sha256.Size]byte{}, false
 	}
-	bp := keyBufs.Get().(*[]byte)
-	buf := (*bp)[:0]
-	buf = append(buf, 'o')
-	obj.Foreach(func(k, val *ast.Term) {
-		s, ok := k.Value.(ast.String)
-		if !ok || !(c.all || c.keys[string(s)]) {
-			return
-		}
-		buf = appendCanonical(buf, k.Value)
-		buf = appendCanonical(buf, val.Value)
-	})
-	sum := sha256.Sum256(buf)
-	if cap(buf) <= 1<<20 { // do not keep a huge event's buffer around
-		*bp = buf
-		keyBufs.Put(bp)
+	w := keyWriters.Get().(*keyWriter)
+	w.buf = append(w.buf[:0], 'o')
+	w.cache = c
+	obj.Foreach(w.topField)
+	sum := sha256.Sum256(w.buf)
+	w.cache = nil
+	if cap(w.buf) <= 1<<20 { // do not keep a huge event's buffer around
+		keyWriters.Put(w)
 	}
 	return sum, true
 }
 
-// appendCanonical writes v unambiguously: a type byte, then lengths
-// before contents.
-func appendCanonical(buf []byte, v ast.Value) []byte {
+// keyWriter writes values canonically into buf. Its callbacks are made
+// once, with the writer: a closure made per object would be an
+// allocation per object of every input.
+type keyWriter struct {
+	buf   []byte
+	cache *decisionCache // whose keys topField keeps
+	// topField writes a top-level field the policies read; field and
+	// elem write any object field and set element.
+	topField, field func(k, v *ast.Term)
+	elem            func(t *ast.Term)
+}
+
+func newKeyWriter() *keyWriter {
+	w := &keyWriter{buf: make([]byte, 0, 4096)}
+	w.topField = func(k, v *ast.Term) {
+		if s, ok := k.Value.(ast.String); ok && (w.cache.all || w.cache.keys[string(s)]) {
+			w.value(k.Value)
+			w.value(v.Value)
+		}
+	}
+	w.field = func(k, v *ast.Term) {
+		w.value(k.Value)
+		w.value(v.Value)
+	}
+	w.elem = func(t *ast.Term) { w.value(t.Value) }
+	return w
+}
+
+// value writes v unambiguously: a type byte, then lengths before
+// contents.
+func (w *keyWriter) value(v ast.Value) {
 	switch v := v.(type) {
 	case ast.Null:
-		return append(buf, 'n')
+		w.buf = append(w.buf, 'n')
 	case ast.Boolean:
 		if v {
-			return append(buf, 't')
+			w.buf = append(w.buf, 't')
+		} else {
+			w.buf = append(w.buf, 'f')
 		}
-		return append(buf, 'f')
 	case ast.Number:
-		buf = append(buf, '#')
-		buf = binary.AppendUvarint(buf, uint64(len(v)))
-		return append(buf, v...)
+		w.bytes('#', string(v))
 	case ast.String:
-		buf = append(buf, 's')
-		buf = binary.AppendUvarint(buf, uint64(len(v)))
-		return append(buf, v...)
+		w.bytes('s', string(v))
 	case *ast.Array:
-		buf = append(buf, 'a')
-		buf = binary.AppendUvarint(buf, uint64(v.Len()))
+		w.buf = append(w.buf, 'a')
+		w.buf = binary.AppendUvarint(w.buf, uint64(v.Len()))
 		for i := range v.Len() {
-			buf = appendCanonical(buf, v.Elem(i).Value)
+			w.value(v.Elem(i).Value)
 		}
-		return buf
 	case ast.Object:
-		buf = append(buf, 'o')
-		buf = binary.AppendUvarint(buf, uint64(v.Len()))
-		v.Foreach(func(k, val *ast.Term) { // in key order
-			buf = appendCanonical(buf, k.Value)
-			buf = appendCanonical(buf, val.Value)
-		})
-		return buf
+		w.buf = append(w.buf, 'o')
+		w.buf = binary.AppendUvarint(w.buf, uint64(v.Len()))
+		v.Foreach(w.field) // in key order
 	case ast.Set:
-		buf = append(buf, 'S')
-		buf = binary.AppendUvarint(buf, uint64(v.Len()))
-		v.Foreach(func(t *ast.Term) { buf = appendCanonical(buf, t.Value) })
-		return buf
+		w.buf = append(w.buf, 'S')
+		w.buf = binary.AppendUvarint(w.buf, uint64(v.Len()))
+		v.Foreach(w.elem)
+	default:
+		// Not a JSON value (the input never holds one): its text, marked.
+		w.bytes('?', v.String())
 	}
-	// Not a JSON value (the input never holds one): its text, marked.
-	s := v.String()
-	buf = append(buf, '?')
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
+}
+
+func (w *keyWriter) bytes(kind byte, s string) {
+	w.buf = append(w.buf, kind)
+	w.buf = binary.AppendUvarint(w.buf, uint64(len(s)))
+	w.buf = append(w.buf, s...)
 }
 
 func (c *decisionCache) get(k [sha256.Size]byte) ([]wire.Rule, bool) {

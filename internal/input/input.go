@@ -149,21 +149,31 @@ var ErrTooDeep = fmt.Errorf("the event nests objects or arrays more than %d leve
 
 // Build decodes event and returns the policy input and its derived part.
 func Build(event []byte, env Env) (map[string]any, *Derived, error) {
+	in, err := Decode(event)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := Derive(in, env)
+	in[Key] = d.Map()
+	return in, d, nil
+}
+
+// Decode decodes event, a JSON object, keeping numbers exact. The policy
+// input is what it returns with the derived facts under Key (see Build).
+func Decode(event []byte) (map[string]any, error) {
 	if wire.TooDeep(event) {
-		return nil, nil, ErrTooDeep
+		return nil, ErrTooDeep
 	}
 	var in map[string]any
 	dec := json.NewDecoder(bytes.NewReader(event))
 	dec.UseNumber() // keep numbers exact; OPA reads json.Number
 	if err := dec.Decode(&in); err != nil || in == nil {
-		return nil, nil, ErrNotObject
+		return nil, ErrNotObject
 	}
 	if dec.More() {
-		return nil, nil, ErrNotObject
+		return nil, ErrNotObject
 	}
-	d := Derive(in, env)
-	in[Key] = d.Map()
-	return in, d, nil
+	return in, nil
 }
 
 // pathKeys are the tool_input fields that name a path, the main one first.
@@ -464,114 +474,20 @@ func shellPaths(cmds []shell.Command) (paths, writes []string) {
 	return paths, writes
 }
 
-// Map is d as a JSON-shaped value for the policy input. It is built by
-// hand rather than through encoding/json: this runs on every decision.
+// Map is d as a JSON-shaped value for the policy input (see Encode).
 func (d *Derived) Map() map[string]any {
-	m := map[string]any{
-		"agent":          d.Agent,
-		"home":           d.Home,
-		"agentjail_home": d.AgentjailHome,
-		"temp":           d.Temp,
-		"daemon_pid":     d.DaemonPID,
-		"tool":           d.ToolKind,
-		"tool_kind":      d.ToolKind,
-		"tool_name":      d.ToolName,
-		"socket":         d.Socket,
-		"cwd":            d.Cwd,
-		"paths":          strings2any(d.Paths),
-		"writes":         strings2any(d.Writes),
-		"unusual_paths":  strings2any(d.Unusual),
-		"prefixes":       strings2any(d.Prefixes),
-		"urls":           strings2any(d.URLs),
-	}
-	if d.FilePath != "" {
-		m["file_path"] = d.FilePath
-	}
-	if d.Command != "" || d.Shell != nil {
-		m["command"] = d.Command // a shell call's, even when empty
-	}
-	if d.PatchTruncated {
-		m["patch_truncated"] = true
-	}
-	if d.Search != nil {
-		m["search"] = map[string]any{"pattern": d.Search.Pattern, "glob": d.Search.Glob, "content": d.Search.Content}
-	}
-	if len(d.GuardConfig) > 0 {
-		list := make([]any, len(d.GuardConfig))
-		for i, j := range d.GuardConfig {
-			list[i] = j.Map()
-		}
-		m["guard_config"] = list
-	}
-	if len(d.Written) > 0 {
-		m["written"] = writtenList(d.Written)
-	}
-	if len(d.Nested) > 0 {
-		list := make([]any, len(d.Nested))
-		for i, l := range d.Nested {
-			list[i] = l.Map()
-		}
-		m["nested_agents"] = list
-	}
-	if d.Shell != nil {
-		cmds := make([]any, len(d.Shell.Commands))
-		for i, c := range d.Shell.Commands {
-			cmds[i] = commandMap(c)
-		}
-		m["commands"] = cmds
-		names := commandNames(d.Shell.Commands)
-		m["names"] = names
-		m["kinds"] = kinds(names, d.groups)
-		if d.Shell.Error != "" {
-			m["parse_error"] = d.Shell.Error
-		}
-	}
-	return m
-}
-
-func commandMap(c shell.Command) map[string]any {
-	m := map[string]any{
-		"program":   c.Program,
-		"name":      c.Name,
-		"args":      strings2any(c.Args),
-		"flags":     strings2any(c.Flags),
-		"operands":  strings2any(c.Operands),
-		"paths":     strings2any(c.Paths),
-		"writes":    strings2any(c.Writes),
-		"dynamic":   c.Dynamic,
-		"glob":      c.Glob,
-		"wrappers":  strings2any(c.Wrappers),
-		"via":       c.Via,
-		"pipe_from": strings2any(c.PipeFrom),
-		"subst":     strings2any(c.Subst),
-		"cwd":       c.Cwd,
-		"remote":    c.Remote,
-		"depth":     c.Depth,
-		"prefixes":  strings2any(c.Prefixes),
-		"text":      strings2any(c.Text),
-		"uses":      strings2any(c.Uses),
-		"maybe":     strings2any(c.Maybe),
-		"dry_run":   c.DryRun,
-	}
-	assigns := make(map[string]any, len(c.Assigns))
-	for k, v := range c.Assigns {
-		assigns[k] = v
-	}
-	m["assigns"] = assigns
-	redirects := make([]any, len(c.Redirects))
-	for i, r := range c.Redirects {
-		redirects[i] = map[string]any{"op": r.Op, "target": r.Target, "path": r.Path, "prefix": r.Prefix}
-	}
-	m["redirects"] = redirects
+	g := goBuilders.Get().(*goBuilder)
+	m := Encode[any](d, g).(map[string]any)
+	goBuilders.Put(g)
 	return m
 }
 
 // commandNames lists, once each, the names of the commands and of their
 // wrappers: rules test it first ("git" in input.agentjail.names) so that
 // OPA's rule index skips a rule outright when its program does not run.
-func commandNames(cmds []shell.Command) []any {
+func commandNames(cmds []shell.Command) []string {
 	seen := map[string]bool{}
-	var out []any
+	var out []string
 	add := func(n string) {
 		if !seen[n] {
 			seen[n] = true
@@ -584,18 +500,15 @@ func commandNames(cmds []shell.Command) []any {
 			add(w)
 		}
 	}
-	if out == nil {
-		out = []any{}
-	}
 	return out
 }
 
 // kinds lists, once each, the groups of the programs in names.
-func kinds(names []any, groups map[string][]string) []any {
-	out := []any{}
+func kinds(names []string, groups map[string][]string) []string {
+	var out []string
 	seen := map[string]bool{}
 	for _, n := range names {
-		for _, g := range groups[n.(string)] {
+		for _, g := range groups[n] {
 			if !seen[g] {
 				seen[g] = true
 				out = append(out, g)

@@ -1,0 +1,175 @@
+package input
+
+import (
+	"sync"
+
+	"github.com/agentjail/agentjail/internal/shell"
+)
+
+// Builder makes JSON-shaped values of one representation. The shape of
+// input.agentjail is written once, in Encode; Map makes it as Go maps
+// and slices, and the engine makes it as OPA's own values, so that a
+// decision need not build the Go form only for OPA to convert it.
+//
+// An object is built on a stack: Mark, then one Field per key, then
+// Object with the mark, which takes the fields added since.
+type Builder[V any] interface {
+	String(s string) V
+	Int(i int) V
+	Bool(b bool) V
+	Strings(ss []string) V // an array of strings
+	// Array makes an array of vs; it may keep vs.
+	Array(vs []V) V
+	// JSON converts a JSON-shaped Go value (maps, slices, strings,
+	// numbers, bools), for the parts other packages give as maps.
+	JSON(x any) V
+	Mark() int
+	Field(key string, v V)
+	Object(mark int) V
+}
+
+// Encode makes d, the value of input.agentjail, with b. Every field is
+// present whenever its owner is, even when empty: rules test
+// count(input.agentjail.paths) == 0, which an absent field would fail.
+func Encode[V any](d *Derived, b Builder[V]) V {
+	m := b.Mark()
+	b.Field("agent", b.String(d.Agent))
+	b.Field("home", b.String(d.Home))
+	b.Field("agentjail_home", b.String(d.AgentjailHome))
+	b.Field("temp", b.String(d.Temp))
+	b.Field("daemon_pid", b.Int(d.DaemonPID))
+	b.Field("tool", b.String(d.ToolKind))
+	b.Field("tool_kind", b.String(d.ToolKind))
+	b.Field("tool_name", b.String(d.ToolName))
+	b.Field("socket", b.String(d.Socket))
+	b.Field("cwd", b.String(d.Cwd))
+	b.Field("paths", b.Strings(d.Paths))
+	b.Field("writes", b.Strings(d.Writes))
+	b.Field("unusual_paths", b.Strings(d.Unusual))
+	b.Field("prefixes", b.Strings(d.Prefixes))
+	b.Field("urls", b.Strings(d.URLs))
+	if d.FilePath != "" {
+		b.Field("file_path", b.String(d.FilePath))
+	}
+	if d.Command != "" || d.Shell != nil {
+		b.Field("command", b.String(d.Command)) // a shell call's, even when empty
+	}
+	if d.PatchTruncated {
+		b.Field("patch_truncated", b.Bool(true))
+	}
+	if d.Search != nil {
+		s := b.Mark()
+		b.Field("pattern", b.String(d.Search.Pattern))
+		b.Field("glob", b.String(d.Search.Glob))
+		b.Field("content", b.Bool(d.Search.Content))
+		b.Field("search", b.Object(s))
+	}
+	if len(d.GuardConfig) > 0 {
+		list := make([]any, len(d.GuardConfig))
+		for i, j := range d.GuardConfig {
+			list[i] = j.Map()
+		}
+		b.Field("guard_config", b.JSON(list))
+	}
+	if len(d.Written) > 0 {
+		b.Field("written", b.JSON(writtenList(d.Written)))
+	}
+	if len(d.Nested) > 0 {
+		list := make([]any, len(d.Nested))
+		for i, l := range d.Nested {
+			list[i] = l.Map()
+		}
+		b.Field("nested_agents", b.JSON(list))
+	}
+	if d.Shell != nil {
+		cmds := make([]V, len(d.Shell.Commands))
+		for i, c := range d.Shell.Commands {
+			cmds[i] = encodeCommand(c, b)
+		}
+		b.Field("commands", b.Array(cmds))
+		names := commandNames(d.Shell.Commands)
+		b.Field("names", b.Strings(names))
+		b.Field("kinds", b.Strings(kinds(names, d.groups)))
+		if d.Shell.Error != "" {
+			b.Field("parse_error", b.String(d.Shell.Error))
+		}
+	}
+	return b.Object(m)
+}
+
+// encodeCommand makes one parsed command of input.agentjail.commands.
+func encodeCommand[V any](c shell.Command, b Builder[V]) V {
+	m := b.Mark()
+	b.Field("program", b.String(c.Program))
+	b.Field("name", b.String(c.Name))
+	b.Field("args", b.Strings(c.Args))
+	b.Field("flags", b.Strings(c.Flags))
+	b.Field("operands", b.Strings(c.Operands))
+	b.Field("paths", b.Strings(c.Paths))
+	b.Field("writes", b.Strings(c.Writes))
+	b.Field("dynamic", b.Bool(c.Dynamic))
+	b.Field("glob", b.Bool(c.Glob))
+	b.Field("wrappers", b.Strings(c.Wrappers))
+	b.Field("via", b.String(c.Via))
+	b.Field("pipe_from", b.Strings(c.PipeFrom))
+	b.Field("subst", b.Strings(c.Subst))
+	b.Field("cwd", b.String(c.Cwd))
+	b.Field("remote", b.Bool(c.Remote))
+	b.Field("depth", b.Int(c.Depth))
+	b.Field("prefixes", b.Strings(c.Prefixes))
+	b.Field("text", b.Strings(c.Text))
+	b.Field("uses", b.Strings(c.Uses))
+	b.Field("maybe", b.Strings(c.Maybe))
+	b.Field("dry_run", b.Bool(c.DryRun))
+	a := b.Mark()
+	for k, v := range c.Assigns {
+		b.Field(k, b.String(v))
+	}
+	b.Field("assigns", b.Object(a))
+	redirects := make([]V, len(c.Redirects))
+	for i, r := range c.Redirects {
+		rm := b.Mark()
+		b.Field("op", b.String(r.Op))
+		b.Field("target", b.String(r.Target))
+		b.Field("path", b.String(r.Path))
+		b.Field("prefix", b.String(r.Prefix))
+		redirects[i] = b.Object(rm)
+	}
+	b.Field("redirects", b.Array(redirects))
+	return b.Object(m)
+}
+
+// goBuilder makes Go maps and slices (see Derived.Map).
+type goBuilder struct {
+	fields []goField
+}
+
+// goBuilders keep their stacks of fields from one Map to the next.
+var goBuilders = sync.Pool{New: func() any { return &goBuilder{fields: make([]goField, 0, 64)} }}
+
+type goField struct {
+	key string
+	val any
+}
+
+func (*goBuilder) String(s string) any     { return s }
+func (*goBuilder) Int(i int) any           { return i }
+func (*goBuilder) Bool(b bool) any         { return b }
+func (*goBuilder) Strings(ss []string) any { return strings2any(ss) }
+func (*goBuilder) Array(vs []any) any      { return vs }
+func (*goBuilder) JSON(x any) any          { return x }
+func (g *goBuilder) Mark() int             { return len(g.fields) }
+
+func (g *goBuilder) Field(key string, v any) {
+	g.fields = append(g.fields, goField{key, v})
+}
+
+func (g *goBuilder) Object(mark int) any {
+	m := make(map[string]any, len(g.fields)-mark)
+	for _, f := range g.fields[mark:] {
+		m[f.key] = f.val
+	}
+	clear(g.fields[mark:]) // let the values go
+	g.fields = g.fields[:mark]
+	return m
+}
