@@ -5,30 +5,27 @@ package agentjail
 # Bash and through every tool that names a path; a project's .env or key
 # file is asked about.
 
-# secret(p): a file or folder whose contents are credentials.
-secret(p) if regex.match(secret_home_pattern, home_rel(p))
+# secret(p): a file or folder whose contents are credentials. The
+# patterns are written where they are used, not named: a named one costs
+# a lookup on every decision that tests a path.
+secret(p) if secret_in_home(home_rel(p))
 
 # Another user's home (/root, /home/x, /Users/x) holds the same files.
 secret(p) if {
 	regex.match(`^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, p)
 	not startswith(p, home_slash)
-	regex.match(secret_home_pattern, regex.replace(p, `^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, ""))
+	secret_in_home(regex.replace(p, `^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, ""))
 }
 
-secret(p) if regex.match(secret_abs_pattern, p)
-
-
-# Relative to the home directory. One literal pattern keeps it to one
-# match per path.
-secret_home_pattern := `^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?)$`
-
 # Any file in any .ssh folder (a project's too: a key is a key).
-secret_abs_pattern := `/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`
+secret(p) if regex.match(`/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`, p)
+
+# secret_in_home(rel): rel, relative to a home directory, is a secret.
+# One literal pattern keeps it to one match per path.
+secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?)$`, rel)
 
 # Public halves and host lists are not secret.
-not_secret(p) if endswith(p, ".pub")
-
-not_secret(p) if regex.match(`/(known_hosts|known_hosts\.old|authorized_keys)$`, p)
+not_secret(p) if regex.match(`\.pub$|/(known_hosts|known_hosts\.old|authorized_keys)$`, p)
 
 # key_file(p): a project file that usually holds a secret.
 key_file(p) if regex.match(`(?i)/(\.env(\.[a-z0-9_.-]+)?|\.envrc|[^/]*\.(pem|key|p12|pfx|jks|keystore|ppk)|id_(rsa|dsa|ecdsa|ed25519)|credentials\.json|\.?secrets?\.(ya?ml|json|toml|txt|env)|\.secrets)$`, p)
@@ -38,14 +35,32 @@ harmless_key_file(p) if regex.match(`(?i)/\.env(\.[a-z0-9_-]+)*[.-](example|samp
 
 harmless_key_file(p) if regex.match(`(?i)/[^/]*[.-](example|sample|template|dist|tmpl|tpl)(\.[a-z0-9]+)?$`, p)
 
-# Programs that only look at names or metadata, or use a key without
-# revealing it, may name a secret path.
-metadata_only := {
+# shown(p) is pretty(p) (lib.rego), ~/.ssh/id_rsa, in one pass: lib's
+# three clauses are each evaluated on every message.
+shown(p) := sprintf("~%s", [trim_prefix(p, home)]) if {
+	startswith(p, home_slash)
+} else := "~" if {
+	p == home
+} else := p
+
+# metadata_only(name): a program that only looks at names or metadata,
+# or uses a key without revealing it, may name a secret path.
+metadata_only(name) if name in {
 	"ls", "stat", "test", "[", "cd", "pushd", "mkdir", "echo", "printf", "which", "type", "basename",
 	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
 }
 
-secret_paths := {p | some p in unusual_paths; secret(p); not not_secret(p)} | protected_named
+# secret_path(p): p, one of the call's paths, is a secret.
+secret_path(p) if {
+	p in input.agentjail.unusual_paths
+	secret(p)
+	not not_secret(p)
+}
+
+secret_path(p) if {
+	data.config.protected_paths[0]
+	p in protected_named
+}
 
 protected_named := {p |
 	count(protected_paths) > 0
@@ -54,30 +69,33 @@ protected_named := {p |
 	under(p, q)
 }
 
-# secret_access(p): the call reads, copies or changes secret p.
-secret_access contains p if {
-	some p in tool_paths
-	p in secret_paths
+# reads_contents(p): p, one of the call's paths, is named by a file tool
+# (every path of a call that is not a shell's), or is an operand of a
+# program that does more than look at names (metadata_only).
+reads_contents(p) if not shell_call
+
+reads_contents(p) if {
+	some cmd in input.agentjail.commands
+	p in cmd.paths
+	not metadata_only(cmd.name)
 }
 
-secret_access contains p if {
-	some cmd in commands
-	not cmd.name in metadata_only
-	some p in cmd.paths
-	p in secret_paths
-}
+# secret_read(p): the call reads, copies or changes p; a redirect counts
+# whatever the program.
+secret_read(p) if reads_contents(p)
 
-
-secret_access contains r.path if {
-	some cmd in commands
+secret_read(p) if {
+	some cmd in input.agentjail.commands
 	some r in cmd.redirects
-	r.path in secret_paths
+	r.path == p
 }
 
 # File-transfer clients read their commands from standard input: a
 # here-document or here-string of `put ~/.netrc` uploads that file as
 # surely as scp would (sftp host <<< 'put ~/.aws/credentials').
 batch_transfer_clients := {"sftp", "ftp", "lftp", "tftp", "ncftp", "smbclient"}
+
+program_group contains [prog, "transfer"] if some prog in batch_transfer_clients
 
 batch_uploads contains p if {
 	input.agentjail.tool_kind == "shell"
@@ -103,18 +121,20 @@ batch_path(w, cwd) := concat("/", [cwd, w]) if {
 }
 
 deny contains {"id": "secrets.credentials", "msg": msg} if {
+	"transfer" in input.agentjail.kinds
 	some p in batch_uploads
 	secret(p)
 	not not_secret(p)
-	msg := sprintf("Blocked: this uploads %s, which holds private keys, credentials or tokens, through the transfer client's batch input. Ask the user for the specific non-secret value you need.", [pretty(p)])
+	msg := sprintf("Blocked: this uploads %s, which holds private keys, credentials or tokens, through the transfer client's batch input. Ask the user for the specific non-secret value you need.", [shown(p)])
 }
 
 ask contains {"id": "secrets.key_file", "msg": msg} if {
+	"transfer" in input.agentjail.kinds
 	some p in batch_uploads
 	key_file(p)
 	not harmless_key_file(p)
 	not secret(p)
-	msg := sprintf("%s usually holds secrets, and this uploads it through the transfer client's batch input; the user has to approve it.", [pretty(p)])
+	msg := sprintf("%s usually holds secrets, and this uploads it through the transfer client's batch input; the user has to approve it.", [shown(p)])
 }
 
 # A word only known when the command runs ($D/credentials, ~/.aws/$F,
@@ -122,53 +142,65 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 # cmd.maybe the well-known secret files it may stand for.
 ask contains {"id": "secrets.unknown", "msg": msg} if {
 	input.agentjail.tool_kind == "shell"
-	some cmd in commands
+	some cmd in input.agentjail.commands
 	cmd.maybe[0]
-	not cmd.name in metadata_only
+	not metadata_only(cmd.name)
 	some p in cmd.maybe
 	secret(p)
 	not not_secret(p)
-	msg := sprintf("`%s` names a path only known when it runs, and it may be %s, which holds credentials; the user has to approve it. Spell out the path you mean.", [cmd.name, pretty(p)])
+	msg := sprintf("`%s` names a path only known when it runs, and it may be %s, which holds credentials; the user has to approve it. Spell out the path you mean.", [cmd.name, shown(p)])
+}
+
+# A secret is an unusual path (one not deep inside the project, see
+# lib.rego) or a protected one, so each rule goes through those lists
+# and nothing else: an ordinary call has neither and costs nothing here.
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	some p in input.agentjail.unusual_paths
+
+	# Every secret definition (here and in sensitive.rego) names a path
+	# with a dot folder or file (/.ssh, /.aws), a Library folder, or under
+	# /proc, /etc, /private, /run or /var, so any other path (/tmp/x,
+	# ./...) is passed over with this one test.
+	regex.match(`/\.[^/.]|/Library/|^/(proc|etc|private|run|var)/`, p)
+	secret_path(p)
+	secret_read(p)
+	msg := secret_read_message(p)
 }
 
 deny contains {"id": "secrets.credentials", "msg": msg} if {
-	input.agentjail.paths[0]
-	count(secret_paths) > 0
-	some p in secret_access
-	msg := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [pretty(p)])
+	data.config.protected_paths[0]
+	some p in protected_named
+	secret_read(p)
+	msg := secret_read_message(p)
 }
 
-key_file_paths := {p | some p in named_paths; key_file(p); not harmless_key_file(p)}
+secret_read_message(p) := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [shown(p)])
 
 # /proc/$$/environ and the like: a process environment, even when the
 # pid is only known at run time (so the path is not normalized).
 deny contains {"id": "secrets.credentials", "msg": msg} if {
 	input.agentjail.tool_kind == "shell"
-	some cmd in commands
+	some cmd in input.agentjail.commands
 	cmd.dynamic
 	some o in cmd.operands
 	regex.match(`^/proc/[^/]+/environ$`, o)
 	msg := sprintf("Blocked: %s is a process environment, full of tokens and keys. Ask the user for the specific non-secret value you need.", [o])
 }
 
-key_file_access contains p if {
-	some p in tool_paths
-	p in key_file_paths
-}
-
-key_file_access contains p if {
-	some cmd in commands
-	not cmd.name in metadata_only
-	some p in cmd.paths
-	p in key_file_paths
-}
-
 ask contains {"id": "secrets.key_file", "msg": msg} if {
-	input.agentjail.paths[0]
-	count(key_file_paths) > 0
-	some p in key_file_access
-	not p in secret_access
-	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [pretty(p)])
+	some p in input.agentjail.paths
+
+	# Every key_file definition (here and in sensitive.rego) ends in a
+	# name of one of these shapes, so a path of any other shape (src,
+	# main.go) is passed over with this one test (the pattern is written
+	# here, not named: a named one costs a lookup per decision). A new
+	# key_file spelling needs its shape here; secrets_test.rego checks.
+	regex.match(`(?i)(/\.[^/.][^/]*|\.(pem|key|p12|pfx|jks|keystore|ppk|json|ya?ml|toml|txt|env|kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)|/(id_(rsa|dsa|ecdsa|ed25519)|_netrc|credentials|config))$`, p)
+	not secret_path(p) # denied as a secret
+	key_file(p)
+	not harmless_key_file(p)
+	reads_contents(p)
+	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [shown(p)])
 }
 
 deny contains {"id": "secrets.export", "msg": msg} if {
@@ -193,10 +225,11 @@ exports_secret(cmd) if {
 credential_config_dirs := {".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh"}
 
 deny contains {"id": "secrets.config_write", "msg": msg} if {
-	input.agentjail.writes[0]
-	some p in writes
+	some p in input.agentjail.writes
+	rel := home_rel(p)
+	startswith(rel, ".") # every one is a dot folder: a project's files skip the loop
 	some dir in credential_config_dirs
-	under(home_rel(p), dir)
+	under(rel, dir)
 	not base_name(p) in {"authorized_keys", "authorized_keys2", "known_hosts"}
-	msg := sprintf("Blocked: %s configures credentials; changing it can make tools run other code or send credentials away. Tell the user the change to make.", [pretty(p)])
+	msg := sprintf("Blocked: %s configures credentials; changing it can make tools run other code or send credentials away. Tell the user the change to make.", [shown(p)])
 }

@@ -35,3 +35,146 @@ test_env_file_asked if t_asked("secrets.key_file", t_tool("Read", {"file_path": 
 test_env_example_allowed if not t_fired("secrets.key_file", t_tool("Read", {"file_path": ".env.example"}, ["/home/dev/project/.env.example"]))
 
 test_echo_env_name_allowed if not t_fired("secrets.key_file", t_bash([t_cmd("echo", [".env"], ["/home/dev/project/.env"])]))
+
+# --- the shape tests in front of key_file and secret ---------------------
+
+# Every key_file spelling (secrets.rego's and sensitive.rego's) gets past
+# the shape test in front of key_file, in any case.
+t_key_files := [
+	".env", ".env.local", ".ENV", ".envrc", "k.pem", "K.PEM", "k.key", "k.p12", "k.pfx", "k.jks", "k.keystore", "k.ppk",
+	"id_rsa", "ID_RSA", "id_dsa", "id_ecdsa", "id_ed25519", "credentials.json", "secrets.yaml", "secret.yml",
+	".secrets.json", "secrets.toml", "secrets.txt", "secrets.env", ".secrets", "my-service-account.json",
+	"x_sa_key.json", "x-sa.json", "gha-creds-0a1b.json", "firebase-adminsdk-x1.json", "client_secret_12.json",
+	".netrc", "_netrc", ".git-credentials", ".pgpass", ".vault-token", ".pypirc", ".s3cfg", ".boto", ".my.cnf",
+	".aws/credentials", ".kube/config", ".config/gh/hosts.yml", ".cargo/credentials", ".cargo/credentials.toml",
+	".terraform.d/credentials.tfrc.json", "db.kdbx", "login.keychain", "login.keychain-db", "k.gpg", "k.asc",
+	"k.age", "AuthKey.p8", "app.mobileprovision",
+]
+
+test_key_file_spellings_asked if {
+	every name in t_key_files {
+		p := concat("/", [t_project, "deploy", name])
+		t_asked("secrets.key_file", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+# Names that look alike but hold no secret: some pass the shape test and
+# fail key_file, some fail the shape test.
+test_key_file_look_alikes_allowed if {
+	every name in ["main.go", "src", "README.md", "notes.txt", "app.json", "config", "credentials.md", ".environment", ".env.example", "secrets.yaml.example", "id_rsa_backup", "k.keys", "..."] {
+		p := concat("/", [t_project, name])
+		not t_fired("secrets.key_file", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+# Every secret spelling (secrets.rego's and sensitive.rego's, in HOME,
+# in another user's home and absolute) gets past the shape test in front
+# of secret.
+t_home_secrets := [
+	".ssh", ".ssh/id_rsa", ".gnupg/private-keys-v1.d/k.key", ".password-store/x.gpg", ".aws", ".aws/credentials",
+	".aws/sso/cache/t.json", ".config/gcloud/credentials.db", ".azure/accessTokens.json", ".kube/config",
+	".docker/config.json", ".netrc", ".npmrc", ".git-credentials", ".cargo/credentials.toml", ".bash_history",
+	".local/share/fish/fish_history", "Library/Keychains", "Library/Keychains/login.keychain-db", "Library/Cookies/c",
+	"Library/Application Support/Google/Chrome/Default", ".config/google-chrome/Default", ".mozilla/firefox/p",
+	".config/gh/hosts.yml", ".terraformrc", ".config/rclone/rclone.conf", ".m2/settings.xml", ".kube/prod.yaml",
+	".local/share/keyrings/login.keyring", ".huggingface/token", ".age/k.txt",
+]
+
+test_home_secret_spellings_denied if {
+	every rel in t_home_secrets {
+		p := concat("/", [t_home, rel])
+		t_denied("secrets.credentials", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+test_other_home_secrets_denied if {
+	every p in ["/root/.aws/credentials", "/home/other/.ssh/id_rsa", "/Users/x/.netrc", "/var/root/.gnupg"] {
+		t_denied("secrets.credentials", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+test_absolute_secrets_denied if {
+	every p in [
+		"/tmp/x/.ssh/k", "/proc/1/environ", "/etc/shadow", "/private/etc/sudoers", "/Library/Keychains",
+		"/Library/Keychains/System.keychain", "/etc/ssh/ssh_host_ed25519_key", "/run/secrets/db",
+		"/var/run/secrets/kubernetes.io/token", "/etc/ssl/private/k.pem", "/var/lib/rancher/k3s/server/token",
+	] {
+		t_denied("secrets.credentials", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+test_secret_look_alikes_allowed if {
+	every p in [
+		"/home/dev/.aws/config", "/home/dev/.ssh/id_rsa.pub", "/home/dev/.ssh/known_hosts", "/home/dev/.ssh/authorized_keys",
+		"/home/dev/Library/Preferences/x.plist", "/etc/hosts", "/var/log/syslog", "/procx/1/environ", "/tmp/x",
+		"/home/dev/project/...", "/home/dev/..hidden/x", "/home/devx/.ssh_notes",
+	] {
+		not t_fired("secrets.credentials", t_tool("Read", {"file_path": p}, [p]))
+	}
+}
+
+# A secret named in a shell call: read by cat, named by ls, read through
+# a redirect whatever the program.
+test_secret_read_by_program if {
+	t_denied("secrets.credentials", t_bash([t_cmd("cat", ["/home/dev/.netrc"], ["/home/dev/.netrc"])]))
+	not t_fired("secrets.credentials", t_bash([t_cmd("stat", ["/home/dev/.netrc"], ["/home/dev/.netrc"])]))
+	cmd := object.union(t_cmd("stat", [], []), {"redirects": [{"op": "<", "target": "~/.netrc", "path": "/home/dev/.netrc"}]})
+	t_denied("secrets.credentials", t_bash([cmd]))
+}
+
+# A key file that is also a secret is denied, not asked about.
+test_secret_key_file_denied_not_asked if {
+	ev := t_tool("Read", {"file_path": "~/.ssh/id_rsa"}, ["/home/dev/.ssh/id_rsa"])
+	t_denied("secrets.credentials", ev)
+	not t_asked("secrets.key_file", ev)
+}
+
+# A protected path inside the project is not unusual, and still denied.
+test_protected_path_in_project_denied if {
+	ev := t_tool("Read", {"file_path": "keys/a.txt"}, ["/home/dev/project/keys/a.txt"])
+	t_denied("secrets.credentials", ev) with data.config.protected_paths as ["/home/dev/project/keys"]
+	not t_fired("secrets.credentials", ev)
+}
+
+test_shown_is_pretty if {
+	every p in ["/home/dev/.ssh/id_rsa", "/home/dev", "/home/devx/k", "/etc/shadow", "/home/dev/project/.env"] {
+		shown(p) == pretty(p) with input as t_tool("Read", {"file_path": p}, [p])
+	}
+	shown("/home/dev/.ssh/id_rsa") == "~/.ssh/id_rsa" with input as t_tool("Read", {}, ["/x"])
+}
+
+# Batch uploads through a transfer client: the rule runs only for the
+# "transfer" programs.
+test_transfer_group if {
+	every prog in batch_transfer_clients {
+		"transfer" in program_groups[prog]
+	}
+}
+
+test_sftp_batch_upload_denied if {
+	cmd := object.union(t_cmd("sftp", ["host"], []), {"redirects": [{"op": "<<<", "target": "put ~/.netrc", "path": ""}]})
+	t_denied("secrets.credentials", t_bash([cmd]))
+}
+
+test_sftp_batch_get_allowed if {
+	cmd := object.union(t_cmd("sftp", ["host"], []), {"redirects": [{"op": "<<<", "target": "get ~/.netrc", "path": ""}]})
+	not t_fired("secrets.credentials", t_bash([cmd]))
+}
+
+test_unknown_path_asked if {
+	cmd := object.union(t_cmd("cat", ["$D/credentials"], []), {"dynamic": true, "maybe": ["/home/dev/.aws/credentials"]})
+	t_asked("secrets.unknown", t_bash([cmd]))
+	lookup := object.union(cmd, {"name": "ls", "program": "ls"})
+	not t_fired("secrets.unknown", t_bash([lookup]))
+}
+
+test_dynamic_environ_denied if {
+	cmd := object.union(t_cmd("cat", ["/proc/$$/environ"], []), {"dynamic": true})
+	t_denied("secrets.credentials", t_bash([cmd]))
+}
+
+test_config_write_denied if {
+	t_denied("secrets.config_write", t_tool("Edit", {"file_path": "~/.config/gh/config.yml"}, ["/home/dev/.config/gh/config.yml"]))
+	not t_fired("secrets.config_write", t_tool("Edit", {"file_path": "~/.ssh/known_hosts"}, ["/home/dev/.ssh/known_hosts"]))
+	not t_fired("secrets.config_write", t_tool("Edit", {"file_path": "~/.config/other/c.yml"}, ["/home/dev/.config/other/c.yml"]))
+}

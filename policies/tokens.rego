@@ -4,88 +4,106 @@ package agentjail
 # (deny: an agent needs the tool that uses the token, never the token),
 # and secret stores whose values some workflows do read (ask).
 
-# token_printers lists, per tool, the verbs (words after the tool, past
-# its global options) that print a credential; "flags" when only those
-# flags make the verb print it, "arg" a regular expression that one of
-# the later words must match.
-token_printers := [
-	{"tool": "gh", "verbs": ["auth token"]},
-	{"tool": "gh", "verbs": ["auth status"], "flags": ["show-token", "t"]},
-	{"tool": "glab", "verbs": ["auth status"], "flags": ["show-token", "t"]},
-	{"tool": "glab", "verbs": ["config get token"]},
-	{"tool": "aws", "verbs": ["configure export-credentials"]},
-	{"tool": "aws", "verbs": ["configure get"], "arg": `(?i)secret|session_token|access_key|credential`},
-	{"tool": "kubectl", "verbs": ["config view"], "flags": ["raw"]},
-	{"tool": "oc", "verbs": ["config view"], "flags": ["raw"]},
-	{"tool": "oc", "verbs": ["whoami"], "flags": ["t", "show-token"]},
-	{"tool": "git", "verbs": ["credential fill"]},
-	{"tool": "git", "verbs": ["credential-store get"]},
-	{"tool": "git", "verbs": ["credential-osxkeychain get"]},
-	{"tool": "git", "verbs": ["credential-manager get"]},
-	{"tool": "git", "verbs": ["credential-libsecret get"]},
-	{"tool": "git-credential-osxkeychain", "verbs": ["get"]},
-	{"tool": "git-credential-manager", "verbs": ["get"]},
-	{"tool": "git-credential-store", "verbs": ["get"]},
-	{"tool": "git-credential-libsecret", "verbs": ["get"]},
-	{"tool": "pass", "verbs": ["show", "grep", "otp"]},
-	{"tool": "gopass", "verbs": ["show", "cat", "otp"]},
-	{"tool": "op", "verbs": ["read", "item get", "document get", "inject"]},
-	{"tool": "bw", "verbs": ["get", "list items", "export"]},
-	{"tool": "lpass", "verbs": ["show", "export"]},
-	{"tool": "keepassxc-cli", "verbs": ["show", "clip", "export"]},
-	{"tool": "secret-tool", "verbs": ["lookup"]},
-	{"tool": "keyring", "verbs": ["get"]},
-	{"tool": "gcloud", "arg": `^print-(access|identity|refresh)-token$|^config-helper$`},
-	{"tool": "az", "verbs": ["account get-access-token"]},
-	{"tool": "heroku", "verbs": ["auth:token"]},
-	{"tool": "fly", "verbs": ["auth token"]},
-	{"tool": "flyctl", "verbs": ["auth token"]},
-	{"tool": "vault", "verbs": ["print token"]},
-	{"tool": "docker-credential-desktop", "verbs": ["get", "list"]},
-	{"tool": "docker-credential-osxkeychain", "verbs": ["get"]},
-	{"tool": "docker-credential-secretservice", "verbs": ["get"]},
-	{"tool": "docker-credential-pass", "verbs": ["get"]},
-	{"tool": "docker-credential-wincred", "verbs": ["get"]},
-	{"tool": "docker-credential-gcloud", "verbs": ["get"]},
-	{"tool": "docker-credential-ecr-login", "verbs": ["get"]},
-	{"tool": "docker-credential-gcr", "verbs": ["get"]},
-	{"tool": "docker-credential-acr-env", "verbs": ["get"]},
+# token_printer_index: per tool, per first word of a verb (the words after
+# the tool, past its global options), the verbs that print a credential;
+# "flags" when only those flags make the verb print it, "arg" a regular
+# expression that one of the later words must match (the verb then comes
+# first). Keyed by tool and word, so a call looks up its own words
+# instead of going through every row: git is a token tool, and most git
+# calls print nothing.
+token_printer_index := {
+	"gh": {"auth": [{"verb": "auth token"}, {"verb": "auth status", "flags": {"show-token", "t"}}]},
+	"glab": {"auth": [{"verb": "auth status", "flags": {"show-token", "t"}}], "config": [{"verb": "config get token"}]},
+	"aws": {"configure": [{"verb": "configure export-credentials"}, {"verb": "configure get", "arg": `(?i)secret|session_token|access_key|credential`}]},
+	"kubectl": {"config": [{"verb": "config view", "flags": {"raw"}}]},
+	"oc": {"config": [{"verb": "config view", "flags": {"raw"}}], "whoami": [{"verb": "whoami", "flags": {"t", "show-token"}}]},
+	"git": {
+		"credential": [{"verb": "credential fill"}],
+		"credential-store": [{"verb": "credential-store get"}],
+		"credential-osxkeychain": [{"verb": "credential-osxkeychain get"}],
+		"credential-manager": [{"verb": "credential-manager get"}],
+		"credential-libsecret": [{"verb": "credential-libsecret get"}],
+	},
+	"git-credential-osxkeychain": {"get": [{"verb": "get"}]},
+	"git-credential-manager": {"get": [{"verb": "get"}]},
+	"git-credential-store": {"get": [{"verb": "get"}]},
+	"git-credential-libsecret": {"get": [{"verb": "get"}]},
+	"pass": {"show": [{"verb": "show"}], "grep": [{"verb": "grep"}], "otp": [{"verb": "otp"}]},
+	"gopass": {"show": [{"verb": "show"}], "cat": [{"verb": "cat"}], "otp": [{"verb": "otp"}]},
+	"op": {"read": [{"verb": "read"}], "item": [{"verb": "item get"}], "document": [{"verb": "document get"}], "inject": [{"verb": "inject"}]},
+	"bw": {"get": [{"verb": "get"}], "list": [{"verb": "list items"}], "export": [{"verb": "export"}]},
+	"lpass": {"show": [{"verb": "show"}], "export": [{"verb": "export"}]},
+	"keepassxc-cli": {"show": [{"verb": "show"}], "clip": [{"verb": "clip"}], "export": [{"verb": "export"}]},
+	"secret-tool": {"lookup": [{"verb": "lookup"}]},
+	"keyring": {"get": [{"verb": "get"}]},
+	"gcloud": {
+		"print-access-token": [{"verb": "print-access-token"}],
+		"print-identity-token": [{"verb": "print-identity-token"}],
+		"print-refresh-token": [{"verb": "print-refresh-token"}],
+		"config-helper": [{"verb": "config-helper"}],
+	},
+	"az": {"account": [{"verb": "account get-access-token"}]},
+	"heroku": {"auth:token": [{"verb": "auth:token"}]},
+	"fly": {"auth": [{"verb": "auth token"}]},
+	"flyctl": {"auth": [{"verb": "auth token"}]},
+	"vault": {"print": [{"verb": "print token"}]},
+	"docker-credential-desktop": {"get": [{"verb": "get"}], "list": [{"verb": "list"}]},
+	"docker-credential-osxkeychain": {"get": [{"verb": "get"}]},
+	"docker-credential-secretservice": {"get": [{"verb": "get"}]},
+	"docker-credential-pass": {"get": [{"verb": "get"}]},
+	"docker-credential-wincred": {"get": [{"verb": "get"}]},
+	"docker-credential-gcloud": {"get": [{"verb": "get"}]},
+	"docker-credential-ecr-login": {"get": [{"verb": "get"}]},
+	"docker-credential-gcr": {"get": [{"verb": "get"}]},
+	"docker-credential-acr-env": {"get": [{"verb": "get"}]},
+}
+
+# token_printers are the same rows as a list, each with its "tool", for
+# rules elsewhere that go through them (network.rego's leaks_from).
+token_printers := [object.union(row, {"tool": tool}) |
+	some tool, verbs in token_printer_index
+	some rows in verbs
+	some row in rows
 ]
 
 deny contains {"id": "tokens.print", "msg": msg} if {
 	"tokens" in input.agentjail.kinds
 	some cmd in commands
 	some words in invocations(cmd)
-	some row in token_printers
-	words[0] == row.tool
-	token_verb(words, row)
+	verbs := token_printer_index[words[0]]
+	some i, w in words
+	i > 0
+	some row in verbs[w]
+	token_verb_at(words, i, row)
 	token_flags(cmd, row)
 	msg := sprintf("Blocked: `%s` prints a stored credential (token, password or key). Use the tool that needs it directly (gh, git, aws, docker), or ask the user for the specific non-secret value you need.", [full_text(cmd)])
 }
 
+# token_verb(words, row): words (a tool and its verbs) run row's verb.
 token_verb(words, row) if {
-	some verb in row.verbs
-	has_words(array.slice(words, 1, count(words)), verb)
-	not row.arg
+	some i, _ in words
+	i > 0
+	token_verb_at(words, i, row)
 }
 
-token_verb(words, row) if {
-	some verb in row.verbs
-	want := split(verb, " ")
+# token_verb_at(words, i, row): row's verb starts at words[i]; a verb
+# with an "arg" comes first, and a later word matches it.
+token_verb_at(words, i, row) if {
+	not row.arg
+	want := split(row.verb, " ")
+	array.slice(words, i, i + count(want)) == want
+}
+
+token_verb_at(words, 1, row) if {
+	want := split(row.verb, " ")
 	array.slice(words, 1, 1 + count(want)) == want
 	some w in array.slice(words, 1 + count(want), count(words))
 	regex.match(row.arg, w)
 }
 
-token_verb(words, row) if {
-	not row.verbs
-	some w in array.slice(words, 1, count(words))
-	regex.match(row.arg, w)
-}
-
 token_flags(_, row) if not row.flags
 
-token_flags(cmd, row) if has_option(cmd, {f | some f in row.flags})
+token_flags(cmd, row) if has_option(cmd, row.flags)
 
 # `pass NAME` shows the entry as much as `pass show NAME` does.
 deny contains {"id": "tokens.print", "msg": msg} if {
@@ -104,6 +122,7 @@ ask contains {"id": "tokens.secret_store", "msg": msg} if {
 	"tokens" in input.agentjail.kinds
 	some cmd in commands
 	some words in invocations(cmd)
+	words[0] in {"vault", "npm", "secret-tool", "kubectl", "oc"} # the tools reads_secret_store knows
 	reads_secret_store(cmd, words)
 	msg := sprintf("`%s` reads secrets out of a secret store; the user has to approve it.", [full_text(cmd)])
 }
