@@ -155,7 +155,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
 	// The adapter that reads this event answers in its agent's dialect.
-	opts.event = agent.Decode(event)
+	opts.event = agent.DecodeTop(event)
 	adapter := agent.For(opts.event, opts.Agent)
 	opts.Agent = adapter.Name()
 
@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		client = &wire.Client{}
 	}
 	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed}
-	dec, err := client.Decide(ctx, req)
+	dec, err := client.DecideBrief(ctx, req)
 	started := ""
 	if notRunning(err) {
 		// No daemon at all (after a reboot, a logout or a crash in the
