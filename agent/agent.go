@@ -42,7 +42,8 @@ type Adapter interface {
 	// Name is the agent's name in flags, logs and policies ("codex").
 	Name() string
 	// Recognise reports an event whose shape is unmistakably this
-	// agent's, so that no --agent flag is needed to read it.
+	// agent's, so that no --agent flag is needed to read it. It and
+	// Render read only the event's top level (see DecodeTop).
 	Recognise(event map[string]any) bool
 	// Canonical is the agent-independent view of the call.
 	Canonical(event map[string]any) Call
@@ -121,6 +122,27 @@ func Decode(event []byte) map[string]any {
 	dec := json.NewDecoder(bytes.NewReader(event))
 	dec.UseNumber()
 	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// DecodeTop reads an event's top level, which is all that Recognise and
+// Render look at: string members as strings, every other member as its
+// raw JSON (a json.RawMessage); nil if it is not a JSON object. The hook
+// reads events this way, without reflection and without decoding what
+// only the daemon reads (Canonical needs Decode). event must be valid
+// JSON (json.Valid).
+func DecodeTop(event []byte) map[string]any {
+	m := map[string]any{}
+	isObject := wire.ObjectMembers(event, func(key string, value []byte) {
+		if s, ok := wire.UnquoteString(value); ok {
+			m[key] = s
+		} else {
+			m[key] = json.RawMessage(value)
+		}
+	})
+	if !isObject {
 		return nil
 	}
 	return m

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/agentjail/agentjail/internal/wire"
@@ -41,7 +40,61 @@ var geminiTools = map[string]struct {
 	"google_web_search":   {KindFetch, "WebSearch", nil},
 }
 
-var urlPattern = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>` + "`" + `]+`)
+// findURLs returns the first max URLs in s: what the pattern
+// (?i)\bhttps?://[^\s"'<>`]+ finds, written out by hand so that the hook
+// does not link package regexp (whose code and tables are pages the hook
+// would fault in on every start). Like the pattern, it matches at a word
+// boundary, folds case (the long s, U+017F, is an "s" too), and runs to
+// the next space, quote, angle bracket or backquote.
+func findURLs(s string, max int) []string {
+	var urls []string
+	for i := 0; i < len(s) && len(urls) < max; {
+		if n := urlAt(s, i); n > 0 {
+			urls = append(urls, s[i:i+n])
+			i += n
+			continue
+		}
+		i++
+	}
+	return urls
+}
+
+// urlAt is the length of the URL that starts at s[i], or 0.
+func urlAt(s string, i int) int {
+	if i > 0 && isWordByte(s[i-1]) {
+		return 0
+	}
+	j := i
+	for _, c := range []byte("http") {
+		if j >= len(s) || s[j]|0x20 != c {
+			return 0
+		}
+		j++
+	}
+	switch {
+	case strings.HasPrefix(s[j:], "s") || strings.HasPrefix(s[j:], "S"):
+		j++
+	case strings.HasPrefix(s[j:], "\u017f"):
+		j += len("\u017f")
+	}
+	if !strings.HasPrefix(s[j:], "://") {
+		return 0
+	}
+	j += len("://")
+	start := j
+	for j < len(s) && !strings.ContainsRune(" \t\n\f\r\"'<>`", rune(s[j])) {
+		j++
+	}
+	if j == start {
+		return 0
+	}
+	return j - i
+}
+
+// isWordByte is \w in the pattern's sense: ASCII letters, digits, _.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
+}
 
 func (gemini) Canonical(event map[string]any) Call {
 	tool := str(event, "tool_name")
@@ -68,7 +121,7 @@ func (gemini) Canonical(event map[string]any) Call {
 		case "web_fetch":
 			// The URLs are inside the prompt.
 			if _, ok := in["url"]; !ok {
-				if urls := urlPattern.FindAllString(str(ti, "prompt"), 20); len(urls) > 0 {
+				if urls := findURLs(str(ti, "prompt"), 20); len(urls) > 0 {
 					in["url"] = urls[0]
 					list := make([]any, len(urls))
 					for i, u := range urls {

@@ -105,7 +105,7 @@ func retry(ctx context.Context, client *wire.Client, req *wire.Request) (*wire.D
 			return nil, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
-		dec, err := client.Decide(ctx, req)
+		dec, err := client.DecideBrief(ctx, req)
 		if !notRunning(err) {
 			return dec, err
 		}

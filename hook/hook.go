@@ -134,7 +134,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if opts.Agent == "" {
 		opts.Agent = agent.Default
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	ctx, cancel := withDeadline(ctx, time.Now().Add(opts.Timeout))
 	defer cancel()
 
 	event, err := readEvent(ctx, stdin)
@@ -155,7 +155,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
 	// The adapter that reads this event answers in its agent's dialect.
-	opts.event = agent.Decode(event)
+	opts.event = agent.DecodeTop(event)
 	adapter := agent.For(opts.event, opts.Agent)
 	opts.Agent = adapter.Name()
 
@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		client = &wire.Client{}
 	}
 	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed}
-	dec, err := client.Decide(ctx, req)
+	dec, err := client.DecideBrief(ctx, req)
 	started := ""
 	if notRunning(err) {
 		// No daemon at all (after a reboot, a logout or a crash in the
@@ -209,30 +209,6 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		io.WriteString(stderr, ans.Stderr)
 	}
 	return ans.Exit
-}
-
-// readEvent reads stdin to EOF, at most one byte past the frame limit so
-// an oversized event is recognised without being buffered whole, and gives
-// up when ctx ends (an agent that never closes stdin must not hang us).
-func readEvent(ctx context.Context, stdin io.Reader) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(stdin, wire.MaxFrame+1))
-		ch <- result{b, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return nil, fmt.Errorf("reading stdin: %v", r.err)
-		}
-		return r.b, nil
-	case <-ctx.Done():
-		return nil, errors.New("stdin was not closed in time")
-	}
 }
 
 func isJSONObject(b []byte) bool {

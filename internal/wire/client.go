@@ -23,15 +23,6 @@ type Conn interface {
 	SetDeadline(time.Time) error
 }
 
-// dial connects to the daemon's socket. With a deadline (the hook always
-// has one) it uses a blocking socket bounded by that deadline.
-func dial(ctx context.Context, socket string) (Conn, error) {
-	if dl, ok := ctx.Deadline(); ok {
-		return dialBlocking(socket, dl)
-	}
-	return dialNetpoll(ctx, socket)
-}
-
 // DialError says the daemon could not be reached at all, as opposed to
 // a daemon that answered badly or too late.
 type DialError struct {
@@ -55,38 +46,9 @@ func (c *Client) socket() string {
 // Do sends one request and waits for its response, within ctx's deadline.
 // A response carrying an Error is returned as that *Error.
 func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
-	// Check the size before dialing: an oversized event is the caller's
-	// problem, not the daemon's, and deserves its own typed error.
-	if len(req.Event) > MaxFrame {
-		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
-	}
-	sock := c.socket()
-	dialFn := c.Dial
-	if dialFn == nil {
-		dialFn = dial
-	}
-	conn, err := dialFn(ctx, sock)
+	body, err := c.roundTrip(ctx, req)
 	if err != nil {
-		var untrusted *UntrustedError
-		if errors.As(err, &untrusted) {
-			return nil, untrusted // a server is there, just not ours
-		}
-		return nil, &DialError{Socket: sock, Err: err}
-	}
-	defer conn.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(dl)
-	}
-	// Unblock a netpoller connection if ctx is cancelled without a deadline.
-	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-
-	if err := WriteFrame(conn, req); err != nil {
-		return nil, fmt.Errorf("sending to the agentjail daemon: %w", err)
-	}
-	body, err := ReadFrame(conn)
-	if err != nil {
-		return nil, fmt.Errorf("reading the agentjail daemon's answer: %w", err)
+		return nil, err
 	}
 	var resp Response
 	if err := json.Unmarshal(body, &resp); err != nil {
@@ -109,6 +71,66 @@ func (c *Client) Decide(ctx context.Context, req *Request) (*Decision, error) {
 		return nil, fmt.Errorf("the agentjail daemon answered without a decision")
 	}
 	return resp.Decision, nil
+}
+
+// DecideBrief is Decide for the hook: the Decision it returns carries
+// only what an agent is told (Verdict, Explicit and Reason), read with
+// ObjectMembers rather than json.Unmarshal, which would first build
+// decoders for every type a Response can hold, Status and all, in a
+// process that lives for one call.
+func (c *Client) DecideBrief(ctx context.Context, req *Request) (*Decision, error) {
+	req.Op = OpDecide
+	body, err := c.roundTrip(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	return decodeBrief(body)
+}
+
+// roundTrip sends one request on a connection of its own and returns
+// the body of the answer.
+func (c *Client) roundTrip(ctx context.Context, req *Request) ([]byte, error) {
+	// Check the size before dialing: an oversized event is the caller's
+	// problem, not the daemon's, and deserves its own typed error.
+	if len(req.Event) > MaxFrame {
+		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
+	}
+	sock := c.socket()
+	dialFn := dial // bounds the connection by ctx's deadline itself
+	if c.Dial != nil {
+		dialFn = c.Dial
+	}
+	conn, err := dialFn(ctx, sock)
+	if err != nil {
+		var untrusted *UntrustedError
+		if errors.As(err, &untrusted) {
+			return nil, untrusted // a server is there, just not ours
+		}
+		return nil, &DialError{Socket: sock, Err: err}
+	}
+	defer conn.Close()
+	dl, hasDeadline := ctx.Deadline()
+	if hasDeadline && c.Dial != nil {
+		conn.SetDeadline(dl)
+	}
+	if !hasDeadline && ctx.Done() != nil {
+		// Nothing else bounds the wait: end it if ctx is cancelled.
+		stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+		defer stop()
+	}
+
+	frame, err := requestFrame(req)
+	if err == nil {
+		_, err = conn.Write(frame)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sending to the agentjail daemon: %w", err)
+	}
+	body, err := readAnswer(conn)
+	if err != nil {
+		return nil, fmt.Errorf("reading the agentjail daemon's answer: %w", err)
+	}
+	return body, nil
 }
 
 // Status asks the daemon how it is doing.

@@ -5,16 +5,18 @@ package wire
 import (
 	"context"
 	"net"
-	"time"
 )
 
-// dialBlocking falls back to the netpoller where there is no Unix socket API.
-func dialBlocking(socket string, deadline time.Time) (Conn, error) {
-	return net.DialTimeout("unix", socket, time.Until(deadline))
-}
-
-// dialNetpoll is a plain dial here: there are no peer credentials to check.
-func dialNetpoll(ctx context.Context, socket string) (Conn, error) {
+// dial uses the netpoller where there is no Unix socket API, bounded by
+// ctx's deadline; there are no peer credentials to check.
+func dial(ctx context.Context, socket string) (Conn, error) {
 	var d net.Dialer
-	return d.DialContext(ctx, "unix", socket)
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		return nil, err
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(deadline)
+	}
+	return conn, nil
 }

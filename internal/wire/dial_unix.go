@@ -5,21 +5,25 @@ package wire
 import (
 	"context"
 	"io"
-	"net"
 	"os"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// dialBlocking connects with a plain blocking socket whose reads and
-// writes are bounded by SO_RCVTIMEO/SO_SNDTIMEO. The hook makes exactly
-// one call per process; with a blocking descriptor the kernel wakes the
-// one waiting thread directly instead of going through Go's netpoller and
-// scheduler, which saves the hook several thread wake-ups per call.
+// dial connects to the daemon's socket with a plain blocking socket
+// whose reads and writes are bounded by SO_RCVTIMEO/SO_SNDTIMEO set to
+// ctx's deadline (none without one; the client then ends the connection
+// if ctx is cancelled). The hook makes exactly one call per process;
+// with a blocking descriptor the kernel wakes the one waiting thread
+// directly instead of going through Go's netpoller and scheduler, which
+// saves the hook several thread wake-ups per call, and package net is
+// not linked at all.
 //
 // Before it sends anything it checks that the server is the user's own
 // (see checkFolder and checkPeer): one stat and one getsockopt.
-func dialBlocking(socket string, deadline time.Time) (Conn, error) {
+func dial(ctx context.Context, socket string) (Conn, error) {
 	if err := checkFolder(socket); err != nil {
 		return nil, err
 	}
@@ -29,9 +33,11 @@ func dialBlocking(socket string, deadline time.Time) (Conn, error) {
 	}
 	syscall.CloseOnExec(fd)
 	c := &blockingConn{fd: fd}
-	if err := c.SetDeadline(deadline); err != nil {
-		c.Close()
-		return nil, err
+	if deadline, ok := ctx.Deadline(); ok {
+		if err := c.SetDeadline(deadline); err != nil {
+			c.Close()
+			return nil, err
+		}
 	}
 	for {
 		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket})
@@ -53,34 +59,14 @@ func dialBlocking(socket string, deadline time.Time) (Conn, error) {
 	return c, nil
 }
 
-// dialNetpoll connects through Go's netpoller (no deadline to bound a
-// blocking socket) with the same checks as dialBlocking.
-func dialNetpoll(ctx context.Context, socket string) (Conn, error) {
-	if err := checkFolder(socket); err != nil {
-		return nil, err
-	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := conn.(*net.UnixConn).SyscallConn()
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	var peerErr error
-	if err := raw.Control(func(fd uintptr) { peerErr = checkPeer(socket, int(fd)) }); err != nil {
-		peerErr = err
-	}
-	if peerErr != nil {
-		conn.Close()
-		return nil, peerErr
-	}
-	return conn, nil
+type blockingConn struct {
+	fd int
+	// mu orders Close and an expiry from another goroutine, so that a
+	// shutdown never reaches a descriptor number already reused.
+	mu      sync.Mutex
+	closed  bool
+	expired atomic.Bool // a past deadline ended the connection
 }
-
-type blockingConn struct{ fd int }
 
 // timeoutError is what a read or write past the deadline returns; it
 // satisfies net.Error's Timeout like the netpoller's error does.
@@ -98,7 +84,7 @@ func (c *blockingConn) Read(p []byte) (int, error) {
 		switch {
 		case err == syscall.EINTR:
 			continue
-		case err == syscall.EAGAIN || err == syscall.EWOULDBLOCK:
+		case err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || c.expired.Load():
 			return 0, errTimeout
 		case err != nil:
 			return 0, os.NewSyscallError("read", err)
@@ -116,7 +102,7 @@ func (c *blockingConn) Write(p []byte) (int, error) {
 		switch {
 		case err == syscall.EINTR:
 			continue
-		case err == syscall.EAGAIN || err == syscall.EWOULDBLOCK:
+		case err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err != nil && c.expired.Load():
 			return written, errTimeout
 		case err != nil:
 			return written, os.NewSyscallError("write", err)
@@ -126,14 +112,25 @@ func (c *blockingConn) Write(p []byte) (int, error) {
 	return written, nil
 }
 
-func (c *blockingConn) Close() error { return syscall.Close(c.fd) }
+func (c *blockingConn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return os.ErrClosed
+	}
+	c.closed = true
+	return syscall.Close(c.fd)
+}
 
 // SetDeadline bounds every later read and write to the time left until t.
+// A t already past ends the connection at once, as on a net.Conn: a read
+// or write under way, or any later one, fails with a timeout.
 func (c *blockingConn) SetDeadline(t time.Time) error {
 	var tv syscall.Timeval
 	if !t.IsZero() {
 		left := time.Until(t)
 		if left <= 0 {
+			c.expire()
 			return errTimeout
 		}
 		tv = syscall.NsecToTimeval(left.Nanoseconds())
@@ -147,4 +144,14 @@ func (c *blockingConn) SetDeadline(t time.Time) error {
 		}
 	}
 	return nil
+}
+
+// expire shuts the socket down, which wakes a read or write blocked on it.
+func (c *blockingConn) expire() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.expired.Store(true)
+	if !c.closed {
+		syscall.Shutdown(c.fd, syscall.SHUT_RDWR)
+	}
 }

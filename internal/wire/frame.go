@@ -50,6 +50,34 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
+// readAnswer reads one frame as ReadFrame does, usually in a single
+// read: the daemon writes each answer with one write, so header and body
+// arrive together.
+func readAnswer(r io.Reader) ([]byte, error) {
+	buf := make([]byte, 4<<10)
+	n, err := io.ReadAtLeast(r, buf, 4)
+	if err != nil {
+		return nil, err
+	}
+	size := binary.BigEndian.Uint32(buf)
+	if size > MaxFrame {
+		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("request is %s, over the %s limit", Size(int(size)), Size(MaxFrame))}
+	}
+	end := 4 + int(size)
+	if end > len(buf) {
+		buf = append(buf[:n], make([]byte, end-n)...)
+	}
+	if n < end {
+		if _, err := io.ReadFull(r, buf[n:end]); err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+	return buf[4:end], nil
+}
+
 // Size renders a byte count for messages: "512 B", "1.0 MiB".
 func Size(n int) string {
 	switch {

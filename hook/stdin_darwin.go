@@ -1,0 +1,10 @@
+//go:build darwin
+
+package hook
+
+import "syscall"
+
+// selectRead is select(2) on the read set only.
+func selectRead(nfd int, set *syscall.FdSet, tv *syscall.Timeval) error {
+	return syscall.Select(nfd, set, nil, nil, tv)
+}

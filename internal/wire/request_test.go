@@ -1,0 +1,80 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var requestSamples = []Request{
+	{Op: OpDecide, Event: []byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`), Cwd: "/w", Agent: "claude-code", HookTimeoutMillis: 2000},
+	{Op: OpDecide, Event: []byte(" {\n \"tool_name\" : \"Bash\", \"x\": [ 1 , 2 ] }\n"), Cwd: "/w/sp ace", HookFailClosed: true},
+	{Op: OpDecide, Event: []byte(`{"c":"<script>&amp;\u2028"}`), Cwd: "/tmp/\"quoted\"\\back\x01\x1f\t\n<&>\u2028", Agent: "gemini", Explain: true, Source: SourceTry},
+	{Op: OpDecide, Event: []byte(`{}`), Cwd: "/w/\xff\xfebad-utf8/é", HookTimeoutMillis: -5},
+	{Op: OpStatus},
+	{Op: OpReload},
+	{},
+}
+
+// requestFrame's body decodes to what WriteFrame's does.
+func TestRequestFrameDecodesAsWriteFrame(t *testing.T) {
+	for _, req := range requestSamples {
+		sameRequest(t, req)
+	}
+}
+
+func FuzzRequestFrame(f *testing.F) {
+	for _, req := range requestSamples {
+		f.Add(string(req.Event), req.Cwd, req.Agent)
+	}
+	f.Fuzz(func(t *testing.T, event, cwd, agent string) {
+		sameRequest(t, Request{Op: OpDecide, Event: []byte(event), Cwd: cwd, Agent: agent, HookTimeoutMillis: 1500})
+	})
+}
+
+func sameRequest(t *testing.T, req Request) {
+	t.Helper()
+	var buf bytes.Buffer
+	wantErr := WriteFrame(&buf, &req)
+	frame, err := requestFrame(&req)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("%+v: requestFrame err %v, WriteFrame %v", req, err, wantErr)
+	}
+	if err != nil {
+		return
+	}
+	if n := binary.BigEndian.Uint32(frame); int(n) != len(frame)-4 {
+		t.Fatalf("header says %d, body is %d", n, len(frame)-4)
+	}
+	var got, want map[string]any
+	if err := json.Unmarshal(frame[4:], &got); err != nil {
+		t.Fatalf("%q: %v", frame[4:], err)
+	}
+	json.Unmarshal(buf.Bytes()[4:], &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("requestFrame decodes to %v, WriteFrame's to %v", got, want)
+	}
+}
+
+// An event that is not JSON fails as WriteFrame fails; one that fits
+// only compacted is compacted, as WriteFrame would.
+func TestRequestFrameFallsBackToWriteFrame(t *testing.T) {
+	if _, err := requestFrame(&Request{Op: OpDecide, Event: []byte(`{"a":`)}); err == nil {
+		t.Error("an invalid event was framed")
+	}
+	spaced := []byte(`{"a":"x"` + strings.Repeat(" ", MaxFrame-20) + `}`)
+	frame, err := requestFrame(&Request{Op: OpDecide, Event: spaced})
+	if err != nil || len(frame) > 100 {
+		t.Errorf("a spaced event that fits compacted: %d bytes, %v", len(frame), err)
+	}
+	huge := []byte(`{"a":"` + strings.Repeat("x", MaxFrame-10) + `"}`)
+	_, err = requestFrame(&Request{Op: OpDecide, Event: huge, Cwd: "/w"})
+	var werr *Error
+	if !errors.As(err, &werr) || werr.Code != CodeTooLarge {
+		t.Errorf("a frame over MaxFrame: %v, want CodeTooLarge", err)
+	}
+}
