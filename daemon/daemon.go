@@ -5,6 +5,7 @@
 package daemon
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -222,10 +223,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	// the last hook call had, if shorter than config.yaml's.
 	budget := requestBudget(cfg, time.Duration(d.hookTimeout.Load()))
 	deadline := accepted.Add(budget)
-	select {
-	case d.inFlight <- struct{}{}:
-		defer func() { <-d.inFlight }()
-	case <-time.After(time.Until(deadline)):
+	if !d.takeSlot(deadline) {
 		// Every slot is taken. Answer without reading the request into
 		// memory: drain it, then deny.
 		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
@@ -235,13 +233,18 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
 		return
 	}
+	defer func() { <-d.inFlight }()
 	readBy := time.Now().Add(cfg.ReadTimeout)
 	budgetBound := readBy.After(deadline)
 	if budgetBound {
 		readBy = deadline
 	}
 	conn.SetReadDeadline(readBy)
-	body, err := wire.ReadFrame(conn)
+	br := frameReaders.Get().(*bufio.Reader)
+	br.Reset(conn)
+	body, err := wire.ReadFrame(br)
+	br.Reset(nil)
+	frameReaders.Put(br)
 	if err != nil {
 		var werr *wire.Error
 		var nerr net.Error
@@ -274,6 +277,31 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		after(err == nil) // the hook has its answer; bookkeeping does not delay it
 	}
 }
+
+// takeSlot takes a slot among maxInFlight, waiting no later than
+// deadline, and reports whether it got one. A free slot, the usual case,
+// costs no timer.
+func (d *Daemon) takeSlot(deadline time.Time) bool {
+	select {
+	case d.inFlight <- struct{}{}:
+		return true
+	default:
+	}
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case d.inFlight <- struct{}{}:
+		return true
+	case <-wait.C:
+		return false
+	}
+}
+
+// frameReaders buffer a request's reading: one read usually brings the
+// frame's header and body together, where reading the header first
+// takes a second read (and a trip through the poller). A body larger
+// than the buffer is read straight into its own slice.
+var frameReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4<<10) }}
 
 // discardFrame reads one frame without keeping it.
 func discardFrame(r io.Reader) {

@@ -26,8 +26,12 @@ func checkPeer(conn net.Conn) error {
 	if credErr != nil {
 		return fmt.Errorf("reading the peer's credentials: %w", credErr)
 	}
-	if uid != os.Getuid() {
-		return fmt.Errorf("peer uid %d is not ours (%d)", uid, os.Getuid())
+	if uid != ownUID {
+		return fmt.Errorf("peer uid %d is not ours (%d)", uid, ownUID)
 	}
 	return nil
 }
+
+// ownUID is the daemon's uid, read once: it never changes, and reading
+// it is a system call on every connection otherwise.
+var ownUID = os.Getuid()

