@@ -2,9 +2,14 @@ package agentjail
 
 # history.rego's word test in front of git_words.
 
-test_history_verbs_cover_every_drop if {
-	every verb in {"branch", "checkout", "switch", "restore", "gc", "prune", "filter-branch", "filter-repo", "reflog", "worktree", "update-ref"} {
-		verb in history_verbs
+# Each verb of drops_history still gets past the word test.
+test_every_drop_verb_asked if {
+	every args in [
+		["branch", "-D", "x"], ["checkout", "-f", "main"], ["switch", "--discard-changes", "main"], ["restore", "."],
+		["gc", "--prune=now"], ["prune"], ["filter-branch", "--tree-filter", "x"], ["filter-repo"], ["reflog", "expire"],
+		["worktree", "remove", "-f", "w"], ["update-ref", "-d", "refs/x"],
+	] {
+		t_asked("git.drop_history", t_bash([t_cmd("git", args, [])]))
 	}
 }
 
