@@ -46,3 +46,12 @@ test_positional_skips_option_values if {
 	positional({"name": "ls", "args": ["-la", "./src"]}) == ["./src"]
 	positional({"name": "git", "args": ["-C", "dir", "branch", "-D", "x"]}) == ["branch", "x"]
 }
+
+test_has_words_in_order_and_contiguous if {
+	has_words(["auth", "token", "--show"], "auth token")
+	has_words(["x", "auth", "token"], "auth token")
+	has_words(["token"], "token")
+	not has_words(["auth", "x", "token"], "auth token")
+	not has_words(["token", "auth"], "auth token")
+	not has_words(["auth"], "auth token")
+}

@@ -168,7 +168,8 @@ tool_words(pos) := array.concat([base_name(pos[0])], array.slice(pos, 1, count(p
 # in words, in order and contiguous.
 has_words(words, seq) if {
 	want := split(seq, " ")
-	some i, _ in words
+	some i, w in words
+	w == want[0] # slices only where the first word is
 	array.slice(words, i, i + count(want)) == want
 }
 
