@@ -34,25 +34,38 @@ ask contains {"id": "env.dump", "msg": msg} if {
 # database passwords and API keys as much as the local one holds the
 # user's. A named variable that does not look like a secret stays
 # allowed (kubectl exec pod -- printenv NODE_ENV).
-container_runners := {"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose", "lima", "colima"}
+#
+# remote_env_programs are the programs remote_env_dump knows (the
+# container runners, heroku); their group narrows the rule's "infra"
+# gate, so helm, terraform or aws never enter it. The sets in the
+# definitions are written out: a table rule costs every call that
+# consults it its evaluation.
+remote_env_programs := {"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose", "lima", "colima", "heroku"}
+
+program_group contains [prog, "remote_env"] if some prog in remote_env_programs
 
 ask contains {"id": "env.dump", "msg": msg} if {
 	"infra" in input.agentjail.kinds
+	"remote_env" in input.agentjail.kinds
 	some cmd in commands
 	remote_env_dump(cmd)
 	msg := sprintf("`%s` prints the environment of a container or a deployed app, its passwords and keys included; the user has to approve it. Print only the variable you need by name.", [full_text(cmd)])
 }
 
+# The exec forms are one definition, so a container command that is not
+# an exec enters it once rather than once per form.
 remote_env_dump(cmd) if {
-	cmd.name in container_runners
+	cmd.name in {"docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose", "lima", "colima"}
 	"exec" in cmd.args
+	execs_env_dump(cmd)
+}
+
+execs_env_dump(cmd) if {
 	n := count(cmd.args)
 	cmd.args[n - 1] in {"env", "printenv", "set", "export"}
 }
 
-remote_env_dump(cmd) if {
-	cmd.name in container_runners
-	"exec" in cmd.args
+execs_env_dump(cmd) if {
 	n := count(cmd.args)
 	n > 1
 	cmd.args[n - 2] == "printenv"
@@ -60,9 +73,7 @@ remote_env_dump(cmd) if {
 }
 
 # docker exec api sh -c 'env' and the like: the last word is a command line.
-remote_env_dump(cmd) if {
-	cmd.name in container_runners
-	"exec" in cmd.args
+execs_env_dump(cmd) if {
 	n := count(cmd.args)
 	n > 2
 	cmd.args[n - 2] == "-c"
@@ -71,19 +82,22 @@ remote_env_dump(cmd) if {
 
 remote_env_dump(cmd) if {
 	cmd.name in {"docker", "podman", "nerdctl"}
-	positional(cmd)[0] in {"inspect", "container"}
 	some a in cmd.args
-	contains(a, ".Env")
+	contains(a, ".Env") # before the positional words, which cost more
+	positional(cmd)[0] in {"inspect", "container"}
 }
 
 remote_env_dump(cmd) if {
 	cmd.name == "heroku"
+	heroku_env_dump(cmd)
+}
+
+heroku_env_dump(cmd) if {
 	positional(cmd)[0] == "config"
 	not has_flag(cmd, {"help", "h"})
 }
 
-remote_env_dump(cmd) if {
-	cmd.name == "heroku"
+heroku_env_dump(cmd) if {
 	positional(cmd)[0] == "config:get"
 	some a in array.slice(positional(cmd), 1, 10)
 	regex.match(secret_var_pattern, a)
@@ -91,6 +105,7 @@ remote_env_dump(cmd) if {
 
 remote_env_dump(cmd) if {
 	cmd.name in {"kubectl", "oc"}
+	"set" in cmd.args # before the positional words, which cost more
 	positional(cmd)[0] == "set"
 	positional(cmd)[1] == "env"
 	has_flag(cmd, {"list"})
@@ -126,7 +141,7 @@ dumps_environment(cmd) if {
 # export -p, declare -x, a bare export: the shell parser keeps
 # declarations out of the commands, so the command line is read.
 ask contains {"id": "env.dump", "msg": msg} if {
-	shell_call
+	input.agentjail.tool_kind == "shell" # written out: cheaper than consulting shell_call
 	text := input.agentjail.command
 	is_string(text)
 	regex.match(`(^|[;&|(]\s*)(export|declare|typeset|readonly)(\s+-[a-zA-Z]*[px][a-zA-Z]*)*\s*($|[;&|)])`, text)

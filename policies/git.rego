@@ -13,7 +13,8 @@ git_subcommand(cmd) := cmd.operands[0] if cmd.name == "git"
 git_subcommands := {sub |
 	"git" in input.agentjail.names
 	some cmd in commands
-	sub := git_subcommand(cmd)
+	cmd.name == "git"
+	sub := cmd.operands[0] # git_subcommand(cmd), written out: cheaper than a call per command
 }
 
 # git_pushes are the `git push` commands of the call.
@@ -53,18 +54,22 @@ deny contains {"id": "git.force_push_protected", "msg": msg} if {
 	msg := sprintf("Blocked: force-pushing %s rewrites shared history that others build on. Push a new branch and open a pull request instead.", [b])
 }
 
+# git.force_push is one rule over force_push_asks: every git command
+# enters a rule, and one costs less than three.
 ask contains {"id": "git.force_push", "msg": msg} if {
 	"git" in input.agentjail.names
 	"push" in git_subcommands
+	some msg in force_push_asks
+}
+
+force_push_asks contains msg if {
 	some cmd in git_pushes
 	forced(cmd)
 	not protected_push(cmd)
 	msg := "A force push overwrites the remote branch's history; the user has to approve it. Prefer --force-with-lease on your own feature branch."
 }
 
-ask contains {"id": "git.force_push", "msg": msg} if {
-	"git" in input.agentjail.names
-	"push" in git_subcommands
+force_push_asks contains msg if {
 	some cmd in git_pushes
 	leased(cmd)
 	not forced(cmd)
@@ -73,9 +78,7 @@ ask contains {"id": "git.force_push", "msg": msg} if {
 	msg := sprintf("--force-with-lease to %s still rewrites its history; the user has to approve it.", [b])
 }
 
-ask contains {"id": "git.force_push", "msg": msg} if {
-	"git" in input.agentjail.names
-	"push" in git_subcommands
+force_push_asks contains msg if {
 	some cmd in git_pushes
 	leased(cmd)
 	count(push_targets(cmd)) == 0
@@ -104,9 +107,8 @@ remote_deletion(cmd) if {
 
 ask contains {"id": "git.discard_work", "msg": msg} if {
 	"git" in input.agentjail.names
-	count(git_subcommands & {"clean", "reset", "checkout", "restore", "stash"}) > 0
 	some cmd in commands
-	cmd.name == "git"
+	git_subcommand(cmd) in {"clean", "reset", "checkout", "restore", "stash"}
 	discards_work(cmd)
 	msg := sprintf("`git %s` throws away uncommitted work for good; the user has to approve it. Use `git stash` to set changes aside instead.", [concat(" ", cmd.args)])
 }
@@ -144,6 +146,8 @@ discards_work(cmd) if {
 ask contains {"id": "publish.release", "msg": msg} if {
 	"publish" in input.agentjail.kinds
 	some cmd in commands
+	some verb in cmd.args
+	verb in {"publish", "upload", "push", "release"} # a word of publishes(cmd), a cheap test before it
 	publishes(cmd)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
 }

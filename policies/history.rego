@@ -11,7 +11,14 @@ git_words(cmd) := positional(cmd) if cmd.name == "git"
 ask contains {"id": "git.drop_history", "msg": msg} if {
 	"git" in input.agentjail.names
 	some cmd in commands
+	cmd.name == "git"
+	some verb in cmd.args
+	# A cheap test before git_words works out positional words: the verbs
+	# of drops_history, written out (a table rule costs each call its
+	# evaluation).
+	verb in {"branch", "checkout", "switch", "restore", "gc", "prune", "filter-branch", "filter-repo", "reflog", "worktree", "update-ref"}
 	words := git_words(cmd)
+	words[0] == verb
 	drops_history(cmd, words)
 	msg := sprintf("`git %s` throws away commits, history or uncommitted work for good; the user has to approve it.", [concat(" ", cmd.args)])
 }

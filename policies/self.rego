@@ -53,16 +53,17 @@ claude_settings(p) if {
 }
 
 deny contains {"id": "self.settings_shell_write", "msg": msg} if {
+	input.agentjail.tool_kind == "shell" # first: OPA's rule index then skips every Edit and Write
 	input.agentjail.writes[0]
 	some p in writes
 	claude_settings(p)
-	input.agentjail.tool_kind == "shell"
 	msg := sprintf("Blocked: %s holds the agent's hooks, including agentjail's; shell commands may not change it. Use the Edit tool for other settings, and leave the agentjail hook in place.", [pretty(p)])
 }
 
 # agentjail's own files: policies, config, binaries, socket, logs.
 deny contains {"id": "self.home_write", "msg": msg} if {
 	input.agentjail.writes[0]
+	input.agentjail.unusual_paths[0] # agentjail_paths are among them
 	some p in writes
 	p in agentjail_paths
 	msg := sprintf("Blocked: %s belongs to agentjail (policies, config, binaries); agents may not change it. Tell the user what to change.", [pretty(p)])

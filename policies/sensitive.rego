@@ -7,38 +7,46 @@ package agentjail
 # Relative to the home directory.
 more_secret_home_pattern := `^(\.config/gh(/.*)?|\.config/hub|\.terraformrc|\.terraform\.d/credentials.*|\.composer/auth\.json|\.config/composer/auth\.json|\.config/rclone/rclone\.conf|\.s3cfg|\.boto|\.my\.cnf|\.mylogin\.cnf|\.m2/settings(-security)?\.xml|\.gradle/gradle\.properties|\.cargo/credentials.*|\.local/share/keyrings(/.*)?|\.local/share/kwalletd(/.*)?|\.config/op(/.*)?|\.op(/.*)?|\.config/Bitwarden CLI(/.*)?|\.config/hcloud/cli\.toml|\.config/doctl/config\.yaml|\.fly/config\.yml|\.config/netlify/config\.json|\.netlify/config\.json|\.local/share/com\.vercel\.cli/auth\.json|\.oci/(config|.*\.pem)|\.databrickscfg|\.snowsql/config|\.kaggle/kaggle\.json|\.huggingface/token|\.cache/huggingface/token|\.config/git/credentials|\.dockercfg|\.config/containers/auth\.json|\.wrangler/config/default\.toml|\.config/\.wrangler/config/default\.toml|\.pulumi/credentials\.json|\.config/stripe/config\.toml|\.ngrok2/ngrok\.yml|\.config/ngrok/ngrok\.yml|\.sentryclirc|\.config/helm/registry/config\.json|\.config/sops/age/keys\.txt|\.age/.*|\.config/age/.*|\.gnupg|\.lftp/bookmarks|\.config/filezilla/sitemanager\.xml|\.config/configstore/firebase-tools\.json|\.nuget/NuGet/NuGet\.Config|\.config/NuGet/NuGet\.Config|\.kube/.*\.(ya?ml|conf(ig)?))$`
 
-secret(p) if regex.match(more_secret_home_pattern, home_rel(p))
+# home_rel(p) written out: a helper function's call costs more than the
+# test, and secret(p) is asked of every unusual path.
+secret(p) if {
+	startswith(p, home_slash)
+	regex.match(more_secret_home_pattern, substring(p, count(home_slash), -1))
+}
 
 more_secret_abs_pattern := `^(/etc/ssh/ssh_host_[^/]*_key|/run/secrets(/.*)?|/var/run/secrets(/.*)?|/private/var/run/secrets(/.*)?|/etc/ssl/private(/.*)?|/etc/letsencrypt/(live|archive)/.*/privkey.*\.pem|/etc/kubernetes/(admin|kubelet|controller-manager|scheduler)\.conf|/etc/kubernetes/pki/.*\.key|/var/lib/rancher/k3s/server/(token|cred/.*)|/etc/rancher/k3s/k3s\.yaml)$`
 
 secret(p) if regex.match(more_secret_abs_pattern, p)
 
-# Service-account keys and other JSON credentials kept in a project.
-key_file(p) if regex.match(`(?i)/[^/]*(service[-_]?account|[-_]sa[-_]key|[-_]sa|gha-creds-[^/]*|adminsdk[^/]*|client[-_]secret[^/]*)\.json$`, p)
-
-# Credential files are known by their name wherever they are: a copy
-# in a project, a build context or a CI folder (deploy/.git-credentials,
-# ctx/.kube/config) holds the same secret as the one in HOME. A
-# project's .npmrc and .docker/config.json are not here: they are usually
-# registry settings and credential-helper names.
-key_file(p) if regex.match(`(?i)/(\.netrc|_netrc|\.git-credentials|\.pgpass|\.vault-token|\.pypirc|\.s3cfg|\.boto|\.my\.cnf|\.aws/credentials|\.kube/config|\.config/gh/hosts\.yml|\.cargo/credentials(\.toml)?|\.terraform\.d/credentials\.tfrc\.json)$`, p)
-
-key_file(p) if regex.match(`(?i)/[^/]*\.(kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)$`, p)
+# Service-account keys and other JSON credentials kept in a project;
+# key stores and keychains; and credential files known by their name
+# wherever they are: a copy in a project, a build context or a CI folder
+# (deploy/.git-credentials, ctx/.kube/config) holds the same secret as
+# the one in HOME. A project's .npmrc and .docker/config.json are not
+# here: they are usually registry settings and credential-helper names.
+# One pattern, not a definition each: key_file(p) is asked of every
+# named path, and each definition entered costs allocations.
+key_file(p) if regex.match(`(?i)/([^/]*(service[-_]?account|[-_]sa[-_]key|[-_]sa|gha-creds-[^/]*|adminsdk[^/]*|client[-_]secret[^/]*)\.json|[^/]*\.(kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)|\.netrc|_netrc|\.git-credentials|\.pgpass|\.vault-token|\.pypirc|\.s3cfg|\.boto|\.my\.cnf|\.aws/credentials|\.kube/config|\.config/gh/hosts\.yml|\.cargo/credentials(\.toml)?|\.terraform\.d/credentials\.tfrc\.json)$`, p)
 
 # A search of the whole home directory, or a credentials folder, for
 # secret-looking text reads every secret it finds.
 secret_search_pattern := `(?i)(secret|passw(or)?d|passwd|token|api[_-]?key|access[_-]?key|private[_-]?key|aws_secret|BEGIN .*PRIVATE|credential|bearer|auth)`
 
+# search_programs' group narrows the rule's gate ("search" holds git and
+# find too); the set is written out in the rule, where a table rule would
+# cost each call its evaluation.
 search_programs := {"grep", "egrep", "fgrep", "rg", "ag", "ack"}
 
+program_group contains [prog, "text_search"] if some prog in search_programs
+
 deny contains {"id": "secrets.search_home", "msg": msg} if {
-	"search" in input.agentjail.kinds
+	"text_search" in input.agentjail.kinds
 	some cmd in commands
-	cmd.name in search_programs
+	cmd.name in {"grep", "egrep", "fgrep", "rg", "ag", "ack"}
+	some a in cmd.args
+	regex.match(secret_search_pattern, a) # before the paths: most searches look for something else
 	some p in cmd.paths
 	broad_search_root(p)
-	some a in cmd.args
-	regex.match(secret_search_pattern, a)
 	msg := sprintf("Blocked: `%s` searches %s for secrets and would print every key and token it finds. Search the project instead, or ask the user for the value you need.", [cmd.name, pretty(p)])
 }
 
@@ -98,8 +106,11 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 ask contains {"id": "secrets.git_history", "msg": msg} if {
 	"git" in input.agentjail.names
 	some cmd in commands
+	cmd.name == "git"
+	some verb in cmd.args
+	verb in {"show", "cat-file", "archive"} # a cheap test before git_words works out positional words
 	words := git_words(cmd)
-	words[0] in {"show", "cat-file", "archive"}
+	words[0] == verb
 	some w in array.slice(words, 1, count(words))
 	contains(w, ":")
 	path := concat("/", ["", regex.replace(w, `^[^:]*:`, "")])
@@ -110,9 +121,12 @@ ask contains {"id": "secrets.git_history", "msg": msg} if {
 ask contains {"id": "secrets.git_history", "msg": msg} if {
 	"git" in input.agentjail.names
 	some cmd in commands
-	words := git_words(cmd)
-	words[0] in {"log", "diff", "show"}
+	cmd.name == "git"
+	some verb in cmd.args
+	verb in {"log", "diff", "show"}
 	has_flag(cmd, {"p", "patch", "u"})
+	words := git_words(cmd)
+	words[0] == verb
 	some w in array.slice(words, 1, count(words))
 	history_secret(concat("/", ["", w]))
 	msg := sprintf("`git %s -p` on %s prints the contents of a file that usually holds secrets; the user has to approve it.", [words[0], w])
