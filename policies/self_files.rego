@@ -50,6 +50,8 @@ protected_file(p) if {
 
 protected_place(p) if claude_settings(p)
 
+protected_place(p) if agent_permission_file(p)
+
 protected_place(p) if {
 	some aj in agentjail_homes
 	under(p, aj)
@@ -374,6 +376,7 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 	some p in writes
 	protected_file(p)
 	not claude_settings(p)
+	not agent_permission_file(p)
 	msg := sprintf("Blocked: %s keeps agentjail guarding this session; agents may not change it. Tell the user what you need changed.", [pretty(p)])
 }
 
