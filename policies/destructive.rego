@@ -17,6 +17,7 @@ ask contains {"id": "fs.rm_outside_project", "msg": msg} if {
 	some p in cmd.paths
 	p in outside_paths
 	not p in catastrophic_paths
+	not cache_deletion(cmd, p)
 	msg := sprintf("%s is outside the project (%s) and temp folders: deleting it recursively needs the user's approval. If it belongs to this project, add it to allowed_paths in ~/.agentjail/config.yaml.", [pretty(p), pretty(project)])
 }
 
@@ -58,6 +59,55 @@ relative_prefix(prefix) if {
 	not startswith(prefix, "..")
 }
 
+# tool_cache(p): p is one tool's cache folder in the home directory, or
+# inside one (~/.cache/pip, ~/Library/Caches/pip, ~/.npm/_cacache): the
+# tool downloads or rebuilds it on demand, so deleting it loses nothing.
+# The cache roots themselves are not (~/.cache holds every program's
+# caches, some with state that is slow or impossible to get back), nor a
+# glob, nor a cache that holds a login token.
+tool_cache(p) if {
+	rel := home_rel(p)
+	not regex.match(`[*?\[\]{}$]`, rel)
+	cache_rel(rel)
+	not credential_cache(rel)
+	not protected_file(p)
+}
+
+# cache_deletion(cmd, p): cmd deletes p, a tool's cache, without
+# following a link there: an operand that ends in / (or /.) or find -L
+# would delete what a link planted in the cache points to.
+cache_deletion(cmd, p) if {
+	tool_cache(p)
+	not has_flag(cmd, {"L", "follow"})
+	every o in cmd.operands {
+		not regex.match(`/\.?$`, o)
+	}
+}
+
+cache_rel(rel) if {
+	some root in cache_roots
+	startswith(rel, concat("", [root, "/"]))
+}
+
+cache_rel(rel) if {
+	some dir in cache_dirs
+	under(rel, dir)
+}
+
+# cache_roots hold one folder per tool; cache_dirs are single tools'
+# caches kept elsewhere.
+cache_roots := {".cache", "Library/Caches"}
+
+cache_dirs := {
+	".npm/_cacache", ".npm/_npx", ".gradle/caches", ".cargo/registry/cache", ".yarn/berry/cache",
+	"Library/Developer/Xcode/DerivedData",
+}
+
+credential_cache(rel) if {
+	some dir in {".cache/huggingface"}
+	under(rel, dir)
+}
+
 deny contains {"id": "fs.find_delete_broad", "msg": msg} if {
 	"find" in input.agentjail.names
 	some cmd in commands
@@ -77,6 +127,7 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 	some p in cmd.paths
 	p in outside_paths
 	not p in temp_roots
+	not cache_deletion(cmd, p)
 	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }
 

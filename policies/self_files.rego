@@ -50,6 +50,8 @@ protected_file(p) if {
 
 protected_place(p) if claude_settings(p)
 
+protected_place(p) if agent_permission_file(p)
+
 protected_place(p) if {
 	some aj in agentjail_homes
 	under(p, aj)
@@ -222,6 +224,49 @@ read_only(cmd) if {
 	agentjail_cli_read_only(cmd)
 }
 
+# copy_source(cmd, p): cmd copies p somewhere else and only reads it:
+# a source operand of cp, rsync, install, scp or ditto, while the
+# destination (the last operand) is none of ours. Not when an option
+# could change the source or tie the copy to it (a hard or symbolic
+# link, rsync --remove-source-files), nor when the destination may not
+# be the last word written (-t DIR, install -d, operands from xargs, an
+# option's value, a dynamic word or a glob).
+copy_source(cmd, p) if {
+	copy_reads_sources(cmd)
+	p in cmd.paths
+	p != cmd.paths[count(cmd.paths) - 1]
+}
+
+copy_reads_sources(cmd) if {
+	off := copy_programs[cmd.name]
+	not has_flag(cmd, off)
+	not cmd.dynamic
+	not cmd.glob
+	not cmd.remote
+	not cmd.via in {"xargs", "find -exec"}
+	not "xargs" in cmd.wrappers
+	count(cmd.paths) >= 2
+	count(cmd.paths) == count(cmd.operands) # every path is an operand, in order
+	count(object.get(cmd, "prefixes", [])) == 0
+	dest := cmd.paths[count(cmd.paths) - 1]
+	not protected_file(dest)
+	not names_guard_word(dest)
+}
+
+# names_guard_word(w): w holds one of agentjail's places in its text.
+names_guard_word(w) if {
+	some place in guard_places
+	contains(w, place)
+}
+
+copy_programs := {
+	"cp": {"l", "link", "s", "symbolic-link", "t", "target-directory", "remove-destination", "attributes-only"},
+	"rsync": {"remove-source-files", "remove-sent-files", "files-from", "include-from", "exclude-from"},
+	"install": {"d", "directory", "t", "target-directory"},
+	"scp": {"3"},
+	"ditto": set(),
+}
+
 # --- the rules ---------------------------------------------------------
 
 # command_named(cmd) are the paths a command names: its operands, and
@@ -260,6 +305,7 @@ shell_protected_file contains msg if {
 	not read_only(cmd)
 	some p in command_named(cmd)
 	p in guard_named
+	not copy_source(cmd, p)
 	msg := sprintf("Blocked: `%s` on %s could change what keeps agentjail guarding this session (its files, policies, socket or service, or the agent's hook settings); only read-only tools (cat, grep, ls, git diff ...) may touch it. Tell the user what you need changed.", [cmd.name, pretty(p)])
 }
 
@@ -285,7 +331,17 @@ shell_protected_file contains msg if {
 	some a in cmd.args
 	some place in embedded_places
 	contains(a, place)
+	not copied_operand(cmd, a)
 	msg := sprintf("Blocked: `%s` names %s, which keeps agentjail guarding this session, inside `%s`; agents may not touch it. Tell the user what you need changed.", [cmd.name, pretty(place), a])
+}
+
+# copied_operand(cmd, a): a is a source operand of a copy that only
+# reads its sources (see copy_source).
+copied_operand(cmd, a) if {
+	copy_reads_sources(cmd)
+	some i, o in cmd.operands
+	o == a
+	i < count(cmd.operands) - 1
 }
 
 guard_places := {p | some p in array.concat([aj | some aj in agentjail_homes], array.concat(policy_dirs, [daemon_socket])); p != ""}
@@ -320,6 +376,7 @@ deny contains {"id": "self.protected_file", "msg": msg} if {
 	some p in writes
 	protected_file(p)
 	not claude_settings(p)
+	not agent_permission_file(p)
 	msg := sprintf("Blocked: %s keeps agentjail guarding this session; agents may not change it. Tell the user what you need changed.", [pretty(p)])
 }
 

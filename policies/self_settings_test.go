@@ -68,7 +68,7 @@ func TestSettingsEditsThroughTheDaemon(t *testing.T) {
 		}}, wire.Deny},
 		{"rewritten without the hook", "Write", map[string]any{"content": `{"model": "opus"}`}, wire.Deny},
 		{"stale edit", "Edit", map[string]any{"old_string": `"model": "haiku"`, "new_string": `"model": "opus"`}, wire.Deny},
-		{"add a permission", "Edit", map[string]any{"old_string": `"allow": []`, "new_string": `"allow": ["Bash(npm test)"]`}, wire.Allow},
+		{"add a permission", "Edit", map[string]any{"old_string": `"allow": []`, "new_string": `"allow": ["Bash(npm test)"]`}, wire.Ask}, // the user approves what the agent grants itself
 		{"change the model", "Edit", map[string]any{"old_string": `"model": "sonnet"`, "new_string": `"model": "opus"`}, wire.Allow},
 		{"add a hook of its own", "Edit", map[string]any{"old_string": `"PreToolUse": [`, "new_string": `"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "prettier --write"}]}],` + "\n    " + `"PreToolUse": [`}, wire.Allow},
 		{"rewritten keeping the hook", "Write", map[string]any{"content": strings.Replace(installed, "sonnet", "opus", 1)}, wire.Allow},

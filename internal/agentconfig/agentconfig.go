@@ -1,8 +1,9 @@
 // Package agentconfig judges writes to the files where agents keep their
-// hook configuration: it computes the file a tool call would leave behind
-// (an Edit applied exactly as the agent applies it, a Write's content) and
-// says whether that file would still run agentjail's hook for every tool
-// call. Nothing the agent writes decides whether it is guarded, so the
+// hook configuration and permissions: it computes the file a tool call
+// would leave behind (an Edit applied exactly as the agent applies it, a
+// Write's content) and says whether that file would still run agentjail's
+// hook for every tool call, and what it would let the agent do without
+// the user's approval (permissions.go). Nothing the agent writes decides whether it is guarded, so the
 // judgement is on the resulting file, never on the text of the edit.
 //
 // Each agent's judge is one function in its own file (claude.go, codex.go,
@@ -37,11 +38,22 @@ type Judgement struct {
 	// agent was never wired in, but a human should know (policies ask
 	// for the user-level files, where install puts the hook).
 	CreatedUnhooked bool
+	// Grants are the permissions the write gives the agent that the file
+	// did not: tool calls it would make without the user's approval.
+	Grants []Grant
 }
 
 // Map is j as a JSON-shaped value for the policy input.
 func (j Judgement) Map() map[string]any {
-	return map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem, "created_unhooked": j.CreatedUnhooked}
+	m := map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem, "created_unhooked": j.CreatedUnhooked}
+	if len(j.Grants) > 0 {
+		grants := make([]any, len(j.Grants))
+		for i, g := range j.Grants {
+			grants[i] = g.Map()
+		}
+		m["grants"] = grants
+	}
+	return m
 }
 
 // ReadFunc reads a file's current content; an error wrapping
@@ -72,7 +84,7 @@ func Agent(path, home string) string {
 		return "codex"
 	case GeminiSettings(path, home):
 		return "gemini"
-	case CursorHooks(path, home):
+	case CursorHooks(path, home), CursorPermissions(path, home):
 		return "cursor"
 	case CopilotConfig(path, home):
 		return "copilot"
@@ -110,6 +122,9 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 			// Refusing costs a user nothing: the edit could not apply.
 			return fail("edit the hooks, hook switches or environment of a settings file that is not there, so agentjail cannot check the result")
 		}
+		if cur == nil {
+			j.Grants = editGrants(agent, tool, input)
+		}
 		return j
 	}
 	p := agents[agent](cur, res)
@@ -121,6 +136,7 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 	if p != "" {
 		return fail(p)
 	}
+	j.Grants = grantJudges[agent](cur, res)
 	j.CreatedUnhooked = cur == nil && res != nil && !strings.Contains(string(res), hookBinary)
 	return j
 }

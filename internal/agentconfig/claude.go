@@ -398,3 +398,48 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// claudeModes: permissions.defaultMode values by what they approve.
+var (
+	claudeWideModes   = []string{"bypassPermissions"}
+	claudeNarrowModes = []string{"acceptEdits", "auto"}
+	claudeSafeModes   = []string{"default", "plan", "dontAsk"}
+)
+
+// claudeGrants: what a change of a Claude Code settings file lets the
+// agent do without asking: rules added to permissions.allow, deny and
+// ask rules removed, a default mode that approves calls, folders added
+// to additionalDirectories, the switches that guard bypass mode and the
+// sandbox turned off. A file Claude Code would ignore loses its deny
+// rules with it.
+func claudeGrants(cur, res []byte) []Grant {
+	curDoc, _ := parseObject(cur)
+	curP := object(curDoc["permissions"])
+	var g grants
+	resDoc, ok := parseObject(res)
+	if !ok || (resDoc["permissions"] != nil && object(resDoc["permissions"]) == nil) {
+		if len(strList(curP["deny"])) > 0 {
+			g.add(true, "leave a file Claude Code ignores, the user's permissions.deny rules with it")
+		}
+		return g
+	}
+	resP := object(resDoc["permissions"])
+	g.newRules("permissions.allow", curP["allow"], resP["allow"], wideRule)
+	g.removedRules("permissions.deny", curP["deny"], resP["deny"], true)
+	g.removedRules("permissions.ask", curP["ask"], resP["ask"], false)
+	g.mode("permissions.defaultMode", curP["defaultMode"], resP["defaultMode"], claudeWideModes, claudeNarrowModes, claudeSafeModes)
+	g.newDirs("permissions.additionalDirectories", curP["additionalDirectories"], resP["additionalDirectories"])
+	if curP["disableBypassPermissionsMode"] == "disable" && resP["disableBypassPermissionsMode"] != "disable" {
+		g.add(false, "drop permissions.disableBypassPermissionsMode, which keeps the agent from skipping every permission check")
+	}
+	if turnedOn(curDoc["skipDangerousModePermissionPrompt"], resDoc["skipDangerousModePermissionPrompt"]) {
+		g.add(false, "set skipDangerousModePermissionPrompt, so bypass mode starts without the user's confirmation")
+	}
+	if object(curDoc["sandbox"])["enabled"] == true && object(resDoc["sandbox"])["enabled"] != true {
+		g.add(false, "turn off the sandbox that confines the agent's commands")
+	}
+	if turnedOn(object(curDoc["sandbox"])["autoAllowBashIfSandboxed"], object(resDoc["sandbox"])["autoAllowBashIfSandboxed"]) {
+		g.add(false, "set sandbox.autoAllowBashIfSandboxed, approving sandboxed commands in advance")
+	}
+	return g
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -110,4 +111,74 @@ func states(doc map[string]any) map[string]any {
 	hooks, _ := doc["hooks"].(map[string]any)
 	s, _ := hooks["state"].(map[string]any)
 	return s
+}
+
+// codexUnguarded are the config.toml settings that let Codex act without
+// the user's approval, at the top level or in a profile.
+var codexUnguarded = [][2]string{{"approval_policy", "never"}, {"sandbox_mode", "danger-full-access"}}
+
+// codexGrants: what a change of config.toml lets Codex do without
+// asking: approval_policy = "never" or sandbox_mode = "danger-full-access"
+// anywhere (the top level, any profile, or the profile it selects),
+// network access or folders for the workspace sandbox, a project trusted.
+func codexGrants(cur, res []byte) []Grant {
+	if looksJSON(cur) || (cur == nil && looksJSON(res)) || res == nil {
+		return nil
+	}
+	var curDoc, resDoc map[string]any
+	if toml.Unmarshal(res, &resDoc) != nil {
+		return nil // Codex refuses to start with it
+	}
+	if cur != nil && toml.Unmarshal(cur, &curDoc) != nil {
+		curDoc = nil
+	}
+	var g grants
+	scope := func(doc map[string]any, profile string) map[string]any {
+		if profile == "" {
+			return doc
+		}
+		return object(object(doc["profiles"])[profile])
+	}
+	profiles := []string{""}
+	for name := range object(resDoc["profiles"]) {
+		profiles = append(profiles, name)
+	}
+	slices.Sort(profiles)
+	for _, kv := range codexUnguarded {
+		for _, p := range profiles {
+			if scope(resDoc, p)[kv[0]] == kv[1] && scope(curDoc, p)[kv[0]] != kv[1] {
+				where := kv[0]
+				if p != "" {
+					where = fmt.Sprintf("profiles.%s.%s", p, kv[0])
+				}
+				g.add(true, "set %s = %q, which lets Codex act without the user's approval", where, kv[1])
+			}
+		}
+		if codexEffective(resDoc, kv[0]) == kv[1] && codexEffective(curDoc, kv[0]) != kv[1] && len(g) == 0 {
+			g.add(true, "select the profile %v, whose %s = %q lets Codex act without the user's approval", resDoc["profile"], kv[0], kv[1])
+		}
+	}
+	ws, was := object(resDoc["sandbox_workspace_write"]), object(curDoc["sandbox_workspace_write"])
+	if turnedOn(was["network_access"], ws["network_access"]) {
+		g.add(false, "set sandbox_workspace_write.network_access, giving sandboxed commands the network")
+	}
+	g.newDirs("sandbox_workspace_write.writable_roots", was["writable_roots"], ws["writable_roots"])
+	curProjects := object(curDoc["projects"])
+	for _, path := range sortedKeys(object(resDoc["projects"])) {
+		if object(object(resDoc["projects"])[path])["trust_level"] == "trusted" && object(curProjects[path])["trust_level"] != "trusted" {
+			g.add(broadDir(path), "trust the project %s, where Codex then asks less", path)
+		}
+	}
+	return g
+}
+
+// codexEffective is the value of key the selected profile (or the top
+// level) gives.
+func codexEffective(doc map[string]any, key string) any {
+	if p, ok := doc["profile"].(string); ok {
+		if v, ok := object(object(doc["profiles"])[p])[key]; ok {
+			return v
+		}
+	}
+	return doc[key]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // CopilotConfig reports whether path is a Copilot CLI hook file: a JSON
@@ -90,4 +91,29 @@ func secs(h map[string]any) float64 {
 	}
 	f, _ := v.(float64)
 	return f
+}
+
+// copilotGrants: what a change of ~/.copilot/config.json lets the agent
+// do without asking: folders it trusts, URLs it may fetch, denied URLs
+// removed (the snake_case and camelCase spellings both).
+func copilotGrants(cur, res []byte) []Grant {
+	curDoc, _ := parseObject(cur)
+	resDoc, ok := parseObject(res)
+	if !ok {
+		return nil
+	}
+	var g grants
+	for _, k := range []string{"trusted_folders", "trustedFolders"} {
+		g.newDirs(k, curDoc[k], resDoc[k])
+	}
+	for _, k := range []string{"allowed_urls", "allowedUrls"} {
+		g.newRules(k, curDoc[k], resDoc[k], func(u string) bool {
+			host := strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+			return onlyWild(host)
+		})
+	}
+	for _, k := range []string{"denied_urls", "deniedUrls"} {
+		g.removedRules(k, curDoc[k], resDoc[k], true)
+	}
+	return g
 }

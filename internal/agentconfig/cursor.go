@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // CursorHooks reports whether path is a Cursor hooks file: hooks.json in
@@ -80,4 +81,37 @@ func cursorOurs(doc map[string]any) map[string]map[string]any {
 		}
 	}
 	return out
+}
+
+// CursorPermissions reports whether path is a Cursor file of tool
+// permissions: the CLI's cli-config.json (the user's) and cli.json (a
+// project's), and permissions.json (both) with the editor's allowlists.
+func CursorPermissions(path, home string) bool {
+	base := filepath.Base(path)
+	return (base == "cli-config.json" || base == "cli.json" || base == "permissions.json") && filepath.Base(filepath.Dir(path)) == ".cursor"
+}
+
+// cursorGrants: what a change of a Cursor file lets the agent do without
+// asking: permissions.allow rules (Shell(...), Write(...), Mcp(...)),
+// permissions.deny rules removed, terminal commands and MCP tools added to
+// permissions.json's allowlists.
+func cursorGrants(cur, res []byte) []Grant {
+	curDoc, _ := parseJSONC(cur)
+	resDoc, ok := parseJSONC(res)
+	var g grants
+	curP, resP := object(curDoc["permissions"]), object(resDoc["permissions"])
+	if !ok {
+		if len(strList(curP["deny"])) > 0 {
+			g.add(true, "leave a file Cursor cannot read, the user's permissions.deny rules with it")
+		}
+		return g
+	}
+	g.newRules("permissions.allow", curP["allow"], resP["allow"], wideRule)
+	g.removedRules("permissions.deny", curP["deny"], resP["deny"], true)
+	g.newRules("terminalAllowlist", curDoc["terminalAllowlist"], resDoc["terminalAllowlist"], wideCommand)
+	g.newRules("mcpAllowlist", curDoc["mcpAllowlist"], resDoc["mcpAllowlist"], func(s string) bool {
+		server, _, _ := strings.Cut(s, ":")
+		return onlyWild(server)
+	})
+	return g
 }

@@ -138,3 +138,51 @@ func msTimeout(h map[string]any) float64 {
 	}
 	return f
 }
+
+// geminiModes: general.defaultApprovalMode values by what they approve.
+var (
+	geminiWideModes   = []string{"yolo"}
+	geminiNarrowModes = []string{"auto_edit", "autoEdit"}
+	geminiSafeModes   = []string{"default", "plan"}
+)
+
+// geminiGrants: what a change of a Gemini CLI settings file lets the
+// agent do without asking: tools.allowed rules, tools.exclude entries
+// removed, an approval mode that approves calls, tools.autoAccept,
+// trusted MCP servers, the yolo lock or the tools.core limit lifted.
+// Older flat keys (allowedTools, excludeTools, autoAccept, coreTools)
+// count the same.
+func geminiGrants(cur, res []byte) []Grant {
+	curDoc, _ := parseJSONC(cur)
+	resDoc, ok := parseJSONC(res)
+	var g grants
+	curT, resT := object(curDoc["tools"]), object(resDoc["tools"])
+	if !ok {
+		if len(strList(curT["exclude"]))+len(strList(curDoc["excludeTools"])) > 0 {
+			g.add(true, "leave a settings file Gemini CLI cannot read, the user's tools.exclude with it")
+		}
+		return g
+	}
+	g.newRules("tools.allowed", curT["allowed"], resT["allowed"], wideRule)
+	g.newRules("allowedTools", curDoc["allowedTools"], resDoc["allowedTools"], wideRule)
+	g.removedRules("tools.exclude", curT["exclude"], resT["exclude"], true)
+	g.removedRules("excludeTools", curDoc["excludeTools"], resDoc["excludeTools"], true)
+	if turnedOn(curT["autoAccept"], resT["autoAccept"]) || turnedOn(curDoc["autoAccept"], resDoc["autoAccept"]) {
+		g.add(false, "set autoAccept, approving the calls Gemini CLI deems safe in advance")
+	}
+	g.mode("general.defaultApprovalMode", object(curDoc["general"])["defaultApprovalMode"], object(resDoc["general"])["defaultApprovalMode"], geminiWideModes, geminiNarrowModes, geminiSafeModes)
+	g.mode("tools.approvalMode", curT["approvalMode"], resT["approvalMode"], geminiWideModes, geminiNarrowModes, geminiSafeModes)
+	if object(curDoc["security"])["disableYoloMode"] == true && object(resDoc["security"])["disableYoloMode"] != true {
+		g.add(false, "drop security.disableYoloMode, which keeps the agent from skipping every approval")
+	}
+	if (curT["core"] != nil && resT["core"] == nil) || (curDoc["coreTools"] != nil && resDoc["coreTools"] == nil) {
+		g.add(false, "drop the tools.core limit on the tools the agent may use")
+	}
+	curMCP := object(curDoc["mcpServers"])
+	for _, name := range sortedKeys(object(resDoc["mcpServers"])) {
+		if turnedOn(object(curMCP[name])["trust"], object(object(resDoc["mcpServers"])[name])["trust"]) {
+			g.add(false, "trust the MCP server %s, approving every call of its tools in advance", name)
+		}
+	}
+	return g
+}
