@@ -108,6 +108,14 @@ func (a *analysis) call(op ast.Ref, args []*ast.Term, handled map[*ast.Term]bool
 	if key, ok := args[1].Value.(ast.String); ok {
 		a.keys[string(key)] = true
 		handled[args[0]] = true
+		return
+	}
+	// object.get(input, ["key", ...], default) reads below one key.
+	if path, ok := args[1].Value.(*ast.Array); ok && path.Len() > 0 {
+		if key, ok := path.Elem(0).Value.(ast.String); ok {
+			a.keys[string(key)] = true
+			handled[args[0]] = true
+		}
 	}
 }
 

@@ -36,6 +36,20 @@ func TestDecisionCache(t *testing.T) {
 			wantA: wire.Allow, wantB: wire.Deny, wantHitsB: 0,
 		},
 		{
+			name:      "a field read through object.get with a path is in the key",
+			policy:    "package agentjail\n\ndeny contains \"second session\" if object.get(input, [\"session_id\"], \"\") == \"s2\"\n",
+			cacheable: true,
+			a:         shellCall("ls", "s1"), b: shellCall("ls", "s2"),
+			wantA: wire.Allow, wantB: wire.Deny, wantHitsB: 0,
+		},
+		{
+			name:      "object.get with a path starting at a variable puts every field in the key",
+			policy:    "package agentjail\n\ndeny contains \"second session\" if { k := \"session_id\"; object.get(input, [k], \"\") == \"s2\" }\n",
+			cacheable: true,
+			a:         shellCall("ls", "s1"), b: shellCall("ls", "s2"),
+			wantA: wire.Allow, wantB: wire.Deny, wantHitsB: 0,
+		},
+		{
 			name:      "a rule reading input whole puts every field in the key",
 			policy:    "package agentjail\n\ndeny contains \"second session\" if { x := input; x.session_id == \"s2\" }\n",
 			cacheable: true,
