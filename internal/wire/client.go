@@ -46,7 +46,7 @@ func (c *Client) socket() string {
 // Do sends one request and waits for its response, within ctx's deadline.
 // A response carrying an Error is returned as that *Error.
 func (c *Client) Do(ctx context.Context, req *Request) (*Response, error) {
-	body, err := c.roundTrip(ctx, req)
+	body, err := c.roundTrip(ctx, req, false)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +77,13 @@ func (c *Client) Decide(ctx context.Context, req *Request) (*Decision, error) {
 // only what an agent is told (Verdict, Explicit and Reason), read with
 // ObjectMembers rather than json.Unmarshal, which would first build
 // decoders for every type a Response can hold, Status and all, in a
-// process that lives for one call.
+// process that lives for one call. req.Event must be JSON that
+// json.Valid accepts: the hook has checked it, and a large event is not
+// scanned twice (an invalid one would reach the daemon, which refuses
+// it).
 func (c *Client) DecideBrief(ctx context.Context, req *Request) (*Decision, error) {
 	req.Op = OpDecide
-	body, err := c.roundTrip(ctx, req)
+	body, err := c.roundTrip(ctx, req, true)
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +91,9 @@ func (c *Client) DecideBrief(ctx context.Context, req *Request) (*Decision, erro
 }
 
 // roundTrip sends one request on a connection of its own and returns
-// the body of the answer.
-func (c *Client) roundTrip(ctx context.Context, req *Request) ([]byte, error) {
+// the body of the answer; eventValid says the caller has checked the
+// event with json.Valid.
+func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) ([]byte, error) {
 	// Check the size before dialing: an oversized event is the caller's
 	// problem, not the daemon's, and deserves its own typed error.
 	if len(req.Event) > MaxFrame {
@@ -119,7 +123,7 @@ func (c *Client) roundTrip(ctx context.Context, req *Request) ([]byte, error) {
 		defer stop()
 	}
 
-	frame, err := requestFrame(req)
+	frame, err := requestFrame(req, eventValid)
 	if err == nil {
 		_, err = conn.Write(frame)
 	}

@@ -17,9 +17,10 @@ import (
 // spacing included, and HTML characters are not escaped). An event that
 // is not valid JSON, or a frame over MaxFrame this way (json.Marshal
 // would compact the event and might fit it), goes through WriteFrame's
-// path so that its errors stay the same.
-func requestFrame(req *Request) ([]byte, error) {
-	if len(req.Event) > 0 && !json.Valid(req.Event) {
+// path so that its errors stay the same. eventValid skips the check
+// when the caller has made it.
+func requestFrame(req *Request, eventValid bool) ([]byte, error) {
+	if len(req.Event) > 0 && !eventValid && !json.Valid(req.Event) {
 		return marshalFrame(req)
 	}
 	b := make([]byte, 4, 4+len(req.Event)+256)

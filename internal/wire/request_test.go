@@ -40,7 +40,7 @@ func sameRequest(t *testing.T, req Request) {
 	t.Helper()
 	var buf bytes.Buffer
 	wantErr := WriteFrame(&buf, &req)
-	frame, err := requestFrame(&req)
+	frame, err := requestFrame(&req, false)
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%+v: requestFrame err %v, WriteFrame %v", req, err, wantErr)
 	}
@@ -63,16 +63,16 @@ func sameRequest(t *testing.T, req Request) {
 // An event that is not JSON fails as WriteFrame fails; one that fits
 // only compacted is compacted, as WriteFrame would.
 func TestRequestFrameFallsBackToWriteFrame(t *testing.T) {
-	if _, err := requestFrame(&Request{Op: OpDecide, Event: []byte(`{"a":`)}); err == nil {
+	if _, err := requestFrame(&Request{Op: OpDecide, Event: []byte(`{"a":`)}, false); err == nil {
 		t.Error("an invalid event was framed")
 	}
 	spaced := []byte(`{"a":"x"` + strings.Repeat(" ", MaxFrame-20) + `}`)
-	frame, err := requestFrame(&Request{Op: OpDecide, Event: spaced})
+	frame, err := requestFrame(&Request{Op: OpDecide, Event: spaced}, false)
 	if err != nil || len(frame) > 100 {
 		t.Errorf("a spaced event that fits compacted: %d bytes, %v", len(frame), err)
 	}
 	huge := []byte(`{"a":"` + strings.Repeat("x", MaxFrame-10) + `"}`)
-	_, err = requestFrame(&Request{Op: OpDecide, Event: huge, Cwd: "/w"})
+	_, err = requestFrame(&Request{Op: OpDecide, Event: huge, Cwd: "/w"}, false)
 	var werr *Error
 	if !errors.As(err, &werr) || werr.Code != CodeTooLarge {
 		t.Errorf("a frame over MaxFrame: %v, want CodeTooLarge", err)
