@@ -258,18 +258,28 @@ func keepsHookName(cur, res []byte) string {
 // touches: the hook tables, their switches and the environment.
 var guardWords = []string{"agentjail", "hooks", "pretooluse", "matcher", "disableallhooks", "allowmanagedhooksonly", "\"env\"", "claude_code_", "\\u"}
 
+// editsOf is an Edit's input, or a MultiEdit's edits, each an object
+// with old_string and new_string.
+func editsOf(tool string, input map[string]any) []map[string]any {
+	switch tool {
+	case "Edit":
+		return []map[string]any{input}
+	case "MultiEdit":
+		list, _ := input["edits"].([]any)
+		out := make([]map[string]any, 0, len(list))
+		for _, e := range list {
+			m, _ := e.(map[string]any)
+			out = append(out, m)
+		}
+		return out
+	}
+	return nil
+}
+
 // touchesGuard reports whether an Edit or MultiEdit names guardWords in
 // the text it replaces or the text it writes.
 func touchesGuard(tool string, input map[string]any) bool {
-	var edits []any
-	switch tool {
-	case "Edit":
-		edits = []any{input}
-	case "MultiEdit":
-		edits, _ = input["edits"].([]any)
-	}
-	for _, e := range edits {
-		m, _ := e.(map[string]any)
+	for _, m := range editsOf(tool, input) {
 		for _, k := range []string{"old_string", "new_string"} {
 			s, _ := m[k].(string)
 			s = strings.ToLower(s)

@@ -239,16 +239,8 @@ func turnedOn(cur, res any) bool { return res == true && cur != true }
 // What its new text adds of permission rules and modes, or its old text
 // loses of deny rules, is judged as the result would be.
 func editGrants(agent, tool string, input map[string]any) []Grant {
-	var edits []any
-	switch tool {
-	case "Edit":
-		edits = []any{input}
-	case "MultiEdit":
-		edits, _ = input["edits"].([]any)
-	}
 	var g grants
-	for _, e := range edits {
-		m, _ := e.(map[string]any)
+	for _, m := range editsOf(tool, input) {
 		old, _ := m["old_string"].(string)
 		repl, _ := m["new_string"].(string)
 		if agent == "codex" {

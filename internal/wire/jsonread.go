@@ -92,7 +92,7 @@ func UnquoteString(value []byte) (s string, ok bool) {
 				return "", false
 			}
 			switch e := in[i+1]; e {
-			case '"', '\\', '/', '\'':
+			case '"', '\\', '/':
 				out = append(out, e)
 			case 'b':
 				out = append(out, '\b')
