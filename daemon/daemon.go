@@ -369,14 +369,20 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			// A try is the user testing a policy, not an agent's call.
 			d.decider.count(dec.Verdict)
 		}
+		if in == nil {
+			// Answered before the input was built (late, or a panic):
+			// log what the event itself says.
+			in = map[string]any{}
+			json.Unmarshal(req.Event, &in)
+		}
+		// Whether this is a second hook of one call is settled before the
+		// answer is written: the agent sends the next event only once it
+		// has this answer, so the calls are judged in the order they came,
+		// whereas the logging below runs after the write, when a later
+		// request's may have run first.
+		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
 		return &wire.Response{Decision: dec}, func(delivered bool) {
-			if in == nil {
-				// Answered before the input was built (late, or a
-				// panic): log what the event itself says.
-				in = map[string]any{}
-				json.Unmarshal(req.Event, &in)
-			}
-			d.logDecisionFrom(req.Source, in, dec, delivered)
+			d.logDecisionFrom(req.Source, in, dec, delivered, repeat)
 		}
 	case wire.OpStatus:
 		return &wire.Response{Status: d.Status()}, nil
@@ -441,14 +447,16 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 // logDecision records an agent's decision in the decision log and tells
 // the tray.
 func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bool) {
-	d.logDecisionFrom("", in, dec, delivered)
+	d.logDecisionFrom("", in, dec, delivered, false)
 }
 
 // logDecisionFrom records a decision from source (see wire.Request): a
 // try is logged with its source, and the tray (counts, notifications,
-// recent blocks) never hears of it.
-func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered bool) {
-	if source == "" && delivered && d.repeats.repeated(in, string(dec.Verdict), time.Now()) {
+// recent blocks) never hears of it. repeat says the call was logged
+// already from another hook; an answer that was not delivered is logged
+// all the same, marked, since the agent did not hear it.
+func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
+	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is
 		// in the log already.
 		d.log.Debug("the same call again from another hook; logged once", "verdict", dec.Verdict)
