@@ -33,8 +33,11 @@ COPILOT_VERSION := 1.0.102
 # every package, so they are printed without running the table twice.
 ATTACK_FIGURES := bin/attack-figures.txt
 
+# Recipes that pipe go test into testprogress must fail when go test does.
+SHELL := /bin/bash
+
 .DEFAULT_GOAL := help
-.PHONY: help build install uninstall run test bench vet clean claude-code agents codex gemini copilot app icons screenshot
+.PHONY: help build install uninstall run check lint test bench vet clean claude-code agents codex gemini copilot app icons screenshot
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / && !seen[$$1]++ {name[++n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
@@ -64,10 +67,21 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) build -o /dev/null ./...
 
-test: vet claude-code agents ## run every test (unit, policy, integration through the real binaries), print the quality figures
-	@echo "==> every test, with the race detector (the long part: unit, policy, the real binaries and agents end to end)"
+lint: ## staticcheck, pinned as a tool in go.mod
+	@echo "==> staticcheck"
+	$(GO) tool staticcheck ./...
+
+bin/testprogress: tools/testprogress/main.go
+	$(BUILD) -o $@ ./tools/testprogress
+
+check: vet lint bin/testprogress ## the fast loop: vet, lint, unit and policy tests (no race detector, no agent CLIs)
+	@echo "==> unit, policy and integration tests, short (no race detector; the agent CLIs' tests skip)"
+	set -o pipefail; $(GO) test -short -count=1 -json ./... | bin/testprogress -every 30s
+
+test: vet lint claude-code agents bin/testprogress ## run every test (unit, policy, integration through the real binaries), print the quality figures
+	@echo "==> every test, with the race detector (the long part: unit, policy, the real binaries and agents end to end; a line a minute names what still runs)"
 	@mkdir -p bin && rm -f $(ATTACK_FIGURES)
-	CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 -timeout 30m ./...
+	set -o pipefail; CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 -timeout 30m -json ./... | bin/testprogress -every 60s
 	@echo "==> fuzzing the decide path for 30 s"
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
 	@echo "==> the quality figures (README.md shows the same; a test checks it)"
