@@ -20,6 +20,9 @@ import (
 // claudeBinary finds the pinned Claude Code CLI (`make claude-code`).
 func claudeBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short (make check) leaves the agent CLIs out")
+	}
 	if p := os.Getenv("AGENTJAIL_CLAUDE"); p != "" {
 		return p
 	}

@@ -30,6 +30,9 @@ import (
 // skipping it.
 func agentCLI(t *testing.T, name string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short (make check) leaves the agent CLIs out")
+	}
 	p, err := filepath.Abs(filepath.Join("..", ".tools", name, "node_modules", ".bin", name))
 	if err != nil {
 		t.Fatal(err)

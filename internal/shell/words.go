@@ -50,7 +50,11 @@ func (w *walker) fields(wd *syntax.Word, cwd string, vars map[string]word) []wor
 				return []word{w.word(wd, cwd, vars)}
 			}
 			var out []word
-			for _, x := range expand.Braces(&cp) {
+			for x, err := range expand.BracesSeq(nil, &cp) {
+				if err != nil { // past the library's own bound, beyond ours
+					w.fail(err.Error())
+					return []word{w.word(wd, cwd, vars)}
+				}
 				out = append(out, w.word(x, cwd, vars))
 			}
 			return out
