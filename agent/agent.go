@@ -257,3 +257,28 @@ var shellNames = map[string]bool{"bash": true, "shell": true, "run_shell_command
 func mcpCall(tool, like string, input any) Call {
 	return Call{Tool: tool, Kind: "", Like: like, LikeInput: input}
 }
+
+// Notifier is an adapter whose agent shows a hook's message to the user
+// on a call the hook lets run, in a channel of its own (Claude Code's and
+// Gemini CLI's systemMessage): the hook's stderr on exit 0 is not shown.
+type Notifier interface {
+	// Notice is the answer that lets the call go on as if the hook had
+	// said nothing, and shows msg to the user.
+	Notice(event map[string]any, msg string) Answer
+}
+
+// Notice is a's answer that lets a call go on and tells the user msg: in
+// its agent's own channel where it has one, and on stderr always (the
+// agent's log, a terminal running the hook by hand).
+func Notice(a Adapter, event map[string]any, msg string) Answer {
+	if n, ok := a.(Notifier); ok {
+		return n.Notice(event, msg)
+	}
+	return Answer{Stderr: msg + "\n", Exit: ExitOK}
+}
+
+// systemMessage is the output of Claude Code's and Gemini CLI's hooks
+// that shows a message to the user and decides nothing.
+type systemMessage struct {
+	SystemMessage string `json:"systemMessage"`
+}

@@ -177,6 +177,12 @@ func TestRenderGolden(t *testing.T) {
 			got.WriteString("== " + d.name + "\nstdout: " + string(ans.Stdout) + "\nstderr: " + ans.Stderr + "\nexit: " + string(rune('0'+ans.Exit)) + "\n")
 			checkContract(t, name, d.dec, ans)
 		}
+		// A call the hook lets run unchecked is said to the user where
+		// the agent shows a hook's message (Claude Code's and Gemini CLI's
+		// systemMessage), and on stderr for every agent; it decides nothing.
+		ans := Notice(a, event(t, events[name]), "agentjail: no agentjail daemon is running; this call was allowed unchecked")
+		got.WriteString("== fail_open_notice\nstdout: " + string(ans.Stdout) + "\nstderr: " + ans.Stderr + "\nexit: " + string(rune('0'+ans.Exit)) + "\n")
+		checkNotice(t, name, ans)
 		golden := filepath.Join("testdata", name+".golden")
 		if *update {
 			os.WriteFile(golden, []byte(got.String()), 0o644)
@@ -227,6 +233,30 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a Answer) {
 		if json.Unmarshal(a.Stdout, &out) != nil || out.Permission != "deny" || out.AgentMessage == "" {
 			t.Errorf("cursor deny: got %+v", a)
 		}
+	}
+}
+
+// noticeAgents are the agents with a channel for a hook's message to the
+// user on a call that goes on: a systemMessage alone, no decision.
+var noticeAgents = map[string]bool{"claude-code": true, "gemini": true}
+
+// checkNotice asserts a fail-open's notice: exit 0, the message on stderr,
+// and on stdout either nothing or a systemMessage carrying no decision.
+func checkNotice(t *testing.T, agent string, a Answer) {
+	t.Helper()
+	msg := "agentjail: no agentjail daemon is running; this call was allowed unchecked"
+	if a.Exit != 0 || a.Stderr != msg+"\n" {
+		t.Errorf("%s notice: exit %d stderr %q, want 0 and the message", agent, a.Exit, a.Stderr)
+	}
+	if !noticeAgents[agent] {
+		if len(a.Stdout) != 0 {
+			t.Errorf("%s notice: stdout %q, want nothing", agent, a.Stdout)
+		}
+		return
+	}
+	var out map[string]any
+	if json.Unmarshal(a.Stdout, &out) != nil || len(out) != 1 || out["systemMessage"] != msg {
+		t.Errorf("%s notice: stdout %q, want {\"systemMessage\": the message} alone", agent, a.Stdout)
 	}
 }
 

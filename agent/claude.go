@@ -63,3 +63,9 @@ func (claude) Render(_ map[string]any, d *wire.Decision) Answer {
 	r := unknownVerdict(d)
 	return Answer{claudeJSON(wire.Deny, r), r + "\n", ExitBlock}
 }
+
+// Notice: Claude Code shows a hook's systemMessage to the user; with no
+// hookSpecificOutput its own permission flow goes on unchanged.
+func (claude) Notice(_ map[string]any, msg string) Answer {
+	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+}

@@ -171,3 +171,9 @@ func (gemini) Render(_ map[string]any, d *wire.Decision) Answer {
 	}
 	return deny(unknownVerdict(d))
 }
+
+// Notice: Gemini CLI shows a hook's systemMessage to the user (as a
+// warning); with no decision the call goes on.
+func (gemini) Notice(_ map[string]any, msg string) Answer {
+	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+}

@@ -124,6 +124,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 	served := make(chan struct{})
 	go func() {
 		d.Run(ctx)
+		cancel() // it stops on its own when another daemon took the socket over
 		close(served)
 	}()
 	if err := tray.Run(ctx); errors.Is(err, app.ErrNoTray) {

@@ -100,8 +100,7 @@ func healthy(st *wire.Status, fo failOpenStats) bool {
 func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	paint := coloursFor(out).paint
 	if !rep.Running {
-		fmt.Fprintf(out, "agentjail: %s (%v)\n", paint(red, "not running"), dialErr)
-		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
+		printNotRunning(out, rep.Socket, dialErr, paint)
 	} else {
 		st := rep.Daemon
 		started, _ := time.Parse(time.RFC3339, st.StartedAt)
@@ -135,7 +134,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	case fo.Total == 0:
 		fmt.Fprintln(out, "fail-opens: none recorded")
 	default:
-		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(localTime(fo.Last.Time)), safetext.Line(fo.Last.Error))
+		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s, because %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(localTime(fo.Last.Time)), safetext.Line(wire.CauseText(fo.Last.Cause)), safetext.Line(fo.Last.Error))
 	}
 	if rep.Running && !rep.Healthy {
 		fmt.Fprintf(out, "health: %s\n", paint(yellow, "degraded"))
@@ -144,6 +143,32 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		}
 	} else if rep.Running {
 		fmt.Fprintf(out, "health: %s\n", paint(green, "ok"))
+	}
+}
+
+// printNotRunning says why no daemon answered: none runs, or one runs
+// whose socket is gone (it recreates it), or another file is in its
+// place, or the server there is not ours, or it did not answer in time.
+func printNotRunning(out io.Writer, socket string, dialErr error, paint func(string, string) string) {
+	var derr *wire.DialError
+	if !errors.As(dialErr, &derr) {
+		// Something answered, or took too long: not "not running".
+		fmt.Fprintf(out, "agentjail: %s (%s)\n", paint(red, "not answering"), safetext.Line(dialErr.Error()))
+		fmt.Fprintf(out, "  see %s; restart the daemon if it stays so\n", wire.DaemonLogPath())
+		return
+	}
+	a := wire.ProbeSocket(socket)
+	what := safetext.Line(a.Describe(socket))
+	switch {
+	case a.Held:
+		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not reachable"), what)
+		fmt.Fprintf(out, "  it recreates its socket by itself within a second or two; if this stays, see %s and restart it\n", wire.DaemonLogPath())
+	case a.Cause == wire.CauseNotSocket:
+		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
+		fmt.Fprintf(out, "  move it away (a daemon refuses to replace it when it starts); then %s\n", wire.StartAdvice())
+	default:
+		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
+		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
 	}
 }
 

@@ -142,9 +142,10 @@ func (d *Daemon) Run(ctx context.Context) {
 	defer cancel()
 	var bg sync.WaitGroup
 	bg.Go(func() { d.watch(ctx) })
+	bg.Go(func() { d.guardSocket(ctx, cancel) })
 	bg.Go(func() {
 		<-ctx.Done()
-		d.ln.Listener.Close()
+		d.ln.stopListening()
 	})
 	d.log.Info("agentjail is serving", "socket", d.opts.Socket, "pid", os.Getpid(), "mode", d.opts.Mode)
 

@@ -87,12 +87,8 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 			})
 		}
 	}
-	if n, last := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); n > 0 {
-		st.Problems = append(st.Problems, wire.Problem{
-			Kind:    "fail_open",
-			Message: fmt.Sprintf("%d calls ran unchecked in the last hour (the hook found no daemon, or none answered in time); the last at %s: %s", n, last.Time, last.Error),
-			Fix:     fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped; this clears %v after the last one", filepath.Join(d.opts.Home, "agentjail.log"), wire.ProblemWindow),
-		})
+	if fo := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); fo.n > 0 {
+		st.Problems = append(st.Problems, failOpenProblem(fo, d.opts.Home))
 	}
 	st.Hook = d.installedHook()
 	st.Problems = append(st.Problems, hookProblems(d.decider.Config(), st.Hook, d.opts.Home)...)
@@ -242,25 +238,62 @@ const failTail = 256 << 10
 type failRecord struct {
 	Time  string `json:"time"`
 	Mode  string `json:"mode"`
+	Cause string `json:"cause"`
 	Error string `json:"error"`
 }
 
-// recentFailOpens counts the fail-opens recorded since since, and
-// returns the last one.
-func recentFailOpens(path string, since time.Time) (int, failRecord) {
-	var last failRecord
+// failOpens are the fail-opens of a period: how many, by cause, and the
+// last one.
+type failOpens struct {
+	n       int
+	byCause map[string]int
+	causes  []string // in the order first seen
+	last    failRecord
+}
+
+// failOpenProblem names what made the calls run unchecked, each cause
+// with its count, and the fix for those causes: a bad event on stdin is
+// the agent's doing, not the daemon's.
+func failOpenProblem(fo failOpens, home string) wire.Problem {
+	var parts []string
+	daemon, agent := false, false
+	for _, c := range fo.causes {
+		parts = append(parts, fmt.Sprintf("%d because %s", fo.byCause[c], wire.CauseText(c)))
+		if wire.DaemonCause(c) {
+			daemon = true
+		} else {
+			agent = true
+		}
+	}
+	var fixes []string
+	if daemon {
+		fixes = append(fixes, fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped", filepath.Join(home, "agentjail.log")))
+	}
+	if agent {
+		fixes = append(fixes, "the agent sent input the hook could not read: check that the hook is wired to a pre-tool event in the agent's settings (`agentjail install` rewrites it)")
+	}
+	return wire.Problem{
+		Kind:    "fail_open",
+		Message: fmt.Sprintf("%d calls ran unchecked in the last hour: %s; the last at %s: %s", fo.n, strings.Join(parts, ", "), fo.last.Time, fo.last.Error),
+		Fix:     fmt.Sprintf("%s; this clears %v after the last one", strings.Join(fixes, "; "), wire.ProblemWindow),
+	}
+}
+
+// recentFailOpens counts the fail-opens recorded since since, by cause,
+// and returns the last one.
+func recentFailOpens(path string, since time.Time) failOpens {
+	fo := failOpens{byCause: map[string]int{}}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return 0, last
+		return fo
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return 0, last
+		return fo
 	} else if fi.Size() > failTail {
 		f.Seek(fi.Size()-failTail, io.SeekStart)
 	}
 	b, _ := io.ReadAll(io.LimitReader(f, failTail))
-	n := 0
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		var r failRecord
@@ -268,9 +301,13 @@ func recentFailOpens(path string, since time.Time) (int, failRecord) {
 			continue
 		}
 		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && t.After(since) {
-			n++
-			last = r
+			fo.n++
+			if fo.byCause[r.Cause] == 0 {
+				fo.causes = append(fo.causes, r.Cause)
+			}
+			fo.byCause[r.Cause]++
+			fo.last = r
 		}
 	}
-	return n, last
+	return fo
 }

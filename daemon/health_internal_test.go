@@ -136,12 +136,57 @@ func TestRecentFailOpens(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "hook-failures.jsonl")
 			os.WriteFile(path, []byte(tt.log), 0o600)
-			n, last := recentFailOpens(path, now.Add(-wire.ProblemWindow))
+			fo := recentFailOpens(path, now.Add(-wire.ProblemWindow))
+			n, last := fo.n, fo.last
 			if n != tt.want {
 				t.Errorf("%d recent fail-opens, want %d", n, tt.want)
 			}
 			if n > 0 && last.Error != "e1m0s" && last.Error != "e5m0s" {
 				t.Errorf("last = %+v", last)
+			}
+		})
+	}
+}
+
+// The fail-open problem names each cause with its count, and blames the
+// daemon only for what is the daemon's: a bad event on stdin is the
+// agent's, a removed socket is not "no daemon".
+func TestFailOpenProblemNamesTheCause(t *testing.T) {
+	now := time.Now().UTC().Format(time.RFC3339)
+	rec := func(cause string) string {
+		return fmt.Sprintf(`{"time":%q,"mode":"open","cause":%q,"error":"x"}`+"\n", now, cause)
+	}
+	tests := []struct {
+		name, log   string
+		want, avoid []string
+	}{
+		{"bad event only", rec(wire.CauseBadEvent) + rec(wire.CauseBadEvent),
+			[]string{"2 calls ran unchecked", "2 because the agent sent an event that is not one JSON object", "check that the hook is wired"},
+			[]string{"keep the daemon running", "no daemon"}},
+		{"no daemon only", rec(wire.CauseNoDaemon),
+			[]string{"1 because no daemon was running", "keep the daemon running"},
+			[]string{"the agent sent", "check that the hook is wired"}},
+		{"socket gone and bad event", rec(wire.CauseSocketGone) + rec(wire.CauseBadEvent) + rec(wire.CauseSocketGone),
+			[]string{"3 calls", "2 because the daemon's socket had been removed", "1 because the agent sent", "keep the daemon running", "check that the hook is wired"},
+			[]string{"no daemon was running"}},
+		{"an older hook's record", `{"time":"` + now + `","mode":"open","error":"x"}` + "\n",
+			[]string{"1 because cause not recorded"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hook-failures.jsonl")
+			os.WriteFile(path, []byte(tt.log), 0o600)
+			p := failOpenProblem(recentFailOpens(path, time.Now().Add(-wire.ProblemWindow)), "/h")
+			text := p.Message + " | " + p.Fix
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q lacks %q", text, w)
+				}
+			}
+			for _, a := range tt.avoid {
+				if strings.Contains(text, a) {
+					t.Errorf("%q says %q", text, a)
+				}
 			}
 		})
 	}

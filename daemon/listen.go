@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,11 +18,32 @@ import (
 // ErrAlreadyRunning means another daemon owns the socket.
 var ErrAlreadyRunning = errors.New("already running")
 
-// listener is the socket plus the lock that proves we own it.
+// listener is the socket plus the lock that proves we own it. Both can
+// be taken away under a running daemon (a temp cleaner, a tidy user
+// removing the socket, its folder or the lock), which would leave every
+// later call unchecked while the lock keeps a new daemon out; heal (run
+// by guardSocket) puts them back.
 type listener struct {
-	net.Listener
 	path string
-	lock *os.File
+	dirs []string // private folders to recreate (the home)
+
+	mu     sync.Mutex
+	ln     net.Listener // the listener on path now
+	sockID fileID       // the socket file ln made
+	lock   *os.File
+	lockID fileID
+	// stopped: no more accepting or healing; closed: the files are gone.
+	stopped, closed bool
+}
+
+// fileID is a file's identity: a path that names another file is not ours.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(fi fs.FileInfo) fileID {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return fileID{uint64(st.Dev), uint64(st.Ino)}
+	}
+	return fileID{}
 }
 
 // listen makes dir private, takes the socket's lock, replaces a stale
@@ -44,7 +67,7 @@ func listen(socket string, privateDirs ...string) (*listener, error) {
 			return nil, err
 		}
 	}
-	lock, err := lockFile(paths.SocketLock(socket))
+	lock, lockID, err := lockFile(paths.SocketLock(socket))
 	if err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("another agentjail daemon is %w on %s: stop it first (`agentjail status` shows its pid), or set AGENTJAIL_SOCKET to run a second one", ErrAlreadyRunning, socket)
@@ -54,7 +77,7 @@ func listen(socket string, privateDirs ...string) (*listener, error) {
 	ok := false
 	defer func() {
 		if !ok {
-			lock.Close()
+			unlock(lock, lockID)
 		}
 	}()
 	if fi, err := os.Lstat(socket); err == nil {
@@ -66,27 +89,184 @@ func listen(socket string, privateDirs ...string) (*listener, error) {
 			return nil, fmt.Errorf("removing the stale socket %s: %w", socket, err)
 		}
 	}
-	ln, err := net.Listen("unix", socket)
+	ln, sockID, err := listenOn(socket)
 	if err != nil {
-		return nil, fmt.Errorf("listening on %s: %w", socket, err)
-	}
-	// Close removes the socket file; we remove it ourselves after the lock.
-	ln.(*net.UnixListener).SetUnlinkOnClose(false)
-	if err := os.Chmod(socket, 0o600); err != nil {
-		ln.Close()
-		os.Remove(socket)
-		return nil, fmt.Errorf("making %s private: %w", socket, err)
+		return nil, err
 	}
 	ok = true
-	return &listener{Listener: ln, path: socket, lock: lock}, nil
+	return &listener{path: socket, dirs: privateDirs, ln: ln, sockID: sockID, lock: lock, lockID: lockID}, nil
 }
 
-// Close stops listening, removes the socket file, then releases the lock.
+// listenOn listens on a free socket path, mode 0600, and returns the
+// socket file's identity.
+func listenOn(socket string) (net.Listener, fileID, error) {
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		return nil, fileID{}, fmt.Errorf("listening on %s: %w", socket, err)
+	}
+	// Close would remove the socket file, even one that is no longer
+	// ours; we remove it ourselves, only while it is.
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	fi, err := os.Lstat(socket)
+	if err == nil {
+		err = os.Chmod(socket, 0o600)
+	}
+	if err != nil {
+		ln.Close()
+		os.Remove(socket)
+		return nil, fileID{}, fmt.Errorf("making %s private: %w", socket, err)
+	}
+	return ln, idOf(fi), nil
+}
+
+// Accept waits for a connection on whichever listener is current: a
+// listener replaced by heal ends its wait, and the new one takes over.
+func (l *listener) Accept() (net.Conn, error) {
+	for {
+		l.mu.Lock()
+		ln := l.ln
+		l.mu.Unlock()
+		conn, err := ln.Accept()
+		if err == nil || !errors.Is(err, net.ErrClosed) {
+			return conn, err
+		}
+		l.mu.Lock()
+		swapped := l.ln != ln && !l.stopped
+		l.mu.Unlock()
+		if !swapped {
+			return nil, err
+		}
+	}
+}
+
+// Close stops listening, removes the socket file and the lock file (each
+// only while it is still ours), then releases the lock.
 func (l *listener) Close() error {
-	err := l.Listener.Close()
-	os.Remove(l.path)
-	l.lock.Close()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed, l.stopped = true, true
+	err := l.ln.Close()
+	removeIfSame(l.path, l.sockID)
+	unlock(l.lock, l.lockID)
 	return err
+}
+
+// stopListening closes the listener (Accept returns), leaving the files
+// for Close.
+func (l *listener) stopListening() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+	l.ln.Close()
+}
+
+// errLockLost says another daemon holds the socket's lock now (the lock
+// file was removed under this one and a new daemon took a new one): this
+// daemon must stop and leave the socket to it.
+var errLockLost = errors.New("another agentjail daemon took over the socket's lock")
+
+// heal puts back what was taken from under the daemon: the socket's
+// folder (and the home), the lock file, the socket file. It returns what
+// it repaired ("" for nothing), or errLockLost, or why it could not
+// repair (it is tried again at the next check).
+func (l *listener) heal() (string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return "", nil
+	}
+	lockPath := paths.SocketLock(l.path)
+	lockOK := sameFile(lockPath, l.lockID)
+	sockOK := sameFile(l.path, l.sockID)
+	if lockOK && sockOK {
+		return "", nil // the usual case: two lstats
+	}
+	var did []string
+	for _, dir := range l.dirs {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			if err := ensurePrivateDir(dir); err != nil {
+				return "", err
+			}
+			did = append(did, "recreated "+dir)
+		}
+	}
+	dir := filepath.Dir(l.path)
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("recreating the socket's folder: %w", err)
+		}
+		did = append(did, "recreated the socket's folder "+dir)
+	}
+	if err := checkOwnFolder(dir); err != nil {
+		return "", err
+	}
+	if !lockOK {
+		// Whoever holds the lock at the path owns the socket. A free lock
+		// file (or none) is taken again; one held means a new daemon
+		// took over after ours was removed: it serves, this one goes.
+		lock, id, err := lockFile(lockPath)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return "", errLockLost
+		}
+		if err != nil {
+			return "", fmt.Errorf("taking the lock again: %w", err)
+		}
+		l.lock.Close() // its file is gone or not the lock any more: nothing to remove
+		l.lock, l.lockID = lock, id
+		did = append(did, "took the lock "+lockPath+" again")
+	}
+	if !sameFile(l.path, l.sockID) {
+		if fi, err := os.Lstat(l.path); err == nil {
+			if fi.Mode().Type() == fs.ModeSocket {
+				// We hold the lock, so no live daemon owns it.
+				if err := os.Remove(l.path); err != nil {
+					return "", fmt.Errorf("removing the socket that replaced ours: %w", err)
+				}
+			} else {
+				// Never delete what someone put there: move it aside.
+				aside := fmt.Sprintf("%s.moved-%s", l.path, time.Now().UTC().Format("20060102T150405.000000000"))
+				if err := os.Rename(l.path, aside); err != nil {
+					return "", fmt.Errorf("%s is not a socket and cannot be moved away: %w", l.path, err)
+				}
+				did = append(did, fmt.Sprintf("moved the %v that replaced the socket to %s", fi.Mode().Type(), aside))
+			}
+		}
+		ln, id, err := listenOn(l.path)
+		if err != nil {
+			return "", err
+		}
+		old := l.ln
+		l.ln, l.sockID = ln, id
+		old.Close()
+		did = append(did, "recreated the socket "+l.path)
+	}
+	return strings.Join(did, "; "), nil
+}
+
+// sameFile reports whether path names the file id (without following a
+// symlink).
+func sameFile(path string, id fileID) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && idOf(fi) == id
+}
+
+// removeIfSame removes path if it still names the file id.
+func removeIfSame(path string, id fileID) {
+	if sameFile(path, id) {
+		os.Remove(path)
+	}
+}
+
+// unlock removes the lock file while still holding it (so no other
+// daemon has it yet), then releases it. A daemon that opened the file
+// before its removal and locks it after finds the path no longer names
+// it, and tries again (see lockFile).
+func unlock(lock *os.File, id fileID) {
+	removeIfSame(lock.Name(), id)
+	lock.Close()
 }
 
 // ensurePrivateDir creates dir as 0700, tightens a looser one we own, and
@@ -187,16 +367,39 @@ func ownerOf(fi fs.FileInfo) int {
 	return -1
 }
 
-// lockFile takes a non-blocking exclusive flock on path. It never follows
-// a symlink there (it would truncate the file it points to) and refuses
-// anything but a regular file of ours.
-func lockFile(path string) (*os.File, error) {
+// lockWait bounds how long lockFile retries a lock another process holds
+// for an instant: the hook and status test it with a shared lock they
+// release at once.
+const lockWait = 100 * time.Millisecond
+
+// lockFile takes a non-blocking exclusive flock on path and returns the
+// file and its identity. It never follows a symlink there (it would
+// truncate the file it points to) and refuses anything but a regular
+// file of ours. A lock held for longer than lockWait is EWOULDBLOCK.
+func lockFile(path string) (*os.File, fileID, error) {
+	for deadline := time.Now().Add(lockWait); ; {
+		f, id, err := lockOnce(path)
+		if err == nil || (!errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, errLockMoved)) || time.Now().After(deadline) {
+			if errors.Is(err, errLockMoved) {
+				err = syscall.EWOULDBLOCK
+			}
+			return f, id, err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// errLockMoved: the file was locked after its path came to name another
+// (a daemon stopping removes it as it lets go).
+var errLockMoved = errors.New("the lock file was replaced while it was taken")
+
+func lockOnce(path string) (*os.File, fileID, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, fmt.Errorf("%s is a symlink: agentjail never follows symlinks for its lock, since it writes to it; remove it", path)
+		return nil, fileID{}, fmt.Errorf("%s is a symlink: agentjail never follows symlinks for its lock, since it writes to it; remove it", path)
 	}
 	if err != nil {
-		return nil, err
+		return nil, fileID{}, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -206,14 +409,20 @@ func lockFile(path string) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fileID{}, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, err
+		return nil, fileID{}, err
 	}
-	// Record who holds it, for people debugging by hand.
+	id := idOf(fi)
+	if !sameFile(path, id) {
+		f.Close()
+		return nil, fileID{}, errLockMoved
+	}
+	// Record who holds it, for people debugging by hand and for the
+	// hook's and status's messages.
 	f.Truncate(0)
 	fmt.Fprintf(f, "%d %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
-	return f, nil
+	return f, id, nil
 }

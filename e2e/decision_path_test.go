@@ -121,7 +121,7 @@ func TestDecisionPath(t *testing.T) {
 	t.Run("garbage and empty stdin fail open", func(t *testing.T) {
 		for _, in := range []string{"", "not json at all", "[1,2,3]"} {
 			r := e.hook(in)
-			if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "not a JSON object") {
+			if r.code != 0 || systemMessage(r.stdout) != strings.TrimSuffix(r.stderr, "\n") || !strings.Contains(r.stderr, "not a JSON object") {
 				t.Errorf("stdin %q: %+v", in, r)
 			}
 		}
@@ -184,7 +184,7 @@ func TestDecisionPath(t *testing.T) {
 			t.Errorf("socket left after SIGTERM: %v", err)
 		}
 		open := e.hook(bashEvent("rm -rf ~"))
-		if open.code != 0 || open.stdout != "" || !strings.Contains(open.stderr, "agentjail run") || strings.Count(open.stderr, "\n") != 1 {
+		if open.code != 0 || systemMessage(open.stdout) != strings.TrimSuffix(open.stderr, "\n") || !strings.Contains(open.stderr, "agentjail run") || strings.Count(open.stderr, "\n") != 1 {
 			t.Errorf("fail-open: %+v", open)
 		}
 		closed := e.hook(bashEvent("ls"), "--fail-closed")

@@ -50,6 +50,7 @@ type env struct {
 	stopped chan struct{}
 	bus     string   // DBUS_SESSION_BUS_ADDRESS for the processes; "" for none
 	runArgs []string // agentjail run's flags; nil means --headless
+	extra   []string // more environment (KEY=value) for every process
 }
 
 func newEnv(t testing.TB) *env {
@@ -75,7 +76,8 @@ func (e *env) environ() []string {
 	}
 	// The service is always detached in tests: never a real unit or agent.
 	// No session bus unless a test brings its own.
-	return append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached", "DBUS_SESSION_BUS_ADDRESS="+e.bus)
+	out = append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached", "DBUS_SESSION_BUS_ADDRESS="+e.bus)
+	return append(out, e.extra...)
 }
 
 // writePolicy writes a file into the user's policies folder.

@@ -139,7 +139,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 
 	event, err := readEvent(ctx, stdin)
 	if err != nil {
-		return failure(opts, stdout, stderr, err.Error(), "the agent must send one JSON object on stdin")
+		return failure(opts, stdout, stderr, wire.CauseBadEvent, err.Error(), "the agent must send one JSON object on stdin")
 	}
 	if len(event) > wire.MaxFrame {
 		return tooLarge(opts, stdout, stderr, len(event))
@@ -152,7 +152,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		return tooComplex(opts, stdout, stderr)
 	}
 	if !isJSONObject(event) {
-		return failure(opts, stdout, stderr, "the input is not a JSON object", "the agent must send one JSON object on stdin")
+		return failure(opts, stdout, stderr, wire.CauseBadEvent, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
 	// The adapter that reads this event answers in its agent's dialect.
 	opts.event = agent.DecodeTop(event)
@@ -167,38 +167,31 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed}
 	dec, err := client.DecideBrief(ctx, req)
 	started := ""
+	var absent *wire.Absence
 	if notRunning(err) {
-		// No daemon at all (after a reboot, a logout or a crash in the
-		// detached mode): start the installed one and ask it, within
-		// this call's deadline.
-		if started = startDaemon(opts); started != "" {
+		// Nothing listens. Whether a daemon still runs decides what
+		// helps: one whose socket was taken away recreates it within a
+		// second (a daemon started now would refuse: it holds the lock),
+		// so wait for it; with none at all (after a reboot, a logout or
+		// a crash in the detached mode), start the installed one and ask
+		// it, within this call's deadline.
+		a := wire.ProbeSocket(client.SocketPath())
+		absent = &a
+		switch {
+		case a.Held:
 			dec, err = retry(ctx, client, req)
+		case a.Cause == wire.CauseNotSocket:
+			// A daemon started now would refuse the path: say what to move.
+		default:
+			if started = startDaemon(opts); started != "" || a.Cause == wire.CauseSocketFolderGone {
+				// A folder removed under a daemon takes its lock with it:
+				// that daemon, if one runs, recreates both at once.
+				dec, err = retry(ctx, client, req)
+			}
 		}
 	}
 	if err != nil {
-		var werr *wire.Error
-		if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
-			return tooLarge(opts, stdout, stderr, len(event))
-		}
-		var untrusted *wire.UntrustedError
-		if errors.As(err, &untrusted) {
-			// Whatever answers there could be anyone's: the event is never
-			// sent to it and its verdict never believed.
-			return failure(opts, stdout, stderr, err.Error(), "find out what is listening there and remove it; then "+wire.StartAdvice())
-		}
-		var timeout interface{ Timeout() bool }
-		if ctx.Err() != nil || (errors.As(err, &timeout) && timeout.Timeout()) {
-			err = fmt.Errorf("no answer from the agentjail daemon within %v", opts.Timeout)
-		}
-		if started != "" {
-			return failure(opts, stdout, stderr, fmt.Sprintf("no agentjail daemon was running; this hook started %s, which did not answer within %v", started, opts.Timeout),
-				fmt.Sprintf("the next call is checked once it is up; if it is not, see `agentjail status` and %s", wire.DaemonLogPath()))
-		}
-		fix := "see `agentjail status`"
-		if notRunning(err) {
-			fix = wire.StartAdvice()
-		}
-		return failure(opts, stdout, stderr, err.Error(), fix)
+		return unreachable(ctx, opts, stdout, stderr, len(event), err, started, absent)
 	}
 	ans := adapter.Render(opts.event, dec)
 	// A silent allow writes nothing: no empty write to either stream.
@@ -219,6 +212,58 @@ func isJSONObject(b []byte) bool {
 func startsObject(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
+}
+
+// unreachable answers a call the daemon did not answer (err), saying
+// what actually happened: no daemon, a daemon whose socket is gone,
+// another file in its place, a server that is not ours, no answer in
+// time, or an error from the daemon. started is the daemon this hook
+// started ("" none); absent is what the socket's files showed when
+// nothing listened (nil if something did).
+func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, size int, err error, started string, absent *wire.Absence) int {
+	var werr *wire.Error
+	if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
+		return tooLarge(opts, stdout, stderr, size)
+	}
+	var untrusted *wire.UntrustedError
+	if errors.As(err, &untrusted) {
+		// Whatever answers there could be anyone's: the event is never
+		// sent to it and its verdict never believed.
+		return failure(opts, stdout, stderr, wire.CauseUntrusted, err.Error(), "find out what is listening there and remove it; then "+wire.StartAdvice())
+	}
+	socket := (&wire.Client{}).SocketPath()
+	if opts.Client != nil {
+		socket = opts.Client.SocketPath()
+	}
+	var timeout interface{ Timeout() bool }
+	late := ctx.Err() != nil || (errors.As(err, &timeout) && timeout.Timeout())
+	if absent != nil && (late || notRunning(err)) {
+		// Nothing listened when this call came: the files say why. Look
+		// again, as waiting may have changed it.
+		now := wire.ProbeSocket(socket)
+		if now.Cause == wire.CauseNoDaemon && absent.Cause != wire.CauseNoDaemon {
+			now = *absent // it went away while this call waited
+		}
+		what := now.Describe(socket)
+		switch {
+		case started != "":
+			return failure(opts, stdout, stderr, wire.CauseStarting, fmt.Sprintf("%s; this hook started %s, which did not answer within %v", what, started, opts.Timeout),
+				fmt.Sprintf("it checks the next call if it is up by then; if it is not, see `agentjail status` and %s", wire.DaemonLogPath()))
+		case now.Held:
+			return failure(opts, stdout, stderr, now.Cause, fmt.Sprintf("%s, and it did not listen again within %v", what, opts.Timeout),
+				fmt.Sprintf("the daemon recreates its socket by itself within a second or two; if calls keep failing, see `agentjail status` and %s, and restart it", wire.DaemonLogPath()))
+		case now.Cause == wire.CauseNotSocket:
+			return failure(opts, stdout, stderr, now.Cause, what, "move it away (a daemon refuses to replace it when it starts); then "+wire.StartAdvice())
+		}
+		return failure(opts, stdout, stderr, now.Cause, what, wire.StartAdvice())
+	}
+	if late {
+		return failure(opts, stdout, stderr, wire.CauseTimeout, fmt.Sprintf("no answer from the agentjail daemon within %v", opts.Timeout), "see `agentjail status`")
+	}
+	if notRunning(err) {
+		return failure(opts, stdout, stderr, wire.CauseNoDaemon, err.Error(), wire.StartAdvice())
+	}
+	return failure(opts, stdout, stderr, wire.CauseDaemonError, err.Error(), "see `agentjail status`")
 }
 
 // Output is the PreToolUse answer Claude Code reads from stdout.
@@ -255,15 +300,25 @@ func answer(opts Options, stdout, stderr io.Writer, v wire.Verdict, reason strin
 // closed if the hook runs with --fail-closed or config.yaml's fail_mode
 // (as the daemon last wrote it to its state file) says so. Only this path
 // reads the state file: a checked call reads nothing.
-func failure(opts Options, stdout, stderr io.Writer, what, fix string) int {
+//
+// A fail-open is said where the person looks: in the agent's own channel
+// for a message to the user where it has one (agent.Notice), and on
+// stderr; the failure log it is recorded in is what status, the tray
+// and the next daemon count.
+func failure(opts Options, stdout, stderr io.Writer, cause, what, fix string) int {
 	if closed, why := failClosed(opts); closed {
 		reason := fmt.Sprintf("agentjail could not check this call (%s) and %s, so it is blocked; %s", what, why, fix)
-		recordFailure(opts, "closed", what)
+		recordFailure(opts, "closed", cause, what)
 		return answer(opts, stdout, stderr, wire.Deny, reason)
 	}
-	recordFailure(opts, "open", what)
-	fmt.Fprintf(stderr, "agentjail: %s; this call was allowed unchecked; %s\n", what, fix)
-	return ExitOK
+	recordFailure(opts, "open", cause, what)
+	msg := fmt.Sprintf("agentjail: %s; this call was allowed unchecked; %s", what, fix)
+	ans := agent.Notice(agent.For(opts.event, opts.Agent), opts.event, msg)
+	if len(ans.Stdout) > 0 {
+		stdout.Write(ans.Stdout)
+	}
+	io.WriteString(stderr, ans.Stderr)
+	return ans.Exit
 }
 
 // failClosed reports whether to fail closed, and why. Fail-closed wins
@@ -294,37 +349,40 @@ func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
 	if n <= wire.MaxFrame {
 		reason = fmt.Sprintf("agentjail cannot check this call: the daemon refused its %s event as too large; approve it only if you expected a tool call this large", wire.Size(n))
 	}
-	return cannotJudge(opts, stdout, stderr, "event too large", reason)
+	return cannotJudge(opts, stdout, stderr, wire.CauseTooLarge, "event too large", reason)
 }
 
 // tooComplex handles an event nested deeper than wire.MaxDepth, for the
 // same reason and in the same way as tooLarge.
 func tooComplex(opts Options, stdout, stderr io.Writer) int {
 	reason := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", wire.MaxDepth)
-	return cannotJudge(opts, stdout, stderr, "event nested too deeply", reason)
+	return cannotJudge(opts, stdout, stderr, wire.CauseTooDeep, "event nested too deeply", reason)
 }
 
 // cannotJudge asks about a call whose event the agent made impossible
 // to check (denies it when failing closed).
-func cannotJudge(opts Options, stdout, stderr io.Writer, what, reason string) int {
+func cannotJudge(opts Options, stdout, stderr io.Writer, cause, what, reason string) int {
 	if closed, _ := failClosed(opts); closed {
-		recordFailure(opts, "closed", what)
+		recordFailure(opts, "closed", cause, what)
 		return answer(opts, stdout, stderr, wire.Deny, reason)
 	}
-	recordFailure(opts, "ask", what)
+	recordFailure(opts, "ask", cause, what)
 	return answer(opts, stdout, stderr, wire.Ask, reason)
 }
 
 // FailRecord is one line of the hook failure log.
 type FailRecord struct {
-	Time  string `json:"time"`
-	Mode  string `json:"mode"` // "open", "closed" or "ask": what the hook answered
+	Time string `json:"time"`
+	Mode string `json:"mode"` // "open", "closed" or "ask": what the hook answered
+	// Cause is why the call could not be checked: one of wire's Cause
+	// constants (wire.CauseText names it); "" in records of older hooks.
+	Cause string `json:"cause,omitempty"`
 	Error string `json:"error"`
 }
 
 // recordFailure appends one line to the failure log. It is best effort:
 // the warning on stderr has already told the user.
-func recordFailure(opts Options, mode, what string) {
+func recordFailure(opts Options, mode, cause, what string) {
 	path := opts.FailLog
 	if path == "-" {
 		return
@@ -332,7 +390,7 @@ func recordFailure(opts Options, mode, what string) {
 	if path == "" {
 		path = wire.FailLogPath()
 	}
-	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Error: what})
+	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Cause: cause, Error: what})
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|wire.NoFollow, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The daemon never ran here yet; create its private home.

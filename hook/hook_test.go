@@ -111,6 +111,10 @@ func TestAgainstRealDaemon(t *testing.T) {
 	}
 }
 
+// A call that cannot be checked fails open (or closed), and says so where
+// the person looks: Claude Code shows a hook's systemMessage, not its
+// stderr on exit 0. The record names the cause, so a bad event is not
+// blamed on the daemon.
 func TestCannotCheck(t *testing.T) {
 	noDaemon := &wire.Client{Socket: filepath.Join(t.TempDir(), "none.sock")}
 	tests := []struct {
@@ -118,23 +122,28 @@ func TestCannotCheck(t *testing.T) {
 		stdin     string
 		client    *wire.Client
 		wantError string
+		cause     string
 	}{
-		{"no daemon", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, noDaemon, "cannot reach the agentjail daemon"},
-		{"empty stdin", ``, noDaemon, "not a JSON object"},
-		{"garbage stdin", `rm -rf ~`, noDaemon, "not a JSON object"},
-		{"JSON array", `[{"tool_name":"Bash"}]`, noDaemon, "not a JSON object"},
+		{"no daemon", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, noDaemon, "no agentjail daemon is running (nothing listens on " + noDaemon.Socket + ")", wire.CauseNoDaemon},
+		{"empty stdin", ``, noDaemon, "not a JSON object", wire.CauseBadEvent},
+		{"garbage stdin", `rm -rf ~`, noDaemon, "not a JSON object", wire.CauseBadEvent},
+		{"JSON array", `[{"tool_name":"Bash"}]`, noDaemon, "not a JSON object", wire.CauseBadEvent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/open", func(t *testing.T) {
 			stdout, stderr, code, recs := run(t, Options{Client: tt.client}, strings.NewReader(tt.stdin))
-			if code != 0 || stdout != "" {
-				t.Errorf("exit %d stdout %q, want 0 and nothing", code, stdout)
+			var out map[string]any
+			if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 || len(out) != 1 {
+				t.Fatalf("exit %d stdout %q, want 0 and a systemMessage alone (no decision)", code, stdout)
+			}
+			if msg, _ := out["systemMessage"].(string); msg+"\n" != stderr {
+				t.Errorf("systemMessage %q, want the warning on stderr %q", msg, stderr)
 			}
 			if !strings.Contains(stderr, tt.wantError) || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "allowed unchecked") {
 				t.Errorf("stderr %q, want one line saying %q", stderr, tt.wantError)
 			}
-			if len(recs) != 1 || recs[0].Mode != "open" {
-				t.Errorf("records %v, want one fail-open", recs)
+			if len(recs) != 1 || recs[0].Mode != "open" || recs[0].Cause != tt.cause {
+				t.Errorf("records %v, want one fail-open caused by %s", recs, tt.cause)
 			}
 		})
 		t.Run(tt.name+"/closed", func(t *testing.T) {
@@ -147,8 +156,8 @@ func TestCannotCheck(t *testing.T) {
 			if out.HookSpecificOutput.PermissionDecision != "deny" || !strings.Contains(r, tt.wantError) || stderr != r+"\n" {
 				t.Errorf("stdout %s stderr %q", stdout, stderr)
 			}
-			if len(recs) != 1 || recs[0].Mode != "closed" {
-				t.Errorf("records %v, want one fail-closed", recs)
+			if len(recs) != 1 || recs[0].Mode != "closed" || recs[0].Cause != tt.cause {
+				t.Errorf("records %v, want one fail-closed caused by %s", recs, tt.cause)
 			}
 		})
 	}

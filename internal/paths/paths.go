@@ -18,7 +18,7 @@ func Socket() string { return wire.SocketPath() }
 
 // SocketLock is held by the running daemon, so a second one on the same
 // socket can tell and refuse to start.
-func SocketLock(socket string) string { return socket + ".lock" }
+func SocketLock(socket string) string { return wire.SocketLockPath(socket) }
 
 // FailLog is the hook's record of calls it could not check.
 func FailLog() string { return wire.FailLogPath() }

@@ -36,7 +36,8 @@ func (e *DialError) Error() string {
 
 func (e *DialError) Unwrap() error { return e.Err }
 
-func (c *Client) socket() string {
+// SocketPath is the socket the client dials.
+func (c *Client) SocketPath() string {
 	if c.Socket != "" {
 		return c.Socket
 	}
@@ -99,7 +100,7 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) (
 	if len(req.Event) > MaxFrame {
 		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
 	}
-	sock := c.socket()
+	sock := c.SocketPath()
 	dialFn := dial // bounds the connection by ctx's deadline itself
 	if c.Dial != nil {
 		dialFn = c.Dial

@@ -1,0 +1,77 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// SocketLockPath is the lock the running daemon holds for socket, so
+// that a second daemon on the same socket refuses to start, and the hook
+// and status can tell a daemon whose socket is gone from none at all.
+func SocketLockPath(socket string) string { return socket + ".lock" }
+
+// Absence is why nothing answers on a socket, as far as its folder, the
+// socket file and the daemon's lock show. The hook reads it when it
+// cannot connect, to say what happened and to choose between waiting
+// for a running daemon to recreate its socket and starting one.
+type Absence struct {
+	// Cause is one of the Cause constants: CauseNoDaemon,
+	// CauseSocketGone, CauseSocketFolderGone, CauseNotSocket or
+	// CauseNotListening.
+	Cause string
+	// PID is the daemon holding the lock (as it wrote it), when one does.
+	PID int
+	// Held says a daemon holds the socket's lock: it is running.
+	Held bool
+}
+
+// ProbeSocket says why nothing answers on socket. It only looks: the
+// lock is tested with a shared, non-blocking flock released at once (a
+// daemon starting at that instant retries its own lock briefly).
+func ProbeSocket(socket string) Absence {
+	var a Absence
+	a.Held, a.PID = lockHeld(SocketLockPath(socket))
+	if _, err := os.Stat(filepath.Dir(socket)); errors.Is(err, fs.ErrNotExist) {
+		a.Cause = CauseSocketFolderGone
+		return a
+	}
+	fi, err := os.Lstat(socket)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && a.Held:
+		a.Cause = CauseSocketGone
+	case err != nil:
+		a.Cause = CauseNoDaemon
+	case fi.Mode().Type() != fs.ModeSocket:
+		a.Cause = CauseNotSocket
+	case a.Held:
+		a.Cause = CauseNotListening
+	default:
+		a.Cause = CauseNoDaemon // a socket left by a daemon that crashed
+	}
+	return a
+}
+
+// Describe says in words what a says about socket.
+func (a Absence) Describe(socket string) string {
+	daemon := "a running agentjail daemon"
+	if a.PID > 0 {
+		daemon = fmt.Sprintf("the agentjail daemon (pid %d)", a.PID)
+	}
+	switch a.Cause {
+	case CauseSocketGone:
+		return fmt.Sprintf("%s runs but its socket %s is gone (something removed it)", daemon, socket)
+	case CauseSocketFolderGone:
+		if a.Held {
+			return fmt.Sprintf("the socket's folder %s is gone (something removed it) while %s runs", filepath.Dir(socket), daemon)
+		}
+		return fmt.Sprintf("the socket's folder %s is gone (something removed it, or no agentjail daemon ever ran here)", filepath.Dir(socket))
+	case CauseNotSocket:
+		return fmt.Sprintf("%s is not a socket (something replaced it)", socket)
+	case CauseNotListening:
+		return fmt.Sprintf("%s runs but does not listen on %s (it is starting or stopping, or its socket was replaced)", daemon, socket)
+	}
+	return fmt.Sprintf("no agentjail daemon is running (nothing listens on %s)", socket)
+}

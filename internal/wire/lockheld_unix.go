@@ -1,0 +1,35 @@
+//go:build unix
+
+package wire
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// lockHeld reports whether a process holds the daemon's lock at path,
+// and the pid the daemon wrote into it. It never creates the file.
+func lockHeld(path string) (bool, int) {
+	f, err := os.OpenFile(path, os.O_RDONLY|NoFollow|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false, 0
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false, 0
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return false, 0
+	}
+	var buf [64]byte
+	n, _ := f.Read(buf[:])
+	fields := strings.Fields(string(buf[:n]))
+	pid := 0
+	if len(fields) > 0 {
+		pid, _ = strconv.Atoi(fields[0])
+	}
+	return true, pid
+}
