@@ -383,6 +383,10 @@ func Agents(o Options) []AgentState {
 			}
 		}
 		s.Wired = s.Wired && len(edits) > 0
+		if s.Wired && p.name() == "codex" {
+			// Our trust table may be there for a place our hook has left.
+			s.Wired = codexRunsOurHook(o)
+		}
 		out = append(out, s)
 	}
 	return out

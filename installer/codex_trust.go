@@ -103,23 +103,44 @@ func CodexHookTrust(ctx context.Context, o Options) (CodexCheck, error) {
 	}
 
 	c.Method = CodexByConfig
+	c.Problem, err = codexConfigProblem(o, key, hash, fix)
+	return c, err
+}
+
+// codexConfigProblem judges our hook's trust (key, hash) by config.toml.
+func codexConfigProblem(o Options, key, hash, fix string) (string, error) {
 	cfg, err := os.ReadFile(o.codexConfigPath())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return c, err
+		return "", err
 	}
 	doc, err := checkTOML(o.codexConfigPath(), cfg)
 	if err != nil {
-		c.Problem = fmt.Sprintf("Codex: %v", err)
-		return c, nil
+		return fmt.Sprintf("Codex: %v", err), nil
 	}
 	trusted, _ := trustedHash(doc, key)
 	switch {
 	case trusted != hash:
-		c.Problem = fmt.Sprintf("Codex skips agentjail's hook: config.toml trusts nothing at its place (%s), so Codex's tool calls run unchecked (a hook added before it moves it); %s", key, fix)
+		return fmt.Sprintf("Codex skips agentjail's hook: config.toml trusts nothing at its place (%s), so Codex's tool calls run unchecked (a hook added before it moves it); %s", key, fix), nil
 	case hookDisabled(doc, key):
-		c.Problem = fmt.Sprintf("Codex skips agentjail's hook: config.toml switches it off (enabled = false under [hooks.state.%s]), so Codex's tool calls run unchecked; %s", tomlString(key), fix)
+		return fmt.Sprintf("Codex skips agentjail's hook: config.toml switches it off (enabled = false under [hooks.state.%s]), so Codex's tool calls run unchecked; %s", tomlString(key), fix), nil
 	}
-	return c, nil
+	return "", nil
+}
+
+// codexRunsOurHook reports, by hooks.json and config.toml alone, that
+// Codex would run our hook: there, trusted where it is, not switched off.
+func codexRunsOurHook(o Options) bool {
+	hooksPath := absPath(o.codexHooksPath())
+	hooks, err := os.ReadFile(hooksPath)
+	if err != nil {
+		return false
+	}
+	key, hash, err := CodexTrust(hooksPath, hooks)
+	if err != nil {
+		return false
+	}
+	problem, err := codexConfigProblem(o, key, hash, "")
+	return err == nil && problem == ""
 }
 
 // listedHook is one hook as Codex's hooks/list reports it.

@@ -124,11 +124,17 @@ func TestCodexMovedHookRepaired(t *testing.T) {
 		t.Fatalf("moved hook: %+v", c)
 	}
 
+	if codexWired(o) {
+		t.Errorf("Agents says codex is wired while Codex would skip the hook")
+	}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
 	if c := checkCodex(t, o); c.Problem != "" {
 		t.Fatalf("after repair: %+v", c)
+	}
+	if !codexWired(o) {
+		t.Errorf("Agents says codex is not wired after the repair")
 	}
 	if got := read(t, o.codexHooksPath()); got != moved {
 		t.Errorf("install changed hooks.json:\n%s\nwant\n%s", got, moved)
@@ -302,4 +308,13 @@ func TestCodexTrustByAppServer(t *testing.T) {
 	if c := checkCodex(t, o); c.Method != CodexByConfig || c.Problem != "" || !strings.Contains(c.Fallback, "did not answer") {
 		t.Errorf("codex hangs: %+v", c)
 	}
+}
+
+func codexWired(o Options) bool {
+	for _, a := range Agents(o) {
+		if a.Name == "codex" {
+			return a.Wired
+		}
+	}
+	return false
 }
