@@ -298,7 +298,7 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h, ok := trustedHash(doc, key); ok && h == hash {
+	if h, ok := trustedHash(doc, key); ok && h == hash && !hookDisabled(doc, key) {
 		return old, nil
 	}
 	text := string(old)
@@ -313,6 +313,9 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 		} else {
 			body = strings.TrimRight(body, "\n") + "\n" + line + "\n"
 		}
+		// Install is the user asking to be guarded: a hook switched off
+		// in Codex (its /hooks) is switched on again.
+		body = regexp.MustCompile(`(?m)^[ \t]*enabled[ \t]*=[ \t]*false[ \t]*(#.*)?(\r?\n|$)`).ReplaceAllLiteralString(body, "")
 		out = text[:start] + body + text[end:]
 	} else {
 		if text != "" && !strings.HasSuffix(text, "\n") {
@@ -324,7 +327,7 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 		out = text + "# agentjail's hook, trusted so Codex runs it (agentjail install --for codex)\n" + trustHeader(key) + "\n" + line + "\n"
 	}
 	res, err := checkTOML(file, []byte(out))
-	if h, _ := trustedHash(res, key); err != nil || h != hash {
+	if h, _ := trustedHash(res, key); err != nil || h != hash || hookDisabled(res, key) {
 		return nil, fmt.Errorf("%s defines hooks.state in a form agentjail cannot edit in place; nothing was written. Add these lines to it yourself:\n%s\n%s", file, trustHeader(key), line)
 	}
 	return []byte(out), nil

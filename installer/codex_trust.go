@@ -31,6 +31,9 @@ import (
 // removed.
 const codexMark = "# agentjail's hook, trusted so Codex runs it"
 
+// switchOn is the fix for our hook switched off in Codex.
+const switchOn = "run `agentjail install --for codex` to switch it back on"
+
 // codexCheckTimeout bounds the whole `codex app-server` exchange of
 // CodexHookTrust; past it the check falls back to reading config.toml.
 var codexCheckTimeout = 8 * time.Second
@@ -122,7 +125,7 @@ func codexConfigProblem(o Options, key, hash, fix string) (string, error) {
 	case trusted != hash:
 		return fmt.Sprintf("Codex skips agentjail's hook: config.toml trusts nothing at its place (%s), so Codex's tool calls run unchecked (a hook added before it moves it); %s", key, fix), nil
 	case hookDisabled(doc, key):
-		return fmt.Sprintf("Codex skips agentjail's hook: config.toml switches it off (enabled = false under [hooks.state.%s]), so Codex's tool calls run unchecked; %s", tomlString(key), fix), nil
+		return fmt.Sprintf("Codex skips agentjail's hook: config.toml switches it off (enabled = false under [hooks.state.%s]), so Codex's tool calls run unchecked; %s", tomlString(key), switchOn), nil
 	}
 	return "", nil
 }
@@ -201,7 +204,7 @@ func judgeListed(listed []codexListing, hooksPath, fix string) string {
 	}
 	h := ours[0]
 	if h.TrustStatus == "trusted" || h.TrustStatus == "managed" {
-		return fmt.Sprintf("Codex skips agentjail's hook: it is switched off (enabled = false for %s), so Codex's tool calls run unchecked; %s", h.Key, fix)
+		return fmt.Sprintf("Codex skips agentjail's hook: it is switched off (enabled = false for %s), so Codex's tool calls run unchecked; %s", h.Key, switchOn)
 	}
 	return fmt.Sprintf("Codex skips agentjail's hook: Codex reports it %s at %s (a hook added before it moves it), so Codex's tool calls run unchecked; %s", h.TrustStatus, h.Key, fix)
 }

@@ -233,8 +233,17 @@ func TestCodexTrustByConfig(t *testing.T) {
 	}
 	cfg := read(t, o.codexConfigPath())
 	write(t, o.codexConfigPath(), cfg+"enabled = false\n")
-	if c := checkCodex(t, o); !strings.Contains(c.Problem, "switches it off") {
+	if c := checkCodex(t, o); !strings.Contains(c.Problem, "switches it off") || !strings.Contains(c.Problem, "to switch it back on") {
 		t.Errorf("switched off: %+v", c)
+	}
+	if codexWired(o) {
+		t.Errorf("Agents says codex is wired while its hook is switched off")
+	}
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if c := checkCodex(t, o); c.Problem != "" || read(t, o.codexConfigPath()) != cfg {
+		t.Errorf("install did not switch it back on: %+v\n%s", c, read(t, o.codexConfigPath()))
 	}
 	write(t, o.codexConfigPath(), cfg+"enabled = true\n")
 	if c := checkCodex(t, o); c.Problem != "" {
