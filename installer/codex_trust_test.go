@@ -187,11 +187,15 @@ func TestCodexStaleTrustAtUsersHook(t *testing.T) {
 				t.Fatalf("install wrote no trust for %s:\n%s", oldKey, cfg)
 			}
 			if usersTrust {
-				// As Codex does when the user trusts their hook: the value
-				// is rewritten in place, our comment left above it.
+				// As Codex 0.169.0 writes it when the user trusts their hook
+				// (measured through its app server's config/batchWrite): the
+				// value rewritten in place, our comment left above it, and an
+				// empty [hooks.state] table added before.
 				i := strings.Index(cfg, "trusted_hash = ")
 				j := i + strings.IndexByte(cfg[i:], '\n')
 				cfg = cfg[:i] + "trusted_hash = \"" + handlers[0].hash + "\"" + cfg[j:]
+				m := strings.Index(cfg, codexMark)
+				cfg = cfg[:m] + "[hooks.state]\n\n" + cfg[m:]
 				write(t, o.codexConfigPath(), cfg)
 			}
 			if err := Install(context.Background(), o); err != nil {
@@ -215,7 +219,7 @@ func TestCodexStaleTrustAtUsersHook(t *testing.T) {
 			}
 			want := "model = \"o4\"\n"
 			if usersTrust {
-				want = "model = \"o4\"\n\n[hooks.state." + tomlString(oldKey) + "]\ntrusted_hash = \"" + handlers[0].hash + "\"\n"
+				want = "model = \"o4\"\n\n[hooks.state]\n\n[hooks.state." + tomlString(oldKey) + "]\ntrusted_hash = \"" + handlers[0].hash + "\"\n"
 			}
 			if got := read(t, o.codexConfigPath()); got != want {
 				t.Errorf("config.toml after uninstall:\n%q\nwant\n%q", got, want)
