@@ -23,7 +23,7 @@ const (
 	ExitError       = 1 // the command failed; the message says why and what to do
 	ExitUsage       = 2 // bad flags or arguments
 	ExitNotRunning  = 3 // the daemon could not be reached
-	ExitDegraded    = 4 // status: running, but with policy, config or evaluation errors, or fail-opens
+	ExitDegraded    = 4 // status: running, but with policy, config or evaluation errors, fail-opens, or a hook Codex would skip
 	ExitTestsFailed = 5 // policy test: at least one test failed or errored
 )
 

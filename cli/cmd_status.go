@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentjail/agentjail/hook"
+	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -32,8 +33,11 @@ Health describes now: the daemon is degraded while a policy file or
 config.yaml does not load, for an hour after an evaluation error, a
 decision the decision log could not record or a call the hook let through
 unchecked (a fail-open), and while the installed hook's flags differ from
-config.yaml's fail_mode or hook_timeout. Each problem is listed with what
-fixes or clears it.
+config.yaml's fail_mode or hook_timeout, and while Codex would skip
+agentjail's hook (not trusted where it now is in hooks.json, switched
+off, or gone; checked with Codex's own app server when codex is on PATH,
+else by reading config.toml). Each problem is listed with what fixes or
+clears it.
 
 Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 		Args: cobra.NoArgs,
@@ -51,7 +55,9 @@ type statusReport struct {
 	Socket    string        `json:"socket"`
 	Daemon    *wire.Status  `json:"daemon,omitempty"`
 	FailOpens failOpenStats `json:"fail_opens"`
-	Healthy   bool          `json:"healthy"`
+	// Codex is the check of agentjail's Codex hook, when it is wired.
+	Codex   *installer.CodexCheck `json:"codex,omitempty"`
+	Healthy bool                  `json:"healthy"`
 }
 
 type failOpenStats struct {
@@ -61,6 +67,8 @@ type failOpenStats struct {
 }
 
 func status(ctx context.Context, out io.Writer, asJSON bool) error {
+	// Codex's app server gets its own bound (see CodexHookTrust).
+	codex := checkCodex(ctx)
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	rep := statusReport{Socket: paths.Socket()}
@@ -73,7 +81,8 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 		since, _ = time.Parse(time.RFC3339, st.StartedAt)
 	}
 	rep.FailOpens = readFailOpens(paths.FailLog(), since)
-	rep.Healthy = rep.Running && healthy(st, rep.FailOpens)
+	rep.Codex = codex
+	rep.Healthy = rep.Running && healthy(st, rep.FailOpens) && (codex == nil || codex.Problem == "")
 
 	if asJSON {
 		b, _ := json.MarshalIndent(rep, "", "  ")
@@ -88,6 +97,20 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 		return &exitError{code: ExitDegraded}
 	}
 	return nil
+}
+
+// checkCodex checks agentjail's Codex hook (see installer.CodexHookTrust);
+// nil when it is not wired. A check that cannot be made is a problem.
+func checkCodex(ctx context.Context) *installer.CodexCheck {
+	c, err := installer.CodexHookTrust(ctx, installer.Options{Home: paths.Home(), UserHome: paths.UserHome()})
+	if err != nil {
+		c.Wired = true
+		c.Problem = fmt.Sprintf("Codex: agentjail's hook could not be checked (%v)", err)
+	}
+	if !c.Wired {
+		return nil
+	}
+	return &c
 }
 
 // healthy reports a daemon with nothing to fix now: the daemon lists
@@ -136,11 +159,29 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	default:
 		fmt.Fprintf(out, "fail-opens: %d recorded, %d since the daemon started; last %s, because %s: %s\n", fo.Total, fo.SinceStart, safetext.Line(localTime(fo.Last.Time)), safetext.Line(wire.CauseText(fo.Last.Cause)), safetext.Line(fo.Last.Error))
 	}
+	if c := rep.Codex; c != nil {
+		how := c.Method
+		if c.Fallback != "" {
+			how += ", as " + c.Fallback
+		}
+		if c.Problem == "" {
+			fmt.Fprintf(out, "codex hook: %s (checked with %s)\n", paint(green, "trusted"), safetext.Line(how))
+		} else if how != "" {
+			fmt.Fprintf(out, "codex hook: %s (checked with %s)\n", paint(red, "not run by Codex"), safetext.Line(how))
+		} else {
+			fmt.Fprintf(out, "codex hook: %s\n", paint(red, "not run by Codex"))
+		}
+	}
 	if rep.Running && !rep.Healthy {
 		fmt.Fprintf(out, "health: %s\n", paint(yellow, "degraded"))
 		for _, p := range rep.Daemon.Problems {
 			fmt.Fprintf(out, "  %s: %s\n    fix: %s\n", safetext.Line(p.Kind), safetext.Line(p.Message), safetext.Line(p.Fix))
 		}
+		if c := rep.Codex; c != nil && c.Problem != "" {
+			fmt.Fprintf(out, "  codex: %s\n", safetext.Line(c.Problem))
+		}
+	} else if !rep.Running && rep.Codex != nil && rep.Codex.Problem != "" {
+		fmt.Fprintf(out, "  codex: %s\n", safetext.Line(rep.Codex.Problem))
 	} else if rep.Running {
 		fmt.Fprintf(out, "health: %s\n", paint(green, "ok"))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -99,5 +100,40 @@ func TestVersionAndHelp(t *testing.T) {
 	b, _, _ := runCLI(t, "version")
 	if a != b {
 		t.Errorf("--version %q, version %q", a, b)
+	}
+}
+
+// The Codex hook check shows on its own line with the method used; a
+// problem makes health degraded and is listed with its fix.
+func TestStatusShowsCodexHook(t *testing.T) {
+	tests := []struct {
+		name    string
+		check   installer.CodexCheck
+		healthy bool
+		want    []string
+		not     []string
+	}{
+		{"trusted, by Codex", installer.CodexCheck{Wired: true, Method: installer.CodexByAppServer}, true,
+			[]string{"codex hook: trusted (checked with codex app-server)\n", "health: ok\n"}, []string{"codex: "}},
+		{"untrusted, by config.toml", installer.CodexCheck{Wired: true, Method: installer.CodexByConfig, Fallback: "no codex program on PATH", Problem: "Codex skips agentjail's hook: run `agentjail install --for codex`"}, false,
+			[]string{"codex hook: not run by Codex (checked with config.toml, as no codex program on PATH)\n", "health: degraded\n", "  codex: Codex skips agentjail's hook: run `agentjail install --for codex`\n"}, []string{"health: ok"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := wire.Status{StartedAt: time.Now().UTC().Format(time.RFC3339)}
+			check := tt.check
+			var out bytes.Buffer
+			printStatus(&out, statusReport{Running: true, Healthy: tt.healthy, Daemon: &st, Codex: &check}, nil)
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("want %q in:\n%s", w, out.String())
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(out.String(), n) {
+					t.Errorf("%q in:\n%s", n, out.String())
+				}
+			}
+		})
 	}
 }

@@ -197,6 +197,15 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			}
 			// Folders made for the file (a first ~/.claude) go again with it.
 			rec.CreatedDirs = missingDirs(filepath.Dir(target))
+		} else if e.missing {
+			// Deleted since: what install writes now is all ours.
+			rec.Created, rec.Edited = true, false
+		} else if rec.Written != sha(e.old) {
+			// Changed by someone else since install last wrote it: the
+			// backup (or, for a file install created, nothing) is no
+			// longer the file without our part, and restoring it at
+			// uninstall would lose those changes.
+			rec.Edited = true
 		}
 		if err := writeAtomic(target, e.updated, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", target, err)
@@ -374,6 +383,10 @@ func Agents(o Options) []AgentState {
 			}
 		}
 		s.Wired = s.Wired && len(edits) > 0
+		if s.Wired && p.name() == "codex" {
+			// Our trust table may be there for a place our hook has left.
+			s.Wired = codexRunsOurHook(o)
+		}
 		out = append(out, s)
 	}
 	return out

@@ -320,3 +320,25 @@ func TestAgentsFoundAndWired(t *testing.T) {
 		t.Fatalf("broken gemini settings: %s", got)
 	}
 }
+
+// Someone else's change between two installs (here Codex's own line in
+// config.toml) is kept at uninstall: the file is no longer restored from
+// the backup taken before the first install.
+func TestReinstallAfterUserEditKeepsEdit(t *testing.T) {
+	o := agentOptions(t, "codex")
+	write(t, o.codexConfigPath(), "model = \"o4\"\n")
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	write(t, o.codexConfigPath(), read(t, o.codexConfigPath())+"\n[tui]\nnotifications = true\n")
+	o.FailClosed = true // the hook entry and its trust are rewritten
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if err := Uninstall(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, o.codexConfigPath()); got != "model = \"o4\"\n\n[tui]\nnotifications = true\n" {
+		t.Errorf("config.toml after uninstall:\n%q", got)
+	}
+}

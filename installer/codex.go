@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,11 +67,29 @@ func (codexPart) edits(o Options) []fileEdit {
 			if err != nil {
 				return nil, err
 			}
-			key, hash, err := CodexTrust(absPath(hooksPath), hooks)
+			abs := absPath(hooksPath)
+			handlers, err := codexHandlers(abs, hooks)
 			if err != nil {
 				return nil, err
 			}
-			return addCodexTrust(configPath, old, key, hash)
+			key, hash, err := CodexTrust(abs, hooks)
+			if err != nil {
+				return nil, err
+			}
+			out, err := addCodexTrust(configPath, old, key, hash)
+			if err != nil {
+				return nil, err
+			}
+			// The trust install wrote for places our hook has left goes,
+			// unless the user has since trusted their own hook there.
+			hooksAt := func(p string) []codexHandler {
+				if p == abs {
+					return handlers
+				}
+				return hooksOnDisk(p)
+			}
+			out, _, err = pruneCodexTrust(configPath, out, key, hooksAt)
+			return out, err
 		}},
 	}
 }
@@ -88,55 +107,108 @@ func absPath(p string) string {
 
 // CodexTrust finds agentjail's hook in a Codex hooks.json (at hooksPath,
 // absolute) and returns its trust key and the hash Codex computes for
-// it: the key is "<hooks.json>:pre_tool_use:<group>:<handler>", the hash
-// "sha256:" and the SHA-256 of the hook's normalized identity
-// ({"event_name","matcher","hooks":[{"type","command","timeout","async"}]})
-// as canonical JSON (keys sorted, no spaces). Codex's `app-server`
-// reports both through hooks/list, as key and currentHash.
+// it (see codexHandlers). Codex's `app-server` reports both through
+// hooks/list, as key and currentHash.
 func CodexTrust(hooksPath string, hooks []byte) (key, hash string, err error) {
+	handlers, err := codexHandlers(hooksPath, hooks)
+	if err != nil {
+		return "", "", err
+	}
+	for _, h := range handlers {
+		if h.ours {
+			return h.key, h.hash, nil
+		}
+	}
+	return "", "", fmt.Errorf("%s has no agentjail hook under PreToolUse", hooksPath)
+}
+
+// codexHandler is one PreToolUse handler of a Codex hooks.json, counted
+// as Codex counts it.
+type codexHandler struct {
+	// key is Codex's trust key, "<hooks.json>:pre_tool_use:<group>:<handler>":
+	// every handler of a group counts, those Codex skips (a prompt hook,
+	// an empty command) included.
+	key string
+	// ours: a command handler that runs agentjail-hook.
+	ours bool
+	// hash is "sha256:" and the SHA-256 of the handler's identity
+	// ({"event_name","hooks":[{"additionalContextLimit","async",
+	// "command","statusMessage","timeout","type"}],"matcher"}, absent
+	// optional fields left out) as canonical JSON (keys sorted, no
+	// spaces), as Codex 0.169.0 computes it; "" for a handler that is
+	// not a command or has a field of a kind Codex would not read.
+	hash string
+}
+
+// codexHandlers lists the PreToolUse handlers of a Codex hooks.json.
+func codexHandlers(hooksPath string, hooks []byte) ([]codexHandler, error) {
 	var doc struct {
 		Hooks struct {
 			PreToolUse []struct {
 				Matcher *string `json:"matcher"`
 				Hooks   []struct {
-					Type    string  `json:"type"`
-					Command string  `json:"command"`
-					Timeout *uint64 `json:"timeout"`
-					Async   bool    `json:"async"`
-					Status  *string `json:"statusMessage"`
+					Type    string          `json:"type"`
+					Command string          `json:"command"`
+					Timeout *uint64         `json:"timeout"`
+					Async   bool            `json:"async"`
+					Status  *string         `json:"statusMessage"`
+					Limit   json.RawMessage `json:"additionalContextLimit"`
 				} `json:"hooks"`
 			} `json:"PreToolUse"`
 		} `json:"hooks"`
 	}
 	if err := json.Unmarshal(hooks, &doc); err != nil {
-		return "", "", fmt.Errorf("%s: %w", hooksPath, err)
+		return nil, fmt.Errorf("%s: %w", hooksPath, err)
 	}
+	var out []codexHandler
 	for g, group := range doc.Hooks.PreToolUse {
 		for h, hook := range group.Hooks {
-			if hook.Type != "command" || !IsHookCommand(hook.Command) {
-				continue
+			c := codexHandler{
+				key:  fmt.Sprintf("%s:pre_tool_use:%d:%d", hooksPath, g, h),
+				ours: hook.Type == "command" && IsHookCommand(hook.Command),
 			}
-			timeout := uint64(600) // Codex's default
-			if hook.Timeout != nil {
-				timeout = max(*hook.Timeout, 1)
+			limit, limitOK := contextLimit(hook.Limit)
+			if hook.Type == "command" && limitOK {
+				timeout := uint64(600) // Codex's default
+				if hook.Timeout != nil {
+					timeout = max(*hook.Timeout, 1)
+				}
+				var b strings.Builder
+				b.WriteString(`{"event_name":"pre_tool_use","hooks":[{`)
+				if limit != "" {
+					b.WriteString(`"additionalContextLimit":` + limit + ",")
+				}
+				fmt.Fprintf(&b, `"async":%t`, hook.Async)
+				b.WriteString(`,"command":` + serdeString(hook.Command))
+				if hook.Status != nil {
+					b.WriteString(`,"statusMessage":` + serdeString(*hook.Status))
+				}
+				fmt.Fprintf(&b, `,"timeout":%d,"type":"command"}]`, timeout)
+				if group.Matcher != nil {
+					b.WriteString(`,"matcher":` + serdeString(*group.Matcher))
+				}
+				b.WriteString("}")
+				sum := sha256.Sum256([]byte(b.String()))
+				c.hash = "sha256:" + hex.EncodeToString(sum[:])
 			}
-			var b strings.Builder
-			b.WriteString(`{"event_name":"pre_tool_use","hooks":[{"async":`)
-			fmt.Fprint(&b, hook.Async)
-			b.WriteString(`,"command":` + serdeString(hook.Command))
-			if hook.Status != nil {
-				b.WriteString(`,"statusMessage":` + serdeString(*hook.Status))
-			}
-			fmt.Fprintf(&b, `,"timeout":%d,"type":"command"}]`, timeout)
-			if group.Matcher != nil {
-				b.WriteString(`,"matcher":` + serdeString(*group.Matcher))
-			}
-			b.WriteString("}")
-			sum := sha256.Sum256([]byte(b.String()))
-			return fmt.Sprintf("%s:pre_tool_use:%d:%d", hooksPath, g, h), "sha256:" + hex.EncodeToString(sum[:]), nil
+			out = append(out, c)
 		}
 	}
-	return "", "", fmt.Errorf("%s has no agentjail hook under PreToolUse", hooksPath)
+	return out, nil
+}
+
+// contextLimit is a handler's additionalContextLimit as Codex writes it
+// into the hash ("" when absent or null); ok is false for a value that
+// is not a whole number, whose hash agentjail does not know.
+func contextLimit(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", true
+	}
+	n, err := strconv.ParseUint(string(raw), 10, 64)
+	if err != nil {
+		return "", false
+	}
+	return strconv.FormatUint(n, 10), true
 }
 
 // serdeString encodes s as serde_json does: only ", \ and control
@@ -226,7 +298,7 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h, ok := trustedHash(doc, key); ok && h == hash {
+	if h, ok := trustedHash(doc, key); ok && h == hash && !hookDisabled(doc, key) {
 		return old, nil
 	}
 	text := string(old)
@@ -241,6 +313,9 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 		} else {
 			body = strings.TrimRight(body, "\n") + "\n" + line + "\n"
 		}
+		// Install is the user asking to be guarded: a hook switched off
+		// in Codex (its /hooks) is switched on again.
+		body = regexp.MustCompile(`(?m)^[ \t]*enabled[ \t]*=[ \t]*false[ \t]*(#.*)?(\r?\n|$)`).ReplaceAllLiteralString(body, "")
 		out = text[:start] + body + text[end:]
 	} else {
 		if text != "" && !strings.HasSuffix(text, "\n") {
@@ -252,7 +327,7 @@ func addCodexTrust(file string, old []byte, key, hash string) ([]byte, error) {
 		out = text + "# agentjail's hook, trusted so Codex runs it (agentjail install --for codex)\n" + trustHeader(key) + "\n" + line + "\n"
 	}
 	res, err := checkTOML(file, []byte(out))
-	if h, _ := trustedHash(res, key); err != nil || h != hash {
+	if h, _ := trustedHash(res, key); err != nil || h != hash || hookDisabled(res, key) {
 		return nil, fmt.Errorf("%s defines hooks.state in a form agentjail cannot edit in place; nothing was written. Add these lines to it yourself:\n%s\n%s", file, trustHeader(key), line)
 	}
 	return []byte(out), nil
@@ -281,47 +356,4 @@ func tomlTable(text, header string) (start, end int, found bool) {
 		off += len(l)
 	}
 	return 0, 0, false
-}
-
-// removeCodexTrust takes every agentjail trust table out of config.toml:
-// those whose key names a hooks.json that runs agentjail-hook are ours
-// only if install wrote them, which the comment line marks.
-func removeCodexTrust(file string, cur []byte) ([]byte, bool, error) {
-	if _, err := checkTOML(file, cur); err != nil {
-		return nil, false, err
-	}
-	text := string(cur)
-	const mark = "# agentjail's hook, trusted so Codex runs it"
-	removed := false
-	for {
-		i := strings.Index(text, mark)
-		if i < 0 {
-			break
-		}
-		lineEnd := strings.IndexByte(text[i:], '\n')
-		if lineEnd < 0 {
-			break
-		}
-		headerStart := i + lineEnd + 1
-		headerEnd := strings.IndexByte(text[headerStart:], '\n')
-		if headerEnd < 0 {
-			headerEnd = len(text) - headerStart
-		}
-		header := strings.TrimSpace(text[headerStart : headerStart+headerEnd])
-		_, end, found := tomlTable(text, header)
-		if !found || !strings.HasPrefix(header, "[hooks.state.") {
-			break
-		}
-		// Blank lines before the next table are the user's.
-		for end < len(text) && strings.HasSuffix(text[:end], "\n\n") {
-			end--
-		}
-		from := i
-		if from > 0 && strings.HasSuffix(text[:from], "\n\n") {
-			from-- // the blank line install put before it
-		}
-		text = text[:from] + text[end:]
-		removed = true
-	}
-	return []byte(text), removed, nil
 }

@@ -81,6 +81,10 @@ type settingsState struct {
 	// Backup holds the original content; empty when install created the
 	// file.
 	Backup string `json:"backup,omitempty"`
+	// Edited is set when someone else changed the file between two of
+	// install's writes: from then on uninstall takes out only our
+	// entries, never restores the backup or removes the file.
+	Edited bool `json:"edited,omitempty"`
 	// Created is set when there was no file before install.
 	Created bool `json:"created,omitempty"`
 	// Target is the file install wrote: the settings path itself, or

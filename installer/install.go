@@ -323,6 +323,8 @@ func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Write
 	var restored []byte
 	deleteFile, fromBackup := false, false
 	switch {
+	case rec.Edited:
+		// Changed by others between install's writes: only our part goes.
 	case rec.Written != "" && rec.Written == sha(cur) && rec.Created:
 		deleteFile = true
 	case rec.Written != "" && rec.Written == sha(cur) && rec.Backup != "":
