@@ -157,7 +157,7 @@ func (d *Daemon) fleetLog(rec decisionlog.Record) {
 // checkFleetConfig validates the opa: section as OPA would.
 func (d *Decider) checkFleetConfig(cfg config.Config) error {
 	if err := engine.CheckFleetConfig(cfg.OPA, d.home); err != nil {
-		return fmt.Errorf("%s: %w; see the Fleets section of the README", d.configPath, err)
+		return fmt.Errorf("%s: %w; see docs/fleets.md", d.configPath, err)
 	}
 	return nil
 }

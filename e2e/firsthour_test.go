@@ -203,33 +203,63 @@ func tree(t *testing.T, root string) string {
 	return strings.Join(paths, "\n")
 }
 
-// Every Rego block of the README, saved as the user would save it,
-// loads in a real daemon with no load error; a file mixing the two
-// syntaxes is refused with words that say so.
+// Every Rego block of the README and of docs/policies.md, saved as the
+// user would save it (a test as a _test.rego), loads in a real daemon
+// with no load error, the tests pass under `agentjail policy test`, and
+// a file mixing the two syntaxes is refused with words that say so.
 func TestReadmePoliciesLoadAsPasted(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```rego\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) < 2 {
-		t.Fatalf("%d rego blocks", len(blocks))
+	rego := regexp.MustCompile("(?s)```rego\n(.*?)```")
+	var blocks []string
+	seen := map[string]bool{}
+	var policiesPage [][]string
+	for _, page := range []string{"../README.md", "../docs/policies.md"} {
+		doc, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := rego.FindAllStringSubmatch(string(doc), -1)
+		if len(found) < 2 {
+			t.Fatalf("%s: %d rego blocks", page, len(found))
+		}
+		if page == "../docs/policies.md" {
+			policiesPage = found
+		}
+		for _, b := range found {
+			if !seen[b[1]] {
+				seen[b[1]] = true
+				blocks = append(blocks, b[1])
+			}
+		}
 	}
 	e := newEnv(t)
+	tests := 0
 	for i, b := range blocks {
-		e.writePolicy("readme"+string(rune('a'+i))+".rego", b[1])
+		name := "readme" + string(rune('a'+i))
+		if strings.Contains(b, "\ntest_") {
+			name += "_test"
+			tests++
+		}
+		e.writePolicy(name+".rego", b)
+	}
+	if tests == 0 {
+		t.Fatal("no test among the pages' rego blocks")
 	}
 	e.start()
 	r := e.cli("status")
 	if r.code != 0 || strings.Contains(r.stdout, "policy errors") {
-		t.Errorf("status with the README's policies: %+v", r)
+		t.Errorf("status with the documented policies: %+v", r)
 	}
-	// Both README rules decide, as the README says.
+	// The documented rules decide, as the pages say.
 	if r := e.cli("try", "npm", "publish"); !strings.Contains(r.stdout, "team.publish") {
-		t.Errorf("the README's ask rule did not fire: %+v", r)
+		t.Errorf("the documented ask rule did not fire: %+v", r)
 	}
+	// The documented tests pass.
+	if r := e.cli("policy", "test"); r.code != 0 || !strings.Contains(r.stdout, "test_publish_is_asked: PASS") || !strings.Contains(r.stdout, "test_npm_test_is_not_asked: PASS") {
+		t.Errorf("the documented tests under agentjail policy test: %+v", r)
+	}
+	blocks = []string{policiesPage[0][1], policiesPage[1][1]}
 	// The two pasted into one file: refused, and said why.
-	e.writePolicy("mixed.rego", blocks[0][1]+"\n"+strings.TrimPrefix(blocks[1][1], "package agentjail\n"))
+	e.writePolicy("mixed.rego", blocks[0]+"\n"+strings.TrimPrefix(blocks[1], "package agentjail\n"))
 	waitFor(t, "the mixed file to be reported", func() bool {
 		return strings.Contains(e.cli("status").stdout, "this file mixes Rego v0 and v1")
 	})

@@ -218,7 +218,7 @@ func TestCaseTable(t *testing.T) {
 	}
 	lines = append(lines, fmt.Sprintf("quality: %-12s %5d/%-5d      %5d/%-5d   (%d cases)", "all", sum.stopped, sum.dangerous, sum.allowed, sum.harmless, all))
 	report(t, lines)
-	checkReadmeFigures(t, lines)
+	checkDocFigures(t, lines)
 }
 
 // report prints figures to the test's output: shown by `go test -v`

@@ -1,7 +1,7 @@
 package agentjail
 
 # Shared facts and helpers for the default pack. Everything the daemon
-# derives is under input.agentjail; see the README's "Writing a policy".
+# derives is under input.agentjail; see docs/policies.md.
 
 derived := object.get(input, "agentjail", {})
 

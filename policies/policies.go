@@ -2,7 +2,7 @@
 // message {"id", "msg"} to deny, ask or allow in package agentjail; every
 // file has a _test.rego beside it. The input is the hook event as the
 // agent sent it, plus what the daemon derives under input.agentjail (see
-// the README's "Writing a policy").
+// docs/policies.md).
 package policies
 
 import "embed"

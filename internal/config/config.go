@@ -1,6 +1,6 @@
 // Package config reads $AGENTJAIL_HOME/config.yaml into a plain Config.
 // It is the only package that imports viper; everything else sees the
-// struct. Every key is documented in the README.
+// struct. Every key is documented in docs/configuration.md.
 package config
 
 import (
@@ -144,7 +144,7 @@ func Load(path string) (Config, error) {
 	if err := v.UnmarshalExact(&c); err != nil {
 		// The checks above should leave nothing for the decoder to
 		// refuse; if it does, its words are all there is.
-		return def, fmt.Errorf("%s: %w; see the Configuration section of the README", path, err)
+		return def, fmt.Errorf("%s: %w; see docs/configuration.md", path, err)
 	}
 	if err := c.validate(); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)

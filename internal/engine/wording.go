@@ -142,3 +142,57 @@ func (e *Engine) UnknownRuleIDs(ids []string) []string {
 	}
 	return out
 }
+
+// FileRule is one rule id a policy file gives its messages, with the set
+// it adds them to: "deny", "ask" or "allow".
+type FileRule struct {
+	ID, Verdict string
+}
+
+// FileRules lists the rule ids one policy file of package agentjail
+// gives its messages, as ruleIDs finds them, sorted by id then verdict;
+// an id two sets use (a deny here, an ask there) is listed once per set.
+// It is what the default pack's generated page (docs/pack.md) is built from.
+func FileRules(name string, text []byte) ([]FileRule, error) {
+	m, _, err := Parse(name, text)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[FileRule]bool{}
+	var out []FileRule
+	for _, r := range m.Rules {
+		verdict := r.Head.Name.String()
+		switch verdict {
+		case "deny", "ask", "allow":
+		default:
+			continue
+		}
+		if r.Head.Key == nil {
+			continue
+		}
+		obj, ok := r.Head.Key.Value.(ast.Object)
+		if !ok {
+			continue
+		}
+		id := obj.Get(ast.StringTerm("id"))
+		if id == nil {
+			continue
+		}
+		s, ok := id.Value.(ast.String)
+		if !ok {
+			continue
+		}
+		fr := FileRule{ID: string(s), Verdict: verdict}
+		if !seen[fr] {
+			seen[fr] = true
+			out = append(out, fr)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].ID != out[j].ID {
+			return out[i].ID < out[j].ID
+		}
+		return out[i].Verdict < out[j].Verdict
+	})
+	return out, nil
+}
