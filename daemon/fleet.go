@@ -44,6 +44,13 @@ func (d *Daemon) syncFleet() {
 	old := r.f
 	gen := r.gen.Add(1)
 	r.f, r.key, r.err = nil, key, ""
+	// The previous configuration's org policy does not stay. It goes
+	// before the new plugins start: dropped after, the drop raced with a
+	// bundle they accepted at once (a persisted or quick download) and
+	// could undo it for good, since the store accepts each bundle once.
+	if done, err := d.decider.acceptOrg(context.Background(), nil); err == nil {
+		done(true)
+	}
 	if err == nil && prepared != nil {
 		host, _ := os.Hostname()
 		r.f, err = engine.StartFleet(context.Background(), engine.FleetOptions{
@@ -63,13 +70,6 @@ func (d *Daemon) syncFleet() {
 	if err != nil {
 		r.err = err.Error()
 		d.log.Error("the opa: section of config.yaml could not be started; no org policy is enforced", "err", err)
-	}
-	if r.f == nil || !r.f.Status().InForce {
-		// A new configuration with nothing in force yet (or none at all):
-		// the previous configuration's org policy does not stay.
-		if done, err := d.decider.acceptOrg(context.Background(), nil); err == nil {
-			done(true)
-		}
 	}
 	if old != nil {
 		go stopFleet(old)

@@ -3,8 +3,8 @@
 package daemontest
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -60,13 +60,19 @@ func StartAt(t testing.TB, home, socket string) *Daemon {
 func startAt(t testing.TB, home, socket, userHome string) *Daemon {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the daemon's log:\n%s", logs.String())
+		}
+	})
 	d, err := daemon.New(ctx, daemon.Options{
 		Socket:   socket,
 		Home:     home,
 		UserHome: userHome,
 		Pack:     policies.FS,
 		Version:  "test",
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:   slog.New(slog.NewTextHandler(logs, nil)),
 	})
 	if err != nil {
 		cancel()
@@ -102,4 +108,22 @@ func WritePolicies(t testing.TB, home string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// syncBuffer keeps the daemon's log for a failed test to print.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
