@@ -208,6 +208,7 @@ func TestRealClaudeCode(t *testing.T) {
 	e := newEnv(t)
 	api := startFakeAPI(t)
 	os.WriteFile(filepath.Join(e.home, ".claude.json"), []byte("{}"), 0o600)
+	os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700) // Claude Code is here: install wires it
 	os.MkdirAll(e.ajHome, 0o700)
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
 	work := filepath.Join(e.home, "work")

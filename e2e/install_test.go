@@ -37,8 +37,10 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			settings := filepath.Join(e.home, ".claude", "settings.json")
+			// Claude Code's folder is there (install wires only agents
+			// found), its settings file maybe not.
+			os.MkdirAll(filepath.Dir(settings), 0o755)
 			if tt.text != "" {
-				os.MkdirAll(filepath.Dir(settings), 0o755)
 				os.WriteFile(settings, []byte(tt.text), 0o640)
 			}
 			defer e.cli("uninstall") // never leave a daemon behind

@@ -19,6 +19,9 @@ type geminiPart struct{}
 
 func (geminiPart) name() string { return "gemini" }
 
+func (geminiPart) dir(o Options) string   { return filepath.Join(o.UserHome, ".gemini") }
+func (geminiPart) off(o Options) []string { return o.geminiOff() }
+
 func (o Options) geminiSettingsPath() string {
 	return filepath.Join(o.UserHome, ".gemini", "settings.json")
 }

@@ -38,9 +38,11 @@ type Options struct {
 	// assembles (macOS).
 	Version string
 	// Agents are the agents to wire in or out (--for): claude-code,
-	// codex, gemini, copilot, cursor, or all (every one found on this
-	// machine). None means claude-code for Install and every agent for
-	// Uninstall.
+	// codex, gemini, copilot, cursor, or all. For Install, none (or all)
+	// means every agent found on this machine whose folder is there
+	// (Claude Code alone with Scope "project"); a named agent is wired
+	// even where its folder must be made. For Uninstall none means every
+	// agent.
 	Agents []string
 	Out    io.Writer
 }
@@ -109,12 +111,18 @@ func (o Options) entry() HookEntry {
 // daemon as a service, and waits until it answers.
 func Install(ctx context.Context, o Options) error {
 	out := o.Out
+	choices, err := o.choose()
+	if err != nil {
+		return err
+	}
+	parts, _ := o.parts()
 	// Every file is computed before any is written: a broken one stops
 	// the install with nothing changed.
 	edits, err := planEdits(o)
 	if err != nil {
 		return err
 	}
+	o.describeChoices(choices, out)
 
 	if o.DryRun {
 		steps := Plan(o)
@@ -131,6 +139,7 @@ func Install(ctx context.Context, o Options) error {
 			}
 		}
 		describeEdits(edits, out)
+		o.warnSwitchedOff(parts, out)
 		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
 		return nil
 	}
@@ -168,6 +177,7 @@ func Install(ctx context.Context, o Options) error {
 	if err := applyEdits(o, edits, out); err != nil {
 		return err
 	}
+	o.warnSwitchedOff(parts, out)
 
 	if o.KeepService {
 		return nil
