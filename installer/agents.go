@@ -128,40 +128,47 @@ func (o Options) parts() ([]agentPart, error) {
 // describeChoices says which agents install wires and which it leaves,
 // and why, before anything is written.
 func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
-	would := ""
+	wiring := "wiring"
 	if o.DryRun {
-		would = "would "
+		wiring = "would wire"
 	}
-	var wired, missing []string
+	var wired, missing, notes []string
 	for _, c := range choices {
 		title := agentTitles[c.part.name()]
 		switch {
 		case c.wire && c.makesDir:
 			wired = append(wired, title)
-			fmt.Fprintf(out, "%s: %s does not exist; install %smake it, as --for %s asked\n", title, o.tildePath(c.part.dir(o)), would, c.part.name())
+			verb := "makes"
+			if o.DryRun {
+				verb = "would make"
+			}
+			notes = append(notes, fmt.Sprintf("%s: %s does not exist; install %s it, as --for %s asked", title, o.tildePath(c.part.dir(o)), verb, c.part.name()))
 		case c.wire:
 			wired = append(wired, title)
 		case c.pathOnly:
-			fmt.Fprintf(out, "%s: found (its program is on PATH) but not wired: %s does not exist, and install makes no agent's folder unasked; `agentjail install --for %s` makes it and wires %s\n", title, o.tildePath(c.part.dir(o)), c.part.name(), title)
+			notes = append(notes, fmt.Sprintf("%s: found (its program is on PATH) but not wired: %s does not exist, and install makes no agent's folder unasked; `agentjail install --for %s` makes it and wires %s", title, o.tildePath(c.part.dir(o)), c.part.name(), title))
 		default:
 			missing = append(missing, title)
 		}
 	}
-	switch {
-	case len(wired) == 0:
-		var dirs, progs []string
+	if len(wired) == 0 {
+		var dirs []string
 		for _, p := range agentParts {
 			dirs = append(dirs, o.tildePath(p.dir(o)))
 		}
-		progs = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent"}
-		fmt.Fprintf(out, "no agent found to wire: looked for %s and for %s on PATH; no agent's settings were changed.\n", strings.Join(dirs, ", "), strings.Join(progs, ", "))
-		fmt.Fprintf(out, "once an agent is installed, run `agentjail install` again; or wire one now with `agentjail install --for NAME` (%s), which makes its settings\n", strings.Join(AgentNames(), ", "))
-	default:
-		fmt.Fprintf(out, "agents: %swiring %s", would, strings.Join(wired, ", "))
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+	} else {
+		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
 		if len(missing) > 0 {
 			fmt.Fprintf(out, "; not found: %s", strings.Join(missing, ", "))
 		}
 		fmt.Fprintln(out)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(out, n)
+	}
+	if len(wired) == 0 {
+		fmt.Fprintf(out, "once an agent is installed, run `agentjail install` again; or wire one now with `agentjail install --for NAME` (%s), which makes its settings\n", strings.Join(AgentNames(), ", "))
 	}
 }
 
@@ -456,6 +463,9 @@ type AgentState struct {
 	// config.yaml's fail_mode or hook_timeout. Further checks of an
 	// entry (such as whether Codex still trusts it) add theirs here.
 	Problems []string `json:"problems,omitempty"`
+	// NoFolder: found by its program alone, its own folder missing, so
+	// install wires it only when named with --for.
+	NoFolder bool `json:"no_folder,omitempty"`
 }
 
 // Guarded reports an agent whose tool calls reach agentjail: wired, not
@@ -487,6 +497,7 @@ func Agents(o Options) []AgentState {
 	out := make([]AgentState, 0, len(agentParts))
 	for _, p := range agentParts {
 		s := AgentState{Name: p.name(), Title: agentTitles[p.name()], Found: p.found(o), Wired: true}
+		s.NoFolder = s.Found && !isDir(p.dir(o))
 		edits := p.edits(o)
 		curs := make([][]byte, len(edits))
 		for i, e := range edits {
@@ -546,10 +557,14 @@ func AgentProblems(agents []AgentState) []wire.Problem {
 				})
 			}
 		case a.Found && !a.Wired:
+			fix := "run `agentjail install`"
+			if a.NoFolder {
+				fix = fmt.Sprintf("run `agentjail install --for %s`: its folder is missing, and install without --for makes none", a.Name)
+			}
 			out = append(out, wire.Problem{
 				Kind:    "agent_unguarded",
 				Message: fmt.Sprintf("%s is on this machine but agentjail's hook is not in its settings, so its tool calls are not checked", a.Title),
-				Fix:     fmt.Sprintf("run `agentjail install` (or `agentjail install --for %s`, which also makes its folder if it is missing)", a.Name),
+				Fix:     fix,
 			})
 		}
 	}

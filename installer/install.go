@@ -129,6 +129,11 @@ func Install(ctx context.Context, o Options) error {
 		if o.KeepService {
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
 		}
+		if _, managed := describeManaged(o.service()); !managed || o.ServiceMode == ModeDetached {
+			// No service manager answers: install starts the daemon
+			// detached and writes no unit, so none is listed.
+			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepService })
+		}
 		fmt.Fprint(out, describePlan(steps))
 		if !o.KeepService {
 			switch o.linkState() {
@@ -140,7 +145,9 @@ func Install(ctx context.Context, o Options) error {
 		}
 		describeEdits(edits, out)
 		o.warnSwitchedOff(parts, out)
-		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
+		if !o.KeepService {
+			fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
+		}
 		return nil
 	}
 
