@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // agentsEnv runs the built agentjail with a PATH that may hold fake
@@ -257,5 +261,52 @@ func TestFailClosedReachesEveryAgent(t *testing.T) {
 	os.Rename(filepath.Join(e.ajHome, "bin", "moved"), filepath.Join(e.ajHome, "bin", "agentjail-hook"))
 	if st.code != 4 || !strings.Contains(st.stdout, "Cursor wired, entry broken") || !strings.Contains(st.stdout, "agentjail-hook is missing, so the agent cannot run the hook") {
 		t.Errorf("status with the hook program gone: %+v", st)
+	}
+}
+
+// The daemon's own health, which the tray shows, sees the agents as
+// status does: a found agent unwired and an entry whose fail mode is not
+// config.yaml's are problems, and go when fixed.
+func TestDaemonHealthSeesEveryAgent(t *testing.T) {
+	e := newEnv(t)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CODEX_HOME", "")
+	t.Setenv("COPILOT_HOME", "")
+	os.MkdirAll(e.ajHome, 0o700)
+	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	entry := func(flags, knob string) string {
+		return `{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "` + filepath.Join(bin, "agentjail-hook") + flags + `"` + knob + `}]}]}}`
+	}
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(entry("", "")), 0o644)
+	os.MkdirAll(filepath.Join(e.home, ".gemini"), 0o755)
+	e.start()
+	kinds := func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		st, err := (&wire.Client{Socket: e.socket}).Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range st.Problems {
+			out = append(out, p.Kind+" "+p.Message)
+		}
+		return strings.Join(out, "\n")
+	}
+	got := kinds()
+	for _, want := range []string{
+		"agent_entry Claude Code: ~/.claude/settings.json: the hook runs without --fail-closed but config.yaml sets fail_mode: closed",
+		"agent_unguarded Gemini CLI is on this machine",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the daemon's problems lack %q:\n%s", want, got)
+		}
+	}
+	os.WriteFile(settings, []byte(entry(" --fail-closed", `, "onFailure": "block"`)), 0o644)
+	os.Remove(filepath.Join(e.home, ".gemini"))
+	if got := kinds(); strings.Contains(got, "agent_") || strings.Contains(got, "fail_mode") {
+		t.Errorf("problems left after the fixes:\n%s", got)
 	}
 }

@@ -521,11 +521,7 @@ func Agents(o Options) []AgentState {
 				if filepath.Ext(e.path) == ".toml" {
 					continue // Codex's trust: not an entry of flags
 				}
-				want, err := e.add(curs[i])
-				if err != nil {
-					want = nil
-				}
-				s.Problems = append(s.Problems, o.entryProblems(e.path, curs[i], want)...)
+				s.Problems = append(s.Problems, o.entryProblems(p.name(), e.path, curs[i])...)
 			}
 		}
 		out = append(out, s)

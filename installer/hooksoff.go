@@ -304,13 +304,22 @@ func splitCommand(s string) []string {
 	return out
 }
 
-// entryProblems checks the agentjail entries of one wired file: the hook
-// program must be there and executable, and the entry must carry
-// config.yaml's fail mode and hook timeout (install writes both).
-// want is the file as install would write it now; a difference the
-// flags do not explain is reported as such.
-func (o Options) entryProblems(path string, cur, want []byte) []string {
-	uses := hookCommandsIn(cur)
+// failClosedKnob is the key an agent's own entry holds, beside the
+// hook's --fail-closed, that makes the agent block a call when the hook
+// cannot start at all: install sets it with fail_mode: closed.
+var failClosedKnob = map[string]struct {
+	key  string
+	want any
+}{
+	"claude-code": {"onFailure", "block"},
+	"cursor":      {"failClosed", true},
+}
+
+// entryProblems checks the agentjail entries of one wired file of an
+// agent: the hook program must be there and executable, and the entry
+// must carry config.yaml's fail mode (the flag, and the agent's own knob
+// where it has one) and hook timeout, as install writes them.
+func (o Options) entryProblems(agent, path string, cur []byte) []string {
 	var out []string
 	wantTimeout := o.HookTimeout.String()
 	if o.HookTimeout <= 0 {
@@ -323,25 +332,26 @@ func (o Options) entryProblems(path string, cur, want []byte) []string {
 			out = append(out, s)
 		}
 	}
-	for _, u := range uses {
+	where := o.tildePath(path)
+	for _, u := range hookCommandsIn(cur) {
 		f := parseHookFlags(u.command)
 		if fi, err := os.Stat(f.program); err != nil {
-			add(fmt.Sprintf("%s: the hook program %s is missing, so the agent cannot run the hook", o.tildePath(path), f.program))
+			add(fmt.Sprintf("%s: the hook program %s is missing, so the agent cannot run the hook", where, f.program))
 		} else if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-			add(fmt.Sprintf("%s: the hook program %s is not an executable file, so the agent cannot run the hook", o.tildePath(path), f.program))
+			add(fmt.Sprintf("%s: the hook program %s is not an executable file, so the agent cannot run the hook", where, f.program))
 		}
 		switch {
 		case o.FailClosed && !f.failClosed:
-			add(fmt.Sprintf("%s: the hook runs without --fail-closed but config.yaml sets fail_mode: closed", o.tildePath(path)))
+			add(fmt.Sprintf("%s: the hook runs without --fail-closed but config.yaml sets fail_mode: closed", where))
 		case !o.FailClosed && f.failClosed:
-			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", o.tildePath(path)))
+			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
+		}
+		if knob, ok := failClosedKnob[agent]; ok && o.FailClosed && u.entry[knob.key] != knob.want {
+			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.key, mustJSON(knob.want)))
 		}
 		if f.timeout != wantTimeout {
-			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", o.tildePath(path), f.timeout, wantTimeout))
+			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", where, f.timeout, wantTimeout))
 		}
-	}
-	if len(out) == 0 && want != nil && string(want) != string(cur) {
-		add(fmt.Sprintf("%s: agentjail's entry differs from what install writes for config.yaml (its fail mode or timeout settings)", o.tildePath(path)))
 	}
 	return slices.Clip(out)
 }
