@@ -157,6 +157,9 @@ func TestInstallProjectScopeAndPurge(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(project, ".claude", "settings.json")); !os.IsNotExist(err) {
 		t.Errorf("project scope wrote the committed settings.json")
 	}
+	if !strings.Contains(r.stdout, "Claude Code: ~/project/.claude does not exist; install makes it, as --scope project asked") || strings.Contains(r.stdout, "~/.claude does not exist") {
+		t.Errorf("install did not say which folder it makes:\n%s", r.stdout)
+	}
 	if !strings.Contains(r.stdout, "added the agentjail hook to "+filepath.Join(project, ".claude", "settings.local.json")) {
 		t.Errorf("install did not name the file it wrote:\n%s", r.stdout)
 	}

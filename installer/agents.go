@@ -142,7 +142,11 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 			if o.DryRun {
 				verb = "would make"
 			}
-			notes = append(notes, fmt.Sprintf("%s: %s does not exist; install %s it, as --for %s asked", title, o.tildePath(c.part.dir(o)), verb, c.part.name()))
+			asked := "--for " + c.part.name()
+			if len(o.Agents) == 0 {
+				asked = "--scope project"
+			}
+			notes = append(notes, fmt.Sprintf("%s: %s does not exist; install %s it, as %s asked", title, o.tildePath(c.part.dir(o)), verb, asked))
 		case c.wire:
 			wired = append(wired, title)
 		case c.pathOnly:
@@ -400,7 +404,9 @@ func (claudePart) found(o Options) bool {
 	return isDir(filepath.Join(o.UserHome, ".claude")) || onPath("claude")
 }
 
-func (claudePart) dir(o Options) string   { return filepath.Join(o.UserHome, ".claude") }
+// dir is the folder of the settings file install writes: ~/.claude, or
+// the project's .claude with Scope "project".
+func (claudePart) dir(o Options) string   { return filepath.Dir(o.SettingsPath()) }
 func (claudePart) off(o Options) []string { return o.claudeOff() }
 
 func (claudePart) edits(o Options) []fileEdit {
