@@ -15,7 +15,7 @@ import (
 // agentsEnv runs the built agentjail with a PATH that may hold fake
 // agent programs, and no CODEX_HOME or COPILOT_HOME of the caller's.
 func agentsEnv(e *env, path string) func(args ...string) result {
-	extra := []string{"PATH=" + path + ":/usr/bin:/bin", "CODEX_HOME=", "COPILOT_HOME="}
+	extra := []string{"PATH=" + path + ":" + machinePath("/usr/bin:/bin"), "CODEX_HOME=", "COPILOT_HOME="}
 	return func(args ...string) result {
 		e.t.Helper()
 		return e.withEnv(extra, "agentjail", args...)
