@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,9 +38,20 @@ twice is refused rather than edited in a copy the agent ignores.
   gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
   copilot      ~/.copilot/hooks/agentjail.json
   cursor       ~/.cursor/hooks.json
-  all          every agent found on this machine (its folder or its binary)
+  all          every agent found, as without --for
 
---for takes several, comma-separated. Running it again changes nothing.
+Without --for, install wires every agent found on this machine whose own
+folder (~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor) is there,
+says which it wired and which it did not find, and makes no agent's
+folder: an agent found only by its program on PATH is named, not wired.
+--for NAME wires that agent even where its folder is missing, and says
+that it makes it. An agent whose own switch keeps hooks from running
+(Claude Code's disableAllHooks, Gemini CLI's hooksConfig.enabled: false,
+Codex's [features] hooks = false, Copilot CLI's disableAllHooks) is
+wired with a warning saying which key to change.
+
+--for takes several, comma-separated. Running it again changes nothing,
+except to apply config.yaml's fail_mode and hook_timeout to every entry.
 --dry-run prints what would change.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,20 +61,13 @@ twice is refused rather than edited in a copy the agent ignores.
 			}
 			o.DryRun = dryRun
 			o.Out = cmd.OutOrStdout()
-			if slices.Contains(o.Agents, "all") {
-				found := installer.FoundAgents(o)
-				if len(found) == 0 {
-					return exitWith(ExitError, "--for all: no agent found on this machine (looked for the folders ~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor and the programs on PATH); name one with --for")
-				}
-				fmt.Fprintf(o.Out, "agents found: %s\n", strings.Join(found, ", "))
-			}
 			if err := installer.Install(cmd.Context(), o); err != nil {
 				return exitWith(ExitError, "%v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "claude-code", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated)")
+	cmd.Flags().StringVar(&agent, "for", "", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated); default every agent found")
 	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.local.json, not committed)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd

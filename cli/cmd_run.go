@@ -15,7 +15,9 @@ import (
 	"github.com/agentjail/agentjail/app"
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/installer"
+	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
 
@@ -75,6 +77,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		Tray:     trayState,
 		Logger:   log,
 		LogLevel: level,
+		Agents:   agentHealth,
 	}
 	var d *daemon.Daemon
 	if desktop {
@@ -170,6 +173,27 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 		PoliciesDir: paths.Policies(),
 		DecisionLog: filepath.Join(paths.Home(), "decisions.jsonl"),
 	})
+}
+
+// agentHealth is the daemon's view of every agent (see
+// daemon.Options.Agents), from the same check `agentjail status` makes.
+func agentHealth(cfg config.Config) ([]wire.Problem, bool) {
+	agents := installer.Agents(agentOptions(cfg))
+	wired := false
+	for _, a := range agents {
+		wired = wired || a.Wired
+	}
+	return installer.AgentProblems(agents), wired
+}
+
+// agentOptions are the installer's options for checking the agents
+// against a config: where the files are, and the fail mode and hook
+// timeout every entry should carry.
+func agentOptions(cfg config.Config) installer.Options {
+	return installer.Options{
+		Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user",
+		FailClosed: cfg.FailMode == "closed", HookTimeout: cfg.HookTimeout,
+	}
 }
 
 type discard struct{}

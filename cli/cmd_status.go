@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/installer"
+	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -32,12 +34,15 @@ calls the hook could not check (fail-opens).
 Health describes now: the daemon is degraded while a policy file or
 config.yaml does not load, for an hour after an evaluation error, a
 decision the decision log could not record or a call the hook let through
-unchecked (a fail-open), and while the installed hook's flags differ from
-config.yaml's fail_mode or hook_timeout, and while Codex would skip
-agentjail's hook (not trusted where it now is in hooks.json, switched
-off, or gone; checked with Codex's own app server when codex is on PATH,
-else by reading config.toml). Each problem is listed with what fixes or
-clears it.
+unchecked (a fail-open), while an agent found on this machine is not
+wired, is wired but switched off by its own setting, or has an entry
+that cannot run or whose flags differ from config.yaml's fail_mode or
+hook_timeout, and while Codex would skip agentjail's hook (not trusted
+where it now is in hooks.json, switched off, or gone; checked with
+Codex's own app server when codex is on PATH, else by reading
+config.toml). Each problem is listed with what fixes or clears it. The
+agents line shows each agent: wired, wired but switched off, wired but
+its entry broken, found but not wired, or not found.
 
 Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 		Args: cobra.NoArgs,
@@ -58,6 +63,9 @@ type statusReport struct {
 	// Codex is the check of agentjail's Codex hook, when it is wired.
 	Codex   *installer.CodexCheck `json:"codex,omitempty"`
 	Healthy bool                  `json:"healthy"`
+	// Agents is every agent agentjail knows: found, wired, switched off
+	// by its own setting, what is wrong with its entries.
+	Agents []installer.AgentState `json:"agents"`
 }
 
 type failOpenStats struct {
@@ -82,7 +90,14 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	}
 	rep.FailOpens = readFailOpens(paths.FailLog(), since)
 	rep.Codex = codex
-	rep.Healthy = rep.Running && healthy(st, rep.FailOpens) && (codex == nil || codex.Problem == "")
+	rep.Agents = withCodexCheck(installer.Agents(agentOptions(configInForce(st))), codex)
+	if st != nil {
+		// The agents as this command sees them, from the user's own
+		// environment (CODEX_HOME, PATH), stand for the daemon's view.
+		st.Problems = slices.DeleteFunc(st.Problems, func(p wire.Problem) bool { return strings.HasPrefix(p.Kind, "agent_") })
+		st.Problems = append(st.Problems, installer.AgentProblems(rep.Agents)...)
+	}
+	rep.Healthy = rep.Running && healthy(st, rep.FailOpens)
 
 	if asJSON {
 		b, _ := json.MarshalIndent(rep, "", "  ")
@@ -113,6 +128,52 @@ func checkCodex(ctx context.Context) *installer.CodexCheck {
 	return &c
 }
 
+// withCodexCheck puts Codex's own word on its hook (app-server's
+// hooks/list, or config.toml when codex is not on PATH) in place of the
+// cheap reading of config.toml that installer.Agents makes.
+func withCodexCheck(agents []installer.AgentState, codex *installer.CodexCheck) []installer.AgentState {
+	if codex == nil {
+		return agents
+	}
+	for i, a := range agents {
+		if a.Name != "codex" || !a.Wired {
+			continue
+		}
+		agents[i].Problems = slices.DeleteFunc(a.Problems, func(p string) bool { return p == installer.CodexNotRunByConfig })
+		if codex.Problem != "" {
+			agents[i].Problems = append(agents[i].Problems, codex.Problem)
+		}
+	}
+	return agents
+}
+
+// configInForce is the fail mode and hook timeout every agent's entry
+// should carry: the running daemon's, else config.yaml's (its defaults
+// when it does not load; status shows the error elsewhere).
+func configInForce(st *wire.Status) config.Config {
+	cfg, err := config.Load(paths.Config())
+	if err != nil {
+		cfg = config.Default()
+	}
+	if st != nil && st.FailMode != "" {
+		cfg.FailMode = st.FailMode
+		if d, err := time.ParseDuration(st.HookTimeout); err == nil {
+			cfg.HookTimeout = d
+		}
+	}
+	return cfg
+}
+
+// printAgents is the agents line: each agent and whether its calls reach
+// agentjail.
+func printAgents(out io.Writer, agents []installer.AgentState) {
+	var parts []string
+	for _, a := range agents {
+		parts = append(parts, a.Title+" "+a.Summary())
+	}
+	fmt.Fprintf(out, "agents:    %s\n", safetext.Line(strings.Join(parts, "; ")))
+}
+
 // healthy reports a daemon with nothing to fix now: the daemon lists
 // its present problems (see wire.Status.Problems), fail-opens of the
 // last hour among them. fo is what the CLI read itself; it only counts.
@@ -124,6 +185,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	paint := coloursFor(out).paint
 	if !rep.Running {
 		printNotRunning(out, rep.Socket, dialErr, paint)
+		printAgents(out, rep.Agents)
 	} else {
 		st := rep.Daemon
 		started, _ := time.Parse(time.RFC3339, st.StartedAt)
@@ -143,6 +205,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny\n",
 			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])))
 		printConfig(out, st)
+		printAgents(out, rep.Agents)
 		printOrg(out, st.Org)
 		if st.EvalErrors > 0 {
 			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))

@@ -44,6 +44,15 @@ type Options struct {
 	// OnDecision, when set, hears of every decision after it is logged
 	// (the tray and notifications). It must not block.
 	OnDecision func(decisionlog.Record)
+	// Agents, when set, checks every agent on this machine against the
+	// config in force (installer.Agents and installer.AgentProblems): a
+	// found agent that is not wired, an agent whose own switch keeps the
+	// hook from running, a wired entry whose program is missing or whose
+	// flags differ from config.yaml. Its problems join the daemon's
+	// health, so the tray is not green while an agent is unguarded; wired
+	// says whether any agent has the hook, when the entries, not the last
+	// hook call, tell what the installed hook runs with.
+	Agents func(cfg config.Config) (problems []wire.Problem, wired bool)
 }
 
 // Daemon serves decisions on a socket.

@@ -91,7 +91,15 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 		st.Problems = append(st.Problems, failOpenProblem(fo, d.opts.Home))
 	}
 	st.Hook = d.installedHook()
-	st.Problems = append(st.Problems, hookProblems(d.decider.Config(), st.Hook, d.opts.Home)...)
+	cfg := d.decider.Config()
+	if d.opts.Agents != nil {
+		probs, wired := d.opts.Agents(cfg)
+		st.Problems = append(st.Problems, probs...)
+		if wired {
+			return // every wired entry's flags are checked above
+		}
+	}
+	st.Problems = append(st.Problems, hookProblems(cfg, st.Hook, d.opts.Home)...)
 }
 
 // installedHook is what the installed hook runs with: from the agent

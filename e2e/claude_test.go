@@ -211,6 +211,7 @@ func TestRealClaudeCode(t *testing.T) {
 	e := newEnv(t)
 	api := startFakeAPI(t)
 	os.WriteFile(filepath.Join(e.home, ".claude.json"), []byte("{}"), 0o600)
+	os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700) // Claude Code is here: install wires it
 	os.MkdirAll(e.ajHome, 0o700)
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
 	work := filepath.Join(e.home, "work")
@@ -282,4 +283,46 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("tool result:\n%s", res[0].Content)
 		}
 	})
+}
+
+// Claude Code's own switch, "disableAllHooks": true in
+// ~/.claude/settings.json, measured: the installed hook is not run at
+// all, and install and status say so; set to false, the hook runs again
+// and neither complains.
+func TestRealClaudeHooksSwitchedOff(t *testing.T) {
+	claudeBinary(t) // skip early when it is not installed
+	e := newEnv(t)
+	api := startFakeAPI(t)
+	os.WriteFile(filepath.Join(e.home, ".claude.json"), []byte("{}"), 0o600)
+	settings := filepath.Join(e.home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o700)
+	os.WriteFile(settings, []byte("{\n  \"disableAllHooks\": true\n}\n"), 0o600)
+	work := filepath.Join(e.home, "work")
+	os.MkdirAll(work, 0o755)
+
+	r := e.cli("install")
+	t.Cleanup(func() { e.cli("uninstall") })
+	if r.code != 0 || !strings.Contains(r.stdout, `WARNING: Claude Code will not run agentjail's hook: ~/.claude/settings.json sets "disableAllHooks": true`) {
+		t.Fatalf("install: %+v", r)
+	}
+	rec := recordHook(t, e)
+	echo := map[string]any{"command": "echo " + harmlessW, "description": "Say it"}
+	runClaude(t, e, api, work, "Bash", echo)
+	if calls := rec.calls(); len(calls) != 0 {
+		t.Errorf("switched off, Claude Code still ran the hook %d times", len(calls))
+	}
+	if st := e.cli("status"); st.code != 4 || !strings.Contains(st.stdout, "Claude Code wired, switched off") || !strings.Contains(st.stdout, "agent_off: Claude Code does not run agentjail's hook") {
+		t.Errorf("status with the switch on: %+v", st)
+	}
+
+	// The look-alike: the same key, false; our entry stays as installed.
+	os.WriteFile(settings, []byte(strings.Replace(read(settings), `"disableAllHooks": true`, `"disableAllHooks": false`, 1)), 0o600)
+	rec.reset()
+	runClaude(t, e, api, work, "Bash", echo)
+	if calls := rec.calls(); len(calls) == 0 {
+		t.Errorf("with disableAllHooks false, Claude Code did not run the hook")
+	}
+	if st := e.cli("status"); strings.Contains(st.stdout, "agent_off") || !strings.Contains(st.stdout, "Claude Code wired;") {
+		t.Errorf("status with hooks on: %+v", st)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,6 +35,9 @@ func TestMain(m *testing.M) {
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building the binaries:", err)
 		os.Exit(1)
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		hostPath[d] = true
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -70,6 +75,9 @@ func newEnv(t testing.TB) *env {
 func (e *env) environ() []string {
 	var out []string
 	for _, kv := range os.Environ() {
+		if p, ok := strings.CutPrefix(kv, "PATH="); ok {
+			kv = "PATH=" + machinePath(p)
+		}
 		if !strings.HasPrefix(kv, "AGENTJAIL_") && !strings.HasPrefix(kv, "HOME=") {
 			out = append(out, kv)
 		}
@@ -78,6 +86,47 @@ func (e *env) environ() []string {
 	// No session bus unless a test brings its own.
 	out = append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached", "DBUS_SESSION_BUS_ADDRESS="+e.bus)
 	return append(out, e.extra...)
+}
+
+// hostPath holds the folders of the PATH the tests were started with.
+var hostPath = map[string]bool{}
+
+// agentPrograms are the programs by which agentjail finds an agent.
+var agentPrograms = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent"}
+
+var (
+	shadowMu   sync.Mutex
+	shadowDirs = map[string]string{}
+)
+
+// machinePath is PATH on the throwaway machine: a folder of the host's
+// PATH holding an agent's program (a contributor's own Claude Code, say)
+// is replaced by a copy of it, made of links, without the agents, so
+// that no agent is found unless a test puts it there. Folders a test
+// made are kept as they are.
+func machinePath(path string) string {
+	shadowMu.Lock()
+	defer shadowMu.Unlock()
+	var out []string
+	for _, d := range filepath.SplitList(path) {
+		if hostPath[d] && slices.ContainsFunc(agentPrograms, func(p string) bool { _, err := os.Stat(filepath.Join(d, p)); return err == nil }) {
+			shadow, ok := shadowDirs[d]
+			if !ok {
+				shadow = filepath.Join(bin, "path", strconv.Itoa(len(shadowDirs)))
+				os.MkdirAll(shadow, 0o755)
+				entries, _ := os.ReadDir(d)
+				for _, en := range entries {
+					if !slices.Contains(agentPrograms, en.Name()) {
+						os.Symlink(filepath.Join(d, en.Name()), filepath.Join(shadow, en.Name()))
+					}
+				}
+				shadowDirs[d] = shadow
+			}
+			d = shadow
+		}
+		out = append(out, d)
+	}
+	return strings.Join(out, string(filepath.ListSeparator))
 }
 
 // writePolicy writes a file into the user's policies folder.

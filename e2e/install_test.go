@@ -37,8 +37,10 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			settings := filepath.Join(e.home, ".claude", "settings.json")
+			// Claude Code's folder is there (install wires only agents
+			// found), its settings file maybe not.
+			os.MkdirAll(filepath.Dir(settings), 0o755)
 			if tt.text != "" {
-				os.MkdirAll(filepath.Dir(settings), 0o755)
 				os.WriteFile(settings, []byte(tt.text), 0o640)
 			}
 			defer e.cli("uninstall") // never leave a daemon behind
@@ -154,6 +156,9 @@ func TestInstallProjectScopeAndPurge(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(project, ".claude", "settings.json")); !os.IsNotExist(err) {
 		t.Errorf("project scope wrote the committed settings.json")
+	}
+	if !strings.Contains(r.stdout, "Claude Code: ~/project/.claude does not exist; install makes it, as --scope project asked") || strings.Contains(r.stdout, "~/.claude does not exist") {
+		t.Errorf("install did not say which folder it makes:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stdout, "added the agentjail hook to "+filepath.Join(project, ".claude", "settings.local.json")) {
 		t.Errorf("install did not name the file it wrote:\n%s", r.stdout)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,4 +169,72 @@ func TestRealGemini(t *testing.T) {
 			t.Errorf("the hook still ran %d times", n)
 		}
 	})
+}
+
+// Gemini CLI's own switch, hooksConfig.enabled: false, measured: with it
+// the installed hook is not run at all (the command runs unchecked), and
+// install and status say so; set to true, the hook runs again and
+// neither complains.
+func TestRealGeminiHooksSwitchedOff(t *testing.T) {
+	gemini := agentCLI(t, "gemini")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	settingsPath := filepath.Join(e.home, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(settingsPath), 0o700)
+	settings := func(enabled bool) string {
+		return fmt.Sprintf(`{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+  "hooksConfig": {"enabled": %v}
+}
+`, enabled)
+	}
+	os.WriteFile(settingsPath, []byte(settings(false)), 0o600)
+	r := ajRun(t, e, "install", "--for", "gemini")
+	t.Cleanup(func() { ajRun(t, e, "uninstall") })
+	if r.code != 0 || !strings.Contains(r.stdout, "WARNING: Gemini CLI will not run agentjail's hook: ~/.gemini/settings.json sets hooksConfig.enabled: false") {
+		t.Fatalf("install: %+v", r)
+	}
+	rec := recordHook(t, e)
+	run := func(t *testing.T) string {
+		t.Helper()
+		rec.reset()
+		api.script(&modelCall{Name: "run_shell_command", Args: map[string]any{"command": harmless}})
+		r := runProcess(t, agentEnv(e,
+			"GOOGLE_GEMINI_BASE_URL="+api.url,
+			"GEMINI_API_KEY=x",
+			"GEMINI_CLI_TRUST_WORKSPACE=true",
+			"GEMINI_CLI_NO_RELAUNCH=true",
+		), work.dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
+		if r.code != 0 {
+			t.Fatalf("gemini: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		return oneResult(t, api, r.stdout+r.stderr)
+	}
+
+	if got := run(t); !strings.Contains(got, harmlessW) {
+		t.Fatalf("tool result:\n%s", got)
+	}
+	if calls := rec.calls(); len(calls) != 0 {
+		t.Errorf("switched off, Gemini still ran the hook %d times", len(calls))
+	}
+	if st := ajRun(t, e, "status"); st.code != 4 || !strings.Contains(st.stdout, "Gemini CLI wired, switched off") || !strings.Contains(st.stdout, "agent_off: Gemini CLI does not run agentjail's hook") {
+		t.Errorf("status with the switch off: %+v", st)
+	}
+
+	// The look-alike: the same key, true. Our entry stays as installed.
+	cur, _ := os.ReadFile(settingsPath)
+	os.WriteFile(settingsPath, []byte(strings.Replace(string(cur), `"enabled": false`, `"enabled": true`, 1)), 0o600)
+	if got := run(t); !strings.Contains(got, harmlessW) {
+		t.Fatalf("tool result:\n%s", got)
+	}
+	rec.one(t)
+	if st := ajRun(t, e, "status"); strings.Contains(st.stdout, "switched off") || strings.Contains(st.stdout, "agent_off") || !strings.Contains(st.stdout, "Gemini CLI wired;") {
+		t.Errorf("status with the switch on: %+v", st)
+	}
+	if r := ajRun(t, e, "install", "--for", "gemini"); r.code != 0 || strings.Contains(r.stdout, "WARNING") {
+		t.Errorf("install with hooks on: %+v", r)
+	}
 }

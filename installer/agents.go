@@ -9,8 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // agentPart is one agent's part of the installer: where its hook
@@ -23,6 +26,13 @@ type agentPart interface {
 	// found reports whether the agent is on this machine: its
 	// configuration folder or its binary on PATH.
 	found(o Options) bool
+	// dir is the agent's own folder (~/.gemini): install without --for
+	// wires an agent only where this folder is, and never makes it.
+	dir(o Options) string
+	// off lists the agent's own switches that stop it running the hook,
+	// each saying where it is set and what to change; none when the
+	// hook runs.
+	off(o Options) []string
 	// edits are the files install changes, in order.
 	edits(o Options) []fileEdit
 	// known are the files uninstall looks at, whatever install did.
@@ -52,23 +62,40 @@ func FoundAgents(o Options) []string {
 	return out
 }
 
-// parts resolves Options.Agents: none means Claude Code, "all" every
-// agent found on this machine.
-func (o Options) parts() ([]agentPart, error) {
+// agentChoice is what install does about one agent.
+type agentChoice struct {
+	part agentPart
+	wire bool
+	// found: the agent is on this machine; pathOnly: found by its
+	// program alone, its folder missing (so not wired by default).
+	found, pathOnly bool
+	// makesDir: named with --for, its folder missing; install makes it.
+	makesDir bool
+}
+
+// choose resolves Options.Agents. Named agents are wired, their folders
+// made if need be (install says so). None, or "all", means every agent
+// found on this machine whose own folder is there: an agent's folder is
+// never made unasked. For a project (--scope project) none means
+// Claude Code, the one agent with project settings.
+func (o Options) choose() ([]agentChoice, error) {
 	names := o.Agents
-	if len(names) == 0 {
+	if len(names) == 0 && o.Scope == "project" {
 		names = []string{"claude-code"}
 	}
-	var out []agentPart
+	var out []agentChoice
 	seen := map[string]bool{}
+	if len(names) == 0 || slices.Contains(names, "all") {
+		for _, p := range agentParts {
+			seen[p.name()] = true
+			c := agentChoice{part: p, found: p.found(o)}
+			c.wire = c.found && isDir(p.dir(o))
+			c.pathOnly = c.found && !c.wire
+			out = append(out, c)
+		}
+	}
 	for _, n := range names {
 		if n == "all" {
-			for _, p := range agentParts {
-				if p.found(o) && !seen[p.name()] {
-					seen[p.name()] = true
-					out = append(out, p)
-				}
-			}
 			continue
 		}
 		p := partNamed(n)
@@ -77,10 +104,86 @@ func (o Options) parts() ([]agentPart, error) {
 		}
 		if !seen[p.name()] {
 			seen[p.name()] = true
-			out = append(out, p)
+			out = append(out, agentChoice{part: p, wire: true, found: p.found(o), makesDir: !isDir(p.dir(o))})
 		}
 	}
 	return out, nil
+}
+
+// parts are the agents install wires.
+func (o Options) parts() ([]agentPart, error) {
+	choices, err := o.choose()
+	if err != nil {
+		return nil, err
+	}
+	var out []agentPart
+	for _, c := range choices {
+		if c.wire {
+			out = append(out, c.part)
+		}
+	}
+	return out, nil
+}
+
+// describeChoices says which agents install wires and which it leaves,
+// and why, before anything is written.
+func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
+	wiring := "wiring"
+	if o.DryRun {
+		wiring = "would wire"
+	}
+	var wired, missing, notes []string
+	for _, c := range choices {
+		title := agentTitles[c.part.name()]
+		switch {
+		case c.wire && c.makesDir:
+			wired = append(wired, title)
+			verb := "makes"
+			if o.DryRun {
+				verb = "would make"
+			}
+			asked := "--for " + c.part.name()
+			if len(o.Agents) == 0 {
+				asked = "--scope project"
+			}
+			notes = append(notes, fmt.Sprintf("%s: %s does not exist; install %s it, as %s asked", title, o.tildePath(c.part.dir(o)), verb, asked))
+		case c.wire:
+			wired = append(wired, title)
+		case c.pathOnly:
+			notes = append(notes, fmt.Sprintf("%s: found (its program is on PATH) but not wired: %s does not exist, and install makes no agent's folder unasked; `agentjail install --for %s` makes it and wires %s", title, o.tildePath(c.part.dir(o)), c.part.name(), title))
+		default:
+			missing = append(missing, title)
+		}
+	}
+	if len(wired) == 0 {
+		var dirs []string
+		for _, p := range agentParts {
+			dirs = append(dirs, o.tildePath(p.dir(o)))
+		}
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+	} else {
+		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
+		if len(missing) > 0 {
+			fmt.Fprintf(out, "; not found: %s", strings.Join(missing, ", "))
+		}
+		fmt.Fprintln(out)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(out, n)
+	}
+	if len(wired) == 0 {
+		fmt.Fprintf(out, "once an agent is installed, run `agentjail install` again; or wire one now with `agentjail install --for NAME` (%s), which makes its settings\n", strings.Join(AgentNames(), ", "))
+	}
+}
+
+// warnSwitchedOff says, loudly, which wired agents will not run the hook
+// because of a switch of their own.
+func (o Options) warnSwitchedOff(parts []agentPart, out io.Writer) {
+	for _, p := range parts {
+		for _, why := range p.off(o) {
+			fmt.Fprintf(out, "WARNING: %s will not run agentjail's hook: %s\n", agentTitles[p.name()], why)
+		}
+	}
 }
 
 func partNamed(n string) agentPart {
@@ -310,6 +413,11 @@ func (claudePart) found(o Options) bool {
 	return isDir(filepath.Join(o.UserHome, ".claude")) || onPath("claude")
 }
 
+// dir is the folder of the settings file install writes: ~/.claude, or
+// the project's .claude with Scope "project".
+func (claudePart) dir(o Options) string   { return filepath.Dir(o.SettingsPath()) }
+func (claudePart) off(o Options) []string { return o.claudeOff() }
+
 func (claudePart) edits(o Options) []fileEdit {
 	path := o.SettingsPath()
 	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return AddHook(path, old, o.entry()) }}}
@@ -350,28 +458,64 @@ var agentTitles = map[string]string{
 	"copilot": "Copilot CLI", "cursor": "Cursor",
 }
 
-// AgentState is one agent as the tray offers it.
+// AgentState is one agent as status, the daemon's health and the tray
+// see it: the one check of whether an agent on this machine is guarded.
 type AgentState struct {
-	Name  string // as in --for and the hook's --agent
-	Title string // as people call it ("Gemini CLI")
+	Name  string `json:"name"`  // as in --for and the hook's --agent
+	Title string `json:"title"` // as people call it ("Gemini CLI")
 	// Found: the agent is on this machine (its configuration folder, or
-	// its program on PATH), so `install --for all` wires it.
-	Found bool
+	// its program on PATH).
+	Found bool `json:"found"`
 	// Wired: every file install edits for it already has agentjail's
 	// part (for Codex, the hook and its trust).
-	Wired bool
+	Wired bool `json:"wired"`
+	// Off lists the agent's own switches that stop it running any hook
+	// (Claude Code's disableAllHooks, ...), each saying what to change;
+	// set whether or not it is wired.
+	Off []string `json:"switched_off,omitempty"`
+	// Problems are what is wrong with a wired agent's entries: the hook
+	// program missing or not executable, flags that differ from
+	// config.yaml's fail_mode or hook_timeout. Further checks of an
+	// entry (such as whether Codex still trusts it) add theirs here.
+	Problems []string `json:"problems,omitempty"`
+	// NoFolder: found by its program alone, its own folder missing, so
+	// install wires it only when named with --for.
+	NoFolder bool `json:"no_folder,omitempty"`
+}
+
+// Guarded reports an agent whose tool calls reach agentjail: wired, not
+// switched off, its entries sound.
+func (a AgentState) Guarded() bool { return a.Wired && len(a.Off) == 0 && len(a.Problems) == 0 }
+
+// Summary is the agent in a few words, for status's agents line.
+func (a AgentState) Summary() string {
+	switch {
+	case a.Wired && len(a.Off) > 0:
+		return "wired, switched off"
+	case a.Wired && len(a.Problems) > 0:
+		return "wired, entry broken"
+	case a.Wired:
+		return "wired"
+	case a.Found:
+		return "found, not wired"
+	}
+	return "not found"
 }
 
 // Agents reports every agent the installer knows, in its order: whether
-// it is found on this machine and whether its configuration already
-// has the hook. It reads, never writes; a file that cannot be read or
+// it is found on this machine, whether its configuration has the hook,
+// whether a switch of its own keeps the hook from running, and what is
+// wrong with its entries, judged against o's FailClosed and HookTimeout
+// (config.yaml's). It reads, never writes; a file that cannot be read or
 // parsed counts as not wired (install then says what is wrong with it).
 func Agents(o Options) []AgentState {
 	out := make([]AgentState, 0, len(agentParts))
 	for _, p := range agentParts {
 		s := AgentState{Name: p.name(), Title: agentTitles[p.name()], Found: p.found(o), Wired: true}
+		s.NoFolder = s.Found && !isDir(p.dir(o))
 		edits := p.edits(o)
-		for _, e := range edits {
+		curs := make([][]byte, len(edits))
+		for i, e := range edits {
 			cur, err := readThrough(e.path)
 			if err != nil {
 				s.Wired = false
@@ -381,13 +525,63 @@ func Agents(o Options) []AgentState {
 				s.Wired = false
 				break
 			}
+			curs[i] = cur
 		}
 		s.Wired = s.Wired && len(edits) > 0
-		if s.Wired && p.name() == "codex" {
-			// Our trust table may be there for a place our hook has left.
-			s.Wired = codexRunsOurHook(o)
+		if s.Wired || s.Found {
+			s.Off = p.off(o)
+		}
+		if s.Wired {
+			for i, e := range edits {
+				if filepath.Ext(e.path) == ".toml" {
+					continue // Codex's trust: not an entry of flags
+				}
+				s.Problems = append(s.Problems, o.entryProblems(p.name(), e.path, curs[i])...)
+			}
+			if p.name() == "codex" && !codexRunsOurHook(o) {
+				// Our trust table may be for a place our hook has left.
+				s.Problems = append(s.Problems, CodexNotRunByConfig)
+			}
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// AgentProblems are the health problems of the agents: each found agent
+// that is not guarded, with what fixes it. None means every agent on
+// this machine sends its tool calls to agentjail.
+func AgentProblems(agents []AgentState) []wire.Problem {
+	var out []wire.Problem
+	for _, a := range agents {
+		switch {
+		case a.Wired && len(a.Off) > 0:
+			for _, why := range a.Off {
+				out = append(out, wire.Problem{
+					Kind:    "agent_off",
+					Message: fmt.Sprintf("%s does not run agentjail's hook, so its tool calls are not checked: %s", a.Title, why),
+					Fix:     fmt.Sprintf("change the setting named above, then start %s again", a.Title),
+				})
+			}
+		case a.Wired && len(a.Problems) > 0:
+			for _, why := range a.Problems {
+				out = append(out, wire.Problem{
+					Kind:    "agent_entry",
+					Message: fmt.Sprintf("%s: %s", a.Title, why),
+					Fix:     "run `agentjail install` to write agentjail's entry for every agent again",
+				})
+			}
+		case a.Found && !a.Wired:
+			fix := "run `agentjail install`"
+			if a.NoFolder {
+				fix = fmt.Sprintf("run `agentjail install --for %s`: its folder is missing, and install without --for makes none", a.Name)
+			}
+			out = append(out, wire.Problem{
+				Kind:    "agent_unguarded",
+				Message: fmt.Sprintf("%s is on this machine but agentjail's hook is not in its settings, so its tool calls are not checked", a.Title),
+				Fix:     fix,
+			})
+		}
 	}
 	return out
 }

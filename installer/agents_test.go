@@ -79,7 +79,7 @@ func TestAgentInstallRoundTrip(t *testing.T) {
 			".gemini/settings.json": "{\n  // my theme\n  \"theme\": \"dark\", /* trailing */\n  \"hooks\": {\n    \"AfterTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"log.sh\"}]}], // mine\n  },\n}\n",
 		}, func(t *testing.T, o Options) {
 			s := read(t, o.geminiSettingsPath())
-			for _, want := range []string{"// my theme", "/* trailing */", "// mine", "log.sh", `"BeforeTool"`, "--agent gemini", `"matcher":"*"`} {
+			for _, want := range []string{"// my theme", "/* trailing */", "// mine", "log.sh", `"BeforeTool"`, "--agent gemini", `"matcher": "*"`, "\n    \"BeforeTool\": [\n      {\n"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("settings.json lacks %q:\n%s", want, s)
 				}

@@ -26,6 +26,9 @@ type codexPart struct{}
 
 func (codexPart) name() string { return "codex" }
 
+func (codexPart) dir(o Options) string   { return o.codexHome() }
+func (codexPart) off(o Options) []string { return o.codexOff() }
+
 func (o Options) codexHome() string {
 	if h := os.Getenv("CODEX_HOME"); h != "" {
 		return h

@@ -132,6 +132,12 @@ func codexConfigProblem(o Options, key, hash, fix string) (string, error) {
 
 // codexRunsOurHook reports, by hooks.json and config.toml alone, that
 // Codex would run our hook: there, trusted where it is, not switched off.
+// CodexNotRunByConfig is the problem Agents reports when config.toml does
+// not trust agentjail's Codex hook where it now sits in hooks.json (or
+// switches it off); status replaces it with Codex's own word when it can
+// ask Codex (CodexHookTrust).
+const CodexNotRunByConfig = "config.toml does not trust agentjail's hook where it now sits in hooks.json, or switches it off, so Codex skips it"
+
 func codexRunsOurHook(o Options) bool {
 	hooksPath := absPath(o.codexHooksPath())
 	hooks, err := os.ReadFile(hooksPath)

@@ -15,6 +15,9 @@ type copilotPart struct{}
 
 func (copilotPart) name() string { return "copilot" }
 
+func (copilotPart) dir(o Options) string   { return o.copilotHome() }
+func (copilotPart) off(o Options) []string { return o.copilotOff() }
+
 func (o Options) copilotHome() string {
 	if h := os.Getenv("COPILOT_HOME"); h != "" {
 		return h

@@ -19,6 +19,11 @@ type cursorPart struct{}
 
 func (cursorPart) name() string { return "cursor" }
 
+func (cursorPart) dir(o Options) string { return filepath.Join(o.UserHome, ".cursor") }
+
+// Cursor documents no switch that turns hooks off.
+func (cursorPart) off(o Options) []string { return nil }
+
 func (o Options) cursorHooksPath() string { return filepath.Join(o.UserHome, ".cursor", "hooks.json") }
 
 func (cursorPart) found(o Options) bool {

@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -18,6 +19,9 @@ import (
 type geminiPart struct{}
 
 func (geminiPart) name() string { return "gemini" }
+
+func (geminiPart) dir(o Options) string   { return filepath.Join(o.UserHome, ".gemini") }
+func (geminiPart) off(o Options) []string { return o.geminiOff() }
 
 func (o Options) geminiSettingsPath() string {
 	return filepath.Join(o.UserHome, ".gemini", "settings.json")
@@ -104,23 +108,31 @@ func ourEntries(hooks map[string]any) map[string][]int {
 }
 
 // addGeminiHook returns settings.json with our BeforeTool entry added, or
-// updated where it is; unchanged input comes back unchanged.
+// updated where it is; unchanged input comes back unchanged. The entry is
+// written in the file's own layout: indented with its indentation unit
+// where the file is indented (two spaces for a new file), on one line
+// where the whole file is.
 func addGeminiHook(file string, old []byte, entry map[string]any) ([]byte, error) {
+	unit, pretty := indentUnit(old)
 	if len(strings.TrimSpace(string(old))) == 0 {
 		old = []byte("{}\n")
+		unit, pretty = "  ", true
 	}
 	v, doc, err := parseJSONC(file, old)
 	if err != nil {
 		return nil, err
 	}
 	var op map[string]any
+	var at string // where the new value lands
 	switch hooks, ok := doc["hooks"].(map[string]any); {
 	case doc["hooks"] == nil:
 		op = map[string]any{"op": "add", "path": "/hooks", "value": map[string]any{"BeforeTool": []any{entry}}}
+		at = "/hooks"
 	case !ok:
 		return nil, fmt.Errorf("%s: \"hooks\" is not an object; nothing was written", file)
 	case hooks["BeforeTool"] == nil:
 		op = map[string]any{"op": "add", "path": "/hooks/BeforeTool", "value": []any{entry}}
+		at = "/hooks/BeforeTool"
 	default:
 		list, ok := hooks["BeforeTool"].([]any)
 		if !ok {
@@ -130,12 +142,104 @@ func addGeminiHook(file string, old []byte, entry map[string]any) ([]byte, error
 			if sameJSON(mustJSON(list[idx[0]]), entry) {
 				return old, nil
 			}
-			op = map[string]any{"op": "replace", "path": fmt.Sprintf("/hooks/BeforeTool/%d", idx[0]), "value": entry}
+			at = fmt.Sprintf("/hooks/BeforeTool/%d", idx[0])
+			op = map[string]any{"op": "replace", "path": at, "value": entry}
 		} else {
 			op = map[string]any{"op": "add", "path": "/hooks/BeforeTool/-", "value": entry}
+			at = fmt.Sprintf("/hooks/BeforeTool/%d", len(list))
 		}
 	}
-	return patchJSONC(file, v, []map[string]any{op})
+	patch, _ := json.Marshal([]map[string]any{op})
+	if err := v.Patch(patch); err != nil {
+		return nil, fmt.Errorf("%s: %w; nothing was written", file, err)
+	}
+	if pretty {
+		indentAt(&v, at, unit)
+	}
+	return v.Pack(), nil
+}
+
+// indentUnit is the indentation of a JSON file: the leading blanks of its
+// first indented line; pretty is false for a file on one line.
+func indentUnit(src []byte) (unit string, pretty bool) {
+	text := strings.TrimSpace(string(src))
+	for _, line := range strings.Split(text, "\n")[1:] {
+		if trimmed := strings.TrimLeft(line, " \t"); trimmed != "" && len(trimmed) < len(line) {
+			return line[:len(line)-len(trimmed)], true
+		}
+	}
+	return "  ", strings.Contains(text, "\n")
+}
+
+// indentAt lays out the value at ptr (just added or replaced by a patch,
+// which writes it on one line) as the file's other values are: on lines
+// of its own, indented by depth.
+func indentAt(v *hujson.Value, ptr string, unit string) {
+	tokens := strings.Split(ptr, "/")[1:]
+	depth := len(tokens)
+	parentPtr := strings.Join(strings.Split(ptr, "/")[:depth], "/")
+	parent := v.Find(parentPtr)
+	target := v.Find(ptr)
+	if parent == nil || target == nil {
+		return
+	}
+	std := target.Clone()
+	std.Standardize()
+	var val any
+	if json.Unmarshal(std.Pack(), &val) != nil {
+		return
+	}
+	var b bytes.Buffer
+	enc := jsonEncoder(&b)
+	enc.SetIndent(strings.Repeat(unit, depth), unit)
+	if enc.Encode(val) != nil {
+		return
+	}
+	nv, err := hujson.Parse(bytes.TrimSpace(b.Bytes()))
+	if err != nil {
+		return
+	}
+	target.Value = nv.Value
+	line := "\n" + strings.Repeat(unit, depth)
+	closing := hujson.Extra("\n" + strings.Repeat(unit, depth-1))
+	switch p := parent.Value.(type) {
+	case *hujson.Object:
+		for i := range p.Members {
+			m := &p.Members[i]
+			if &m.Value != target {
+				continue
+			}
+			m.Name.BeforeExtra = onNewLine(m.Name.BeforeExtra, line)
+			if len(m.Value.BeforeExtra) == 0 {
+				m.Value.BeforeExtra = hujson.Extra(" ")
+			}
+		}
+		if !bytes.Contains(p.AfterExtra, []byte("\n")) && (len(p.Members) == 0 || p.Members[len(p.Members)-1].Value.AfterExtra == nil) {
+			p.AfterExtra = closing
+		}
+	case *hujson.Array:
+		target.BeforeExtra = onNewLine(target.BeforeExtra, line)
+		if !bytes.Contains(p.AfterExtra, []byte("\n")) && (len(p.Elements) == 0 || p.Elements[len(p.Elements)-1].AfterExtra == nil) {
+			p.AfterExtra = closing
+		}
+	}
+}
+
+// onNewLine is the extra before a value so that the value starts a line
+// at this indentation: comments in it are kept, blanks after its last
+// line break replaced.
+func onNewLine(extra hujson.Extra, line string) hujson.Extra {
+	i := bytes.LastIndexByte(extra, '\n')
+	if i < 0 {
+		if len(bytes.TrimSpace(extra)) > 0 {
+			return append(bytes.TrimRight(extra, " \t"), line...)
+		}
+		return hujson.Extra(line)
+	}
+	if len(bytes.Trim(extra[i:], " \t\n")) > 0 {
+		return extra // a comment after the last line break: leave it be
+	}
+	return append(append(hujson.Extra{}, extra[:i]...), line...)
 }
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }

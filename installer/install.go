@@ -38,9 +38,11 @@ type Options struct {
 	// assembles (macOS).
 	Version string
 	// Agents are the agents to wire in or out (--for): claude-code,
-	// codex, gemini, copilot, cursor, or all (every one found on this
-	// machine). None means claude-code for Install and every agent for
-	// Uninstall.
+	// codex, gemini, copilot, cursor, or all. For Install, none (or all)
+	// means every agent found on this machine whose folder is there
+	// (Claude Code alone with Scope "project"); a named agent is wired
+	// even where its folder must be made. For Uninstall none means every
+	// agent.
 	Agents []string
 	Out    io.Writer
 }
@@ -109,17 +111,28 @@ func (o Options) entry() HookEntry {
 // daemon as a service, and waits until it answers.
 func Install(ctx context.Context, o Options) error {
 	out := o.Out
+	choices, err := o.choose()
+	if err != nil {
+		return err
+	}
+	parts, _ := o.parts()
 	// Every file is computed before any is written: a broken one stops
 	// the install with nothing changed.
 	edits, err := planEdits(o)
 	if err != nil {
 		return err
 	}
+	o.describeChoices(choices, out)
 
 	if o.DryRun {
 		steps := Plan(o)
 		if o.KeepService {
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
+		}
+		if _, managed := describeManaged(o.service()); !managed || o.ServiceMode == ModeDetached {
+			// No service manager answers: install starts the daemon
+			// detached and writes no unit, so none is listed.
+			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepService })
 		}
 		fmt.Fprint(out, describePlan(steps))
 		if !o.KeepService {
@@ -131,7 +144,10 @@ func Install(ctx context.Context, o Options) error {
 			}
 		}
 		describeEdits(edits, out)
-		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
+		o.warnSwitchedOff(parts, out)
+		if !o.KeepService {
+			fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
+		}
 		return nil
 	}
 
@@ -168,6 +184,7 @@ func Install(ctx context.Context, o Options) error {
 	if err := applyEdits(o, edits, out); err != nil {
 		return err
 	}
+	o.warnSwitchedOff(parts, out)
 
 	if o.KeepService {
 		return nil

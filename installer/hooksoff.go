@@ -1,0 +1,357 @@
+package installer
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/tailscale/hujson"
+)
+
+// Each agent has switches of its own that stop it running hooks: with one
+// set, the hook install added is in the file but never runs, and the
+// agent says nothing. The switches below were read from the agents' own
+// code (Claude Code 2.1.330, Gemini CLI 0.61.0, Codex 0.169.0, Copilot
+// CLI 1.0.102); Cursor documents none. Each check reads the files the
+// agent reads at user scope (and machine-wide, where readable), never
+// writes, and counts a file it cannot read or parse as not switching
+// anything off (install and status say what is wrong with a broken file
+// of ours elsewhere).
+
+// readSettingsJSON reads a JSON (or JSON-with-comments) settings file as
+// an object; nil when it is missing, unreadable or not an object.
+func readSettingsJSON(path string) map[string]any {
+	b, err := readRegular(path)
+	if err != nil {
+		return nil
+	}
+	v, err := hujson.Parse(b)
+	if err != nil {
+		return nil
+	}
+	v.Standardize()
+	var doc map[string]any
+	if json.Unmarshal(v.Pack(), &doc) != nil {
+		return nil
+	}
+	return doc
+}
+
+// readRegular reads a regular file of at most 16 MiB; a FIFO or a device
+// where a settings file should be is not read (it could block status).
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > 16<<20 {
+		return nil, fmt.Errorf("%s is not a regular settings file", path)
+	}
+	return os.ReadFile(path)
+}
+
+// tildePath shows a path under the user's home as ~/...
+func (o Options) tildePath(p string) string {
+	if o.UserHome != "" {
+		if rel, err := filepath.Rel(o.UserHome, p); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			return filepath.Join("~", rel)
+		}
+	}
+	return p
+}
+
+// claudeOff: "disableAllHooks": true in any settings file Claude Code
+// merges turns off every hook but managed ones; managed settings with
+// "allowManagedHooksOnly": true run only their own hooks.
+func (o Options) claudeOff() []string {
+	files := []string{filepath.Join(o.UserHome, ".claude", "settings.json")}
+	if o.Scope == "project" {
+		files = append(files,
+			filepath.Join(o.ProjectDir, ".claude", "settings.json"),
+			filepath.Join(o.ProjectDir, ".claude", "settings.local.json"))
+	}
+	var out []string
+	for _, f := range files {
+		if doc := readSettingsJSON(f); doc != nil && doc["disableAllHooks"] == true {
+			out = append(out, fmt.Sprintf(`%s sets "disableAllHooks": true, so Claude Code runs no hooks: remove the key or set it to false`, o.tildePath(f)))
+		}
+	}
+	for _, f := range claudeManagedFiles() {
+		doc := readSettingsJSON(f)
+		switch {
+		case doc == nil:
+		case doc["disableAllHooks"] == true:
+			out = append(out, fmt.Sprintf(`the managed settings %s set "disableAllHooks": true, so Claude Code runs no hooks: ask whoever manages this machine to remove it`, f))
+		case doc["allowManagedHooksOnly"] == true:
+			out = append(out, fmt.Sprintf(`the managed settings %s set "allowManagedHooksOnly": true, so Claude Code runs only managed hooks, not the one in your settings: ask whoever manages this machine to put agentjail's hook into the managed settings (sudo agentjail install --system)`, f))
+		}
+	}
+	return out
+}
+
+// claudeManagedFiles are the managed settings files: the one file and
+// the drop-ins of managed-settings.d, in the folder of this OS.
+func claudeManagedFiles() []string {
+	dir := claudeManagedDir
+	files := []string{filepath.Join(dir, "managed-settings.json")}
+	drop, _ := filepath.Glob(filepath.Join(dir, "managed-settings.d", "*.json"))
+	sort.Strings(drop)
+	return append(files, drop...)
+}
+
+// geminiSystemSettings is Gemini CLI's machine-wide settings file, which
+// overrides the user's; system-defaults.json beside it is overridden by
+// the user's.
+func geminiSystemSettings() string {
+	if p := os.Getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
+		return p
+	}
+	return geminiSystemSettingsPath
+}
+
+func geminiSystemDefaults() string {
+	if p := os.Getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); p != "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(geminiSystemSettings()), "system-defaults.json")
+}
+
+// geminiOff: hooksConfig.enabled false turns the hooks system off (the
+// last of system defaults, user settings, system settings wins);
+// hooksConfig.disabled (merged as a union) names hooks that do not run,
+// by their name or, without one, their command.
+func (o Options) geminiOff() []string {
+	files := []string{geminiSystemDefaults(), o.geminiSettingsPath(), geminiSystemSettings()}
+	var out []string
+	enabled, from := true, ""
+	for _, f := range files {
+		doc := readSettingsJSON(f)
+		hc, _ := doc["hooksConfig"].(map[string]any)
+		if v, ok := hc["enabled"].(bool); ok {
+			enabled, from = v, f
+		}
+		list, _ := hc["disabled"].([]any)
+		for _, n := range list {
+			s, _ := n.(string)
+			if s == "agentjail" || IsHookCommand(s) {
+				out = append(out, fmt.Sprintf(`%s lists %q in hooksConfig.disabled, so Gemini CLI skips agentjail's hook: take it out of the list`, o.tildePath(f), s))
+			}
+		}
+	}
+	if !enabled {
+		out = append([]string{fmt.Sprintf(`%s sets hooksConfig.enabled: false, so Gemini CLI runs no hooks: remove the key or set it to true`, o.tildePath(from))}, out...)
+	}
+	return out
+}
+
+// codexOff: the hooks feature ([features] hooks, or its older name
+// codex_hooks; the new name wins where both are set) false in the user's
+// config.toml, or in /etc/codex/config.toml when the user's says nothing.
+func (o Options) codexOff() []string {
+	for _, f := range []string{o.codexConfigPath(), codexSystemConfig} {
+		b, err := readRegular(f)
+		if err != nil {
+			continue
+		}
+		var doc struct {
+			Features map[string]any `toml:"features"`
+		}
+		if toml.Unmarshal(b, &doc) != nil {
+			continue
+		}
+		for _, key := range []string{"hooks", "codex_hooks"} {
+			v, ok := doc.Features[key].(bool)
+			if !ok {
+				continue
+			}
+			if v {
+				return nil
+			}
+			return []string{fmt.Sprintf(`%s sets %s = false under [features], so Codex runs no hooks: remove the line or set it to true`, o.tildePath(f), key)}
+		}
+	}
+	return nil
+}
+
+// copilotOff: "disableAllHooks": true in Copilot CLI's settings.json
+// turns off user-level and repository hooks alike.
+func (o Options) copilotOff() []string {
+	f := filepath.Join(o.copilotHome(), "settings.json")
+	if doc := readSettingsJSON(f); doc != nil && doc["disableAllHooks"] == true {
+		return []string{fmt.Sprintf(`%s sets "disableAllHooks": true, so Copilot CLI runs no hooks: remove the key or set it to false`, o.tildePath(f))}
+	}
+	return nil
+}
+
+// hookCommandsIn lists the agentjail-hook command lines in a JSON (or
+// JSON-with-comments) hooks file, with the object holding each: any
+// object whose "command" (or Copilot's "bash") runs agentjail-hook.
+func hookCommandsIn(src []byte) []hookUse {
+	v, err := hujson.Parse(src)
+	if err != nil {
+		return nil
+	}
+	v.Standardize()
+	var doc any
+	if json.Unmarshal(v.Pack(), &doc) != nil {
+		return nil
+	}
+	var out []hookUse
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			for _, k := range []string{"command", "bash"} {
+				if c, ok := t[k].(string); ok && IsHookCommand(c) {
+					out = append(out, hookUse{command: c, entry: t})
+					break
+				}
+			}
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// hookUse is one agentjail-hook command found in an agent's file.
+type hookUse struct {
+	command string
+	entry   map[string]any
+}
+
+// hookFlags are the flags of a hook command line, as the hook's flag
+// parser reads them.
+type hookFlags struct {
+	program    string
+	failClosed bool
+	timeout    string
+}
+
+func parseHookFlags(cmd string) hookFlags {
+	f := hookFlags{timeout: "2s"}
+	fields := splitCommand(cmd)
+	if len(fields) == 0 {
+		return f
+	}
+	f.program = fields[0]
+	for i, a := range fields[1:] {
+		a = "-" + strings.TrimLeft(a, "-")
+		switch {
+		case a == "-fail-closed" || a == "-fail-closed=true":
+			f.failClosed = true
+		case a == "-fail-closed=false":
+			f.failClosed = false
+		case a == "-timeout" && i+2 < len(fields):
+			f.timeout = fields[i+2]
+		case strings.HasPrefix(a, "-timeout="):
+			f.timeout = strings.TrimPrefix(a, "-timeout=")
+		}
+	}
+	return f
+}
+
+// splitCommand splits a command line as quoteArg writes one: words
+// separated by blanks, single-quoted parts taken literally, '\” an
+// embedded quote; double quotes only group.
+func splitCommand(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in, has := byte(0), false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in != 0 && c == in:
+			in = 0
+		case in != 0:
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			in, has = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			has = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if has {
+				out = append(out, cur.String())
+				cur.Reset()
+				has = false
+			}
+		default:
+			cur.WriteByte(c)
+			has = true
+		}
+	}
+	if has {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// failClosedKnob is the key an agent's own entry holds, beside the
+// hook's --fail-closed, that makes the agent block a call when the hook
+// cannot start at all: install sets it with fail_mode: closed.
+var failClosedKnob = map[string]struct {
+	key  string
+	want any
+}{
+	"claude-code": {"onFailure", "block"},
+	"cursor":      {"failClosed", true},
+}
+
+// entryProblems checks the agentjail entries of one wired file of an
+// agent: the hook program must be there and executable, and the entry
+// must carry config.yaml's fail mode (the flag, and the agent's own knob
+// where it has one) and hook timeout, as install writes them.
+func (o Options) entryProblems(agent, path string, cur []byte) []string {
+	var out []string
+	wantTimeout := o.HookTimeout.String()
+	if o.HookTimeout <= 0 {
+		wantTimeout = "2s"
+	}
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	where := o.tildePath(path)
+	for _, u := range hookCommandsIn(cur) {
+		f := parseHookFlags(u.command)
+		if fi, err := os.Stat(f.program); err != nil {
+			add(fmt.Sprintf("%s: the hook program %s is missing, so the agent cannot run the hook", where, f.program))
+		} else if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			add(fmt.Sprintf("%s: the hook program %s is not an executable file, so the agent cannot run the hook", where, f.program))
+		}
+		switch {
+		case o.FailClosed && !f.failClosed:
+			add(fmt.Sprintf("%s: the hook runs without --fail-closed but config.yaml sets fail_mode: closed", where))
+		case !o.FailClosed && f.failClosed:
+			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
+		}
+		if knob, ok := failClosedKnob[agent]; ok && o.FailClosed && u.entry[knob.key] != knob.want {
+			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.key, mustJSON(knob.want)))
+		}
+		if f.timeout != wantTimeout {
+			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", where, f.timeout, wantTimeout))
+		}
+	}
+	return slices.Clip(out)
+}

@@ -1,0 +1,9 @@
+package installer
+
+// Where the agents read machine-wide settings on Linux; variables, so a
+// test can point them at its own folder.
+var (
+	claudeManagedDir         = "/etc/claude-code"
+	geminiSystemSettingsPath = "/etc/gemini-cli/settings.json"
+	codexSystemConfig        = "/etc/codex/config.toml"
+)

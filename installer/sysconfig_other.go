@@ -1,0 +1,11 @@
+//go:build !linux && !darwin
+
+package installer
+
+// Where the agents read machine-wide settings elsewhere (the Linux
+// places); variables, so a test can point them at its own folder.
+var (
+	claudeManagedDir         = "/etc/claude-code"
+	geminiSystemSettingsPath = "/etc/gemini-cli/settings.json"
+	codexSystemConfig        = "/etc/codex/config.toml"
+)
