@@ -2,16 +2,20 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/safetext"
 )
 
 func newInstallCmd() *cobra.Command {
@@ -49,6 +53,11 @@ twice is refused rather than edited in a copy the agent ignores.
 			if err != nil {
 				return err
 			}
+			cfg, err := installConfig(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			o = withConfig(o, cfg)
 			o.DryRun = dryRun
 			o.Out = cmd.OutOrStdout()
 			if slices.Contains(o.Agents, "all") {
@@ -100,6 +109,32 @@ With --for, only those agents are unwired and the daemon keeps running.
 	return cmd
 }
 
+// installConfig is the configuration install writes into the agents'
+// settings (fail_mode, hook_timeout): config.yaml's, or while it has an
+// error, the last good one, which the daemon has in force too (said on
+// w). With no good configuration ever loaded, install refuses: it would
+// write the defaults (fail_mode open) over entries a good one wrote.
+func installConfig(w io.Writer) (config.Config, error) {
+	in := daemon.ConfigInForce(paths.Home())
+	switch {
+	case in.Err == nil:
+		return in.Config, nil
+	case !in.LastGood.IsZero():
+		fmt.Fprintf(w, "warning: %s; install writes that one into the agents' settings\n", safetext.Line(in.Describe(localClock)))
+		return in.Config, nil
+	}
+	return config.Config{}, exitWith(ExitError, "%s; fix config.yaml first: install writes its fail_mode and hook_timeout into the agents' settings", in.Describe(localClock))
+}
+
+// localClock names a time as status does.
+func localClock(t time.Time) string { return t.Local().Format(timeLayout) }
+
+// withConfig sets what install writes from the configuration in force.
+func withConfig(o installer.Options, cfg config.Config) installer.Options {
+	o.FailClosed, o.HookTimeout = cfg.FailMode == "closed", cfg.HookTimeout
+	return o
+}
+
 func installOptions(agent, scope string) (installer.Options, error) {
 	var agents []string
 	for _, a := range strings.Split(agent, ",") {
@@ -114,10 +149,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 	if scope != "user" && scope != "project" {
 		return installer.Options{}, exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
 	}
-	cfg, err := config.Load(paths.Config())
-	if err != nil {
-		return installer.Options{}, exitWith(ExitError, "%v", err)
-	}
 	self, err := os.Executable()
 	if err != nil {
 		return installer.Options{}, exitWith(ExitError, "finding this binary: %v", err)
@@ -131,8 +162,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 		SourceDir:   filepath.Dir(self),
 		Scope:       scope,
 		ProjectDir:  wd,
-		FailClosed:  cfg.FailMode == "closed",
-		HookTimeout: cfg.HookTimeout,
 		ServiceMode: os.Getenv("AGENTJAIL_SERVICE"),
 		Version:     Version,
 		Agents:      agents,

@@ -162,7 +162,14 @@ func printConfig(out io.Writer, st *wire.Status) {
 			notify = ", notifications on"
 		}
 	}
-	fmt.Fprintf(out, "config:    fail mode %s, hook timeout %s%s\n", line(st.FailMode), line(st.HookTimeout), notify)
+	from := ""
+	switch {
+	case st.ConfigError != "" && st.ConfigLastGood != "":
+		from = fmt.Sprintf(" (the last good configuration, from %s: config.yaml has an error)", line(localTime(st.ConfigLastGood)))
+	case st.ConfigError != "":
+		from = " (the defaults: config.yaml has an error)"
+	}
+	fmt.Fprintf(out, "config:    fail mode %s, hook timeout %s%s%s\n", line(st.FailMode), line(st.HookTimeout), notify, from)
 	list := func(label string, items []string) {
 		shown := "none"
 		if len(items) > 0 {
@@ -185,8 +192,17 @@ func printProblems(out io.Writer, st *wire.Status) {
 		}
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(out, "config error (the last good config stays in force):\n  %s\n", safetext.Line(st.ConfigError))
+		fmt.Fprintf(out, "%s\n", safetext.Line(configSentence(st)))
 	}
+}
+
+// configSentence says what is in force while config.yaml has an error,
+// in the daemon's words (an older daemon sends only the error).
+func configSentence(st *wire.Status) string {
+	if st.ConfigInForce != "" {
+		return st.ConfigInForce
+	}
+	return "config.yaml has an error (" + st.ConfigError + "); the configuration loaded before it stays in force"
 }
 
 // readFailOpens counts the hook's fail-open records, in total and since

@@ -193,7 +193,11 @@ func Install(ctx context.Context, o Options) error {
 		}
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(out, "config.yaml is not in force: %s\n", safetext.Line(st.ConfigError))
+		msg := st.ConfigInForce
+		if msg == "" {
+			msg = "config.yaml is not in force: " + st.ConfigError
+		}
+		fmt.Fprintf(out, "%s\n", safetext.Line(msg))
 	}
 	fmt.Fprint(out, o.commandHint())
 	return nil

@@ -4,6 +4,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,9 +107,30 @@ func (c Config) RequestBudget() time.Duration {
 // not an error. Unknown keys and bad values are, so a typo is reported
 // rather than silently ignored.
 func Load(path string) (Config, error) {
+	c, _, err := Read(path)
+	return c, err
+}
+
+// Read is Load that also returns the text it loaded (nil for a missing
+// file), so that what is kept as the last good configuration is exactly
+// what was checked.
+func Read(path string) (Config, []byte, error) {
+	text, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil, nil
+	}
+	if err != nil {
+		return Default(), nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c, err := Parse(path, text)
+	return c, text, err
+}
+
+// Parse reads text, the contents of the config.yaml at path (named in
+// errors), over the defaults.
+func Parse(path string, text []byte) (Config, error) {
 	def := Default()
 	v := viper.New()
-	v.SetConfigFile(path)
 	v.SetConfigType("yaml")
 	v.SetDefault("fail_mode", def.FailMode)
 	v.SetDefault("hook_timeout", def.HookTimeout)
@@ -121,17 +143,9 @@ func Load(path string) (Config, error) {
 	v.SetDefault("allowed_paths", []string{})
 	v.SetDefault("notifications", def.Notifications)
 	v.SetDefault("org_roots", []string{})
-	if err := v.ReadInConfig(); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return def, nil
-		}
-		var perr *fs.PathError
-		if errors.As(err, &perr) {
-			return def, fmt.Errorf("%s: %w", path, err)
-		}
+	if err := v.ReadConfig(bytes.NewReader(text)); err != nil {
 		return def, fmt.Errorf("%s: not valid YAML: %w", path, err)
 	}
-	text, _ := os.ReadFile(path) // viper just read it
 	if err := checkKeys(text); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
 	}
@@ -149,7 +163,7 @@ func Load(path string) (Config, error) {
 	if err := c.validate(); err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
 	}
-	opa, err := opaSection(path)
+	opa, err := opaSection(text)
 	if err != nil {
 		return def, fmt.Errorf("%s: %w", path, err)
 	}
