@@ -80,31 +80,56 @@ twice is refused rather than edited in a copy the agent ignores.
 }
 
 func newUninstallCmd() *cobra.Command {
-	var agent string
+	var agent, scope string
 	var purge, dryRun bool
 	cmd := &cobra.Command{
-		Use:   "uninstall [--for AGENT] [--purge] [--dry-run]",
+		Use:   "uninstall [--for AGENT] [--scope user|project] [--purge] [--dry-run]",
 		Short: "Remove the hook from your agents and stop the daemon",
 		Long: `Remove agentjail's hook entries from every agent's configuration (leaving
 every other hook and key as it was; a file install left untouched gets its
 original content back byte for byte), stop and unregister the daemon.
-With --for, only those agents are unwired and the daemon keeps running.
---purge also removes $AGENTJAIL_HOME.`,
+
+--for names the agents to unwire (comma-separated) and --scope the files:
+user (each agent's own settings in your home) or project (this folder's
+.claude/settings.local.json, Claude Code being the only agent with a
+project scope). Either way only those are unwired and the daemon keeps
+running, guarding the rest. --for all is every agent: the same as no
+--for, so the daemon stops.
+
+--purge also removes $AGENTJAIL_HOME (binaries, policies, config, logs).
+It removes agentjail as a whole, so it refuses --for naming some agents
+and --scope: a hook left in another agent would run a removed program.
+
+A config.yaml with an error does not stop uninstall: it says so and goes
+on. --dry-run prints what would change and changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if scope != "" && scope != "user" && scope != "project" {
+				return exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
+			}
 			o, err := installOptions(agent, "user")
 			if err != nil {
 				return err
 			}
+			o.Scope = scope
 			o.Purge, o.DryRun, o.Out = purge, dryRun, cmd.OutOrStdout()
+			if o.Purge && !o.Whole() {
+				return exitWith(ExitUsage, "%v", installer.ErrPartialPurge)
+			}
+			// Nothing uninstall does depends on config.yaml: a mistake in
+			// it is worth a word, never a refusal.
+			if in := daemon.ConfigInForce(paths.Home()); in.Err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s; uninstall goes on\n", safetext.Line(in.Describe(localClock)))
+			}
 			if err := installer.Uninstall(cmd.Context(), o); err != nil {
 				return exitWith(ExitError, "%v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated); default every agent, and stop the daemon")
-	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (policies, config, logs)")
+	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated), and the daemon keeps running; default (or all) every agent, and stop the daemon")
+	cmd.Flags().StringVar(&scope, "scope", "", "only this scope's files, and the daemon keeps running: user, or project (./.claude/settings.local.json); default every scope")
+	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (binaries, policies, config, logs); not with --for naming some agents or --scope")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
 }
