@@ -38,7 +38,9 @@ twice is refused rather than edited in a copy the agent ignores.
 
   claude-code  ~/.claude/settings.json; with --scope project,
                ./.claude/settings.local.json (your personal project
-               settings, not committed: the entry holds your home path)
+               settings, not committed: the entry holds your home path;
+               install checks that git ignores it, and says what to add
+               to .gitignore where it does not)
   codex        ~/.codex/hooks.json, and the hook's trust in ~/.codex/config.toml
   gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
   copilot      ~/.copilot/hooks/agentjail.json

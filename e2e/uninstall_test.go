@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -154,5 +155,60 @@ func TestUninstallNarrowed(t *testing.T) {
 	waitFor(t, "the daemon to exit", func() bool { return syscall.Kill(pid, 0) != nil })
 	if _, err := os.Stat(filepath.Join(e.ajHome, "bin", "agentjail-hook")); err != nil {
 		t.Errorf("uninstall without --purge removed the binaries: %v", err)
+	}
+}
+
+// install --scope project writes only personal files into the project
+// (settings.local.json, and the backup of one that was there): it checks
+// that git ignores them and, where it would commit them, says what to
+// add; outside a git work tree it says nothing of git.
+func TestInstallProjectScopeChecksGitignore(t *testing.T) {
+	e := newEnv(t)
+	defer e.cli("uninstall", "--purge")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = e.environ()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	install := func(dir string) result {
+		t.Helper()
+		r := e.runIn(dir, "", "agentjail", "install", "--scope", "project")
+		if r.code != 0 {
+			t.Fatal(r)
+		}
+		return r
+	}
+
+	bare := filepath.Join(e.home, "bare")
+	os.MkdirAll(filepath.Join(bare, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(bare, ".claude", "settings.local.json"), []byte("{}\n"), 0o644)
+	git(bare, "init", "-q")
+	r := install(bare)
+	want := "warning: git would commit .claude/settings.local.json and .claude/settings.local.json.agentjail-backup, which is personal"
+	if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "\n  .claude/settings.local.json\n  .claude/settings.local.json.agentjail-backup\n") {
+		t.Errorf("install into a project whose git would commit the files:\n%s", r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(bare, ".gitignore")); !os.IsNotExist(err) {
+		t.Errorf("install wrote the project's .gitignore")
+	}
+	// Ignored in part: only the rest is named.
+	os.WriteFile(filepath.Join(bare, ".gitignore"), []byte(".claude/settings.local.json\n"), 0o644)
+	if r := install(bare); !strings.Contains(r.stdout, "warning: git would commit .claude/settings.local.json.agentjail-backup, which") {
+		t.Errorf("the backup alone is not ignored:\n%s", r.stdout)
+	}
+	// All ignored: said so.
+	os.WriteFile(filepath.Join(bare, ".gitignore"), []byte(".claude/settings.local.json*\n"), 0o644)
+	if r := install(bare); strings.Contains(r.stdout, "warning: git") || !strings.Contains(r.stdout, "git ignores .claude/settings.local.json and .claude/settings.local.json.agentjail-backup: personal") {
+		t.Errorf("install where git ignores the files:\n%s", r.stdout)
+	}
+
+	// Not a git work tree: nothing to say of git.
+	plain := filepath.Join(e.home, "plain")
+	os.MkdirAll(plain, 0o755)
+	if r := install(plain); strings.Contains(r.stdout, "git ") {
+		t.Errorf("install outside git spoke of git:\n%s", r.stdout)
 	}
 }

@@ -171,6 +171,10 @@ func checkWritableTarget(path string) error {
 	return checkWritable(target, fi)
 }
 
+// backupSuffix names the copy of a file as it was before install, kept
+// beside it.
+const backupSuffix = ".agentjail-backup"
+
 // applyEdits writes the pending edits, each with a backup of the file it
 // replaces and a record so uninstall can put it back byte for byte.
 func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
@@ -190,7 +194,7 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			if !e.missing {
 				// Beside the file written: a link's target may live in a
 				// dotfiles repository, where its backup belongs too.
-				rec.Backup = target + ".agentjail-backup"
+				rec.Backup = target + backupSuffix
 				if err := writeAtomic(rec.Backup, e.old, 0o600); err != nil {
 					return fmt.Errorf("backing up %s: %w", e.path, err)
 				}

@@ -134,6 +134,7 @@ func Install(ctx context.Context, o Options) error {
 			}
 		}
 		describeEdits(edits, out)
+		gitAdvice(ctx, o, out)
 		fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
 		return nil
 	}
@@ -171,6 +172,7 @@ func Install(ctx context.Context, o Options) error {
 	if err := applyEdits(o, edits, out); err != nil {
 		return err
 	}
+	gitAdvice(ctx, o, out)
 
 	if o.KeepService {
 		return nil
