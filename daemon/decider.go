@@ -210,10 +210,10 @@ func LoadConfig(home string) (config.Config, []byte, error) {
 	path := filepath.Join(home, "config.yaml")
 	cfg, text, err := config.Read(path)
 	if err == nil {
-		err = checkDisabledRules(path, cfg.DisabledRules)
+		err = checkDisabledRules(keyAt(path, text, "disabled_rules"), cfg.DisabledRules)
 	}
 	if err == nil {
-		err = checkFleetConfig(path, home, cfg)
+		err = checkFleetConfig(keyAt(path, text, "opa"), home, cfg)
 	}
 	if err != nil {
 		return config.Default(), nil, err
@@ -232,11 +232,21 @@ func ConfigInForce(home string) config.InForce {
 	return config.Fallback(home, err)
 }
 
-// checkDisabledRules refuses a config that tries to disable a locked rule.
-func checkDisabledRules(path string, ids []string) error {
+// keyAt names where config.yaml's key is, for an error about it: the
+// file and the key's line.
+func keyAt(path string, text []byte, key string) string {
+	if line := config.LineOf(text, key); line > 0 {
+		return fmt.Sprintf("%s: line %d", path, line)
+	}
+	return path
+}
+
+// checkDisabledRules refuses a config that tries to disable a locked
+// rule; where names the file (and line) in the error.
+func checkDisabledRules(where string, ids []string) error {
 	for _, id := range ids {
 		if strings.HasPrefix(id, engine.LockedPrefix) {
-			return fmt.Errorf("%s: disabled_rules: %s is locked: the %s* rules keep an agent from switching agentjail off, so config cannot disable them", path, id, engine.LockedPrefix)
+			return fmt.Errorf("%s: disabled_rules: %s is locked: the %s* rules keep an agent from switching agentjail off, so config cannot disable them", where, id, engine.LockedPrefix)
 		}
 	}
 	return nil

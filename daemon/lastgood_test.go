@@ -46,7 +46,7 @@ func TestBrokenConfigSurvivesARestart(t *testing.T) {
 		t.Errorf("a protected path after the restart: %s %s", v.Verdict, v.Reason)
 	}
 	st := status(t, sock)
-	if !strings.Contains(st.ConfigInForce, `config.yaml has an error (unknown key "protected_path" (did you mean protected_paths?)`) ||
+	if !strings.Contains(st.ConfigInForce, `config.yaml has an error (line 2: unknown key "protected_path" (did you mean protected_paths?)`) ||
 		!strings.Contains(st.ConfigInForce, "in force: the last good configuration from ") || st.ConfigLastGood == "" {
 		t.Errorf("status: %q, last good %q", st.ConfigInForce, st.ConfigLastGood)
 	}
@@ -115,7 +115,7 @@ func TestBrokenConfigWithoutALastGoodOne(t *testing.T) {
 				t.Errorf("in force: %+v, want the defaults", cfg)
 			}
 			st := status(t, d.Socket)
-			if !strings.Contains(st.ConfigInForce, "config.yaml has an error (unknown key") || !strings.Contains(st.ConfigInForce, tt.want) || !strings.HasSuffix(st.ConfigInForce, "in force: the defaults") || st.ConfigLastGood != "" {
+			if !strings.Contains(st.ConfigInForce, "config.yaml has an error (line 2: unknown key") || !strings.Contains(st.ConfigInForce, tt.want) || !strings.HasSuffix(st.ConfigInForce, "in force: the defaults") || st.ConfigLastGood != "" {
 				t.Errorf("status: %q", st.ConfigInForce)
 			}
 			if hs, err := wire.ReadHookState(filepath.Join(home, "hook.json")); err != nil || hs.FailMode != "closed" {

@@ -29,7 +29,7 @@ func TestBrokenConfigSurvivesARestart(t *testing.T) {
 	e.start()
 	r := e.cli("status")
 	for _, want := range []string{
-		`config.yaml has an error (unknown key "protected_path" (did you mean protected_paths?)`,
+		`config.yaml has an error (line 2: unknown key "protected_path" (did you mean protected_paths?)`,
 		"in force: the last good configuration from ",
 		"config:    fail mode closed",
 		filepath.Join(e.home, "notes"),
@@ -63,7 +63,7 @@ func TestBrokenConfigWithNoGoodOneEver(t *testing.T) {
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closd\n"), 0o600)
 	e.start()
 	r := e.cli("status")
-	if r.code != 4 || !strings.Contains(r.stdout, `config.yaml has an error (fail_mode must be "open" or "closed", not "closd"); no good configuration was ever loaded: in force: the defaults`) ||
+	if r.code != 4 || !strings.Contains(r.stdout, `config.yaml has an error (line 1: fail_mode must be "open" or "closed", not "closd"); no good configuration was ever loaded: in force: the defaults`) ||
 		strings.Contains(r.stdout, "last good configuration from") || !strings.Contains(r.stdout, "(the defaults: config.yaml has an error)") {
 		t.Errorf("status: %+v", r)
 	}

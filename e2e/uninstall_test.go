@@ -38,7 +38,7 @@ func TestUninstallWithABrokenConfig(t *testing.T) {
 				args = append(args, "--purge")
 			}
 			r := e.cli(args...)
-			if r.code != 0 || !strings.Contains(r.stderr, "warning: config.yaml has an error (not valid YAML") || !strings.Contains(r.stderr, "uninstall goes on") ||
+			if r.code != 0 || !strings.Contains(r.stderr, "warning: config.yaml has an error (line 1: not valid YAML") || !strings.Contains(r.stderr, "uninstall goes on") ||
 				!strings.Contains(r.stdout, "would stop and unregister the daemon") {
 				t.Errorf("uninstall --dry-run with a broken config: %+v", r)
 			}
