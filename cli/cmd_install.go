@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/safetext"
 )
 
 func newInstallCmd() *cobra.Command {
@@ -33,7 +38,9 @@ twice is refused rather than edited in a copy the agent ignores.
 
   claude-code  ~/.claude/settings.json; with --scope project,
                ./.claude/settings.local.json (your personal project
-               settings, not committed: the entry holds your home path)
+               settings, not committed: the entry holds your home path;
+               install checks that git ignores it, and says what to add
+               to .gitignore where it does not)
   codex        ~/.codex/hooks.json, and the hook's trust in ~/.codex/config.toml
   gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
   copilot      ~/.copilot/hooks/agentjail.json
@@ -59,6 +66,11 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 			if err != nil {
 				return err
 			}
+			cfg, err := installConfig(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			o = withConfig(o, cfg)
 			o.DryRun = dryRun
 			o.Out = cmd.OutOrStdout()
 			if err := installer.Install(cmd.Context(), o); err != nil {
@@ -74,33 +86,84 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 }
 
 func newUninstallCmd() *cobra.Command {
-	var agent string
+	var agent, scope string
 	var purge, dryRun bool
 	cmd := &cobra.Command{
-		Use:   "uninstall [--for AGENT] [--purge] [--dry-run]",
+		Use:   "uninstall [--for AGENT] [--scope user|project] [--purge] [--dry-run]",
 		Short: "Remove the hook from your agents and stop the daemon",
 		Long: `Remove agentjail's hook entries from every agent's configuration (leaving
 every other hook and key as it was; a file install left untouched gets its
 original content back byte for byte), stop and unregister the daemon.
-With --for, only those agents are unwired and the daemon keeps running.
---purge also removes $AGENTJAIL_HOME.`,
+
+--for names the agents to unwire (comma-separated) and --scope the files:
+user (each agent's own settings in your home) or project (this folder's
+.claude/settings.local.json, Claude Code being the only agent with a
+project scope). Either way only those are unwired and the daemon keeps
+running, guarding the rest. --for all is every agent: the same as no
+--for, so the daemon stops.
+
+--purge also removes $AGENTJAIL_HOME (binaries, policies, config, logs).
+It removes agentjail as a whole, so it refuses --for naming some agents
+and --scope: a hook left in another agent would run a removed program.
+
+A config.yaml with an error does not stop uninstall: it says so and goes
+on. --dry-run prints what would change and changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if scope != "" && scope != "user" && scope != "project" {
+				return exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
+			}
 			o, err := installOptions(agent, "user")
 			if err != nil {
 				return err
 			}
+			o.Scope = scope
 			o.Purge, o.DryRun, o.Out = purge, dryRun, cmd.OutOrStdout()
+			if o.Purge && !o.Whole() {
+				return exitWith(ExitUsage, "%v", installer.ErrPartialPurge)
+			}
+			// Nothing uninstall does depends on config.yaml: a mistake in
+			// it is worth a word, never a refusal.
+			if in := daemon.ConfigInForce(paths.Home()); in.Err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s; uninstall goes on\n", safetext.Line(in.Describe(localClock)))
+			}
 			if err := installer.Uninstall(cmd.Context(), o); err != nil {
 				return exitWith(ExitError, "%v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated); default every agent, and stop the daemon")
-	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (policies, config, logs)")
+	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated), and the daemon keeps running; default (or all) every agent, and stop the daemon")
+	cmd.Flags().StringVar(&scope, "scope", "", "only this scope's files, and the daemon keeps running: user, or project (./.claude/settings.local.json); default every scope")
+	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (binaries, policies, config, logs); not with --for naming some agents or --scope")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
+}
+
+// installConfig is the configuration install writes into the agents'
+// settings (fail_mode, hook_timeout): config.yaml's, or while it has an
+// error, the last good one, which the daemon has in force too (said on
+// w). With no good configuration ever loaded, install refuses: it would
+// write the defaults (fail_mode open) over entries a good one wrote.
+func installConfig(w io.Writer) (config.Config, error) {
+	in := daemon.ConfigInForce(paths.Home())
+	switch {
+	case in.Err == nil:
+		return in.Config, nil
+	case !in.LastGood.IsZero():
+		fmt.Fprintf(w, "warning: %s; install writes that one into the agents' settings\n", safetext.Line(in.Describe(localClock)))
+		return in.Config, nil
+	}
+	return config.Config{}, exitWith(ExitError, "%s; fix config.yaml first: install writes its fail_mode and hook_timeout into the agents' settings", in.Describe(localClock))
+}
+
+// localClock names a time as status does.
+func localClock(t time.Time) string { return t.Local().Format(timeLayout) }
+
+// withConfig sets what install writes from the configuration in force.
+func withConfig(o installer.Options, cfg config.Config) installer.Options {
+	o.FailClosed, o.HookTimeout = cfg.FailMode == "closed", cfg.HookTimeout
+	return o
 }
 
 func installOptions(agent, scope string) (installer.Options, error) {
@@ -117,10 +180,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 	if scope != "user" && scope != "project" {
 		return installer.Options{}, exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
 	}
-	cfg, err := config.Load(paths.Config())
-	if err != nil {
-		return installer.Options{}, exitWith(ExitError, "%v", err)
-	}
 	self, err := os.Executable()
 	if err != nil {
 		return installer.Options{}, exitWith(ExitError, "finding this binary: %v", err)
@@ -134,8 +193,6 @@ func installOptions(agent, scope string) (installer.Options, error) {
 		SourceDir:   filepath.Dir(self),
 		Scope:       scope,
 		ProjectDir:  wd,
-		FailClosed:  cfg.FailMode == "closed",
-		HookTimeout: cfg.HookTimeout,
 		ServiceMode: os.Getenv("AGENTJAIL_SERVICE"),
 		Version:     Version,
 		Agents:      agents,

@@ -33,7 +33,7 @@ Exit 3: no daemon is running.`,
 			}
 			if len(st.LoadErrors) > 0 || st.ConfigError != "" {
 				printProblems(cmd.OutOrStdout(), st)
-				return exitWith(ExitDegraded, "reload found problems; the last good policies and config stay in force")
+				return exitWith(ExitDegraded, "reload found problems; what is in force is said above")
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "reloaded: revision %s, %d policy files\n", st.Revision, len(st.Sources))
 			if len(st.Problems) > 0 {

@@ -166,6 +166,11 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 			if err != nil {
 				return err
 			}
+			cfg, err := installConfig(discard{})
+			if err != nil {
+				return err
+			}
+			o = withConfig(o, cfg)
 			o.KeepService, o.Out = true, discard{}
 			return installer.Install(context.Background(), o)
 		},

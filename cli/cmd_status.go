@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
@@ -148,13 +149,11 @@ func withCodexCheck(agents []installer.AgentState, codex *installer.CodexCheck) 
 }
 
 // configInForce is the fail mode and hook timeout every agent's entry
-// should carry: the running daemon's, else config.yaml's (its defaults
-// when it does not load; status shows the error elsewhere).
+// should carry: the running daemon's, else the configuration a daemon
+// would start with (config.yaml's, or the last good one while it has an
+// error; status shows the error elsewhere).
 func configInForce(st *wire.Status) config.Config {
-	cfg, err := config.Load(paths.Config())
-	if err != nil {
-		cfg = config.Default()
-	}
+	cfg := daemon.ConfigInForce(paths.Home()).Config
 	if st != nil && st.FailMode != "" {
 		cfg.FailMode = st.FailMode
 		if d, err := time.ParseDuration(st.HookTimeout); err == nil {
@@ -291,7 +290,14 @@ func printConfig(out io.Writer, st *wire.Status) {
 			notify = ", notifications on"
 		}
 	}
-	fmt.Fprintf(out, "config:    fail mode %s, hook timeout %s%s\n", line(st.FailMode), line(st.HookTimeout), notify)
+	from := ""
+	switch {
+	case st.ConfigError != "" && st.ConfigLastGood != "":
+		from = fmt.Sprintf(" (the last good configuration, from %s: config.yaml has an error)", line(localTime(st.ConfigLastGood)))
+	case st.ConfigError != "":
+		from = " (the defaults: config.yaml has an error)"
+	}
+	fmt.Fprintf(out, "config:    fail mode %s, hook timeout %s%s%s\n", line(st.FailMode), line(st.HookTimeout), notify, from)
 	list := func(label string, items []string) {
 		shown := "none"
 		if len(items) > 0 {
@@ -314,8 +320,17 @@ func printProblems(out io.Writer, st *wire.Status) {
 		}
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(out, "config error (the last good config stays in force):\n  %s\n", safetext.Line(st.ConfigError))
+		fmt.Fprintf(out, "%s\n", safetext.Line(configSentence(st)))
 	}
+}
+
+// configSentence says what is in force while config.yaml has an error,
+// in the daemon's words (an older daemon sends only the error).
+func configSentence(st *wire.Status) string {
+	if st.ConfigInForce != "" {
+		return st.ConfigInForce
+	}
+	return "config.yaml has an error (" + st.ConfigError + "); the configuration loaded before it stays in force"
 }
 
 // readFailOpens counts the hook's fail-open records, in total and since

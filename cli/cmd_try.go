@@ -105,7 +105,7 @@ func warnProblems(w io.Writer, p *wire.Status) {
 		}
 	}
 	if p.ConfigError != "" && !configShown {
-		fmt.Fprintf(w, "warning: config.yaml is not in force (the last good config is): %s\n", safetext.Line(p.ConfigError))
+		fmt.Fprintf(w, "warning: %s\n", safetext.Line(configSentence(p)))
 	}
 }
 
@@ -173,7 +173,7 @@ func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Deci
 			return nil, nil, exitWith(ExitError, "%v", err)
 		}
 		loadErrs, cfgErr := dec.Problems()
-		return d, &wire.Status{LoadErrors: loadErrs, ConfigError: cfgErr}, nil
+		return d, &wire.Status{LoadErrors: loadErrs, ConfigError: cfgErr, ConfigInForce: dec.ConfigInForce()}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

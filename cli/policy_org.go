@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
 )
@@ -16,8 +16,10 @@ import (
 // the policies this machine enforces. Problems are reported on stderr
 // and leave the org out: the local tests still run.
 func orgTestSources(cmd *cobra.Command) ([]engine.Source, map[string]any) {
-	cfg, err := config.Load(paths.Config())
-	if err != nil || len(cfg.OPA) == 0 {
+	// The fleet in force: config.yaml's, or the last good one while it
+	// has an error (status says which).
+	cfg := daemon.ConfigInForce(paths.Home()).Config
+	if len(cfg.OPA) == 0 {
 		return nil, nil
 	}
 	org, missing, err := engine.PersistedOrg(cmd.Context(), cfg.OPA, paths.Home())

@@ -104,7 +104,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, fmt.Errorf("creating the policies folder: %w", err)
 	}
-	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket})
+	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, KeepLastGood: true})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -520,7 +520,10 @@ func (d *Daemon) logLoad() {
 		d.log.Error("policy not loaded; the last good policy set stays in force", "error", e.String())
 	}
 	if st.ConfigError != "" {
-		d.log.Error("config not loaded; the last good config stays in force", "error", st.ConfigError)
+		d.log.Error("config not loaded", "in_force", st.ConfigInForce)
+	}
+	if st.LastGoodError != "" {
+		d.log.Warn(st.LastGoodError)
 	}
 	d.log.Info("policies in force", "revision", st.Revision, "files", len(st.Sources))
 	d.writeHookState()

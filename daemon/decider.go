@@ -36,6 +36,7 @@ type Decider struct {
 	mu          sync.Mutex // guards the fields below
 	loadErrs    []wire.LoadErr
 	configErr   string
+	saveErr     string // why the last good config.yaml could not be kept
 	lastEvalErr string
 	lastEvalAt  time.Time // when the last evaluation error happened
 
@@ -48,6 +49,10 @@ type Decider struct {
 	// reference makes every decision take the engine's reference path
 	// (engine.EvalReference): tests check the fast path agrees with it.
 	reference bool
+
+	// keepLastGood: save each config.yaml that loads cleanly as the last
+	// good configuration (the daemon does; `try --offline` only reads).
+	keepLastGood bool
 }
 
 // tempDir and daemonPID are facts about this process the policies use.
@@ -58,11 +63,17 @@ var (
 
 // policySet is what one successful load produced.
 type policySet struct {
-	engine   *engine.Engine
-	config   config.Config
-	dirs     []string // the user policy folders it read
-	user     []engine.Source
-	loadedAt time.Time
+	engine *engine.Engine
+	config config.Config
+	// configAt is when config (config.yaml's) last loaded cleanly; zero
+	// when config is the defaults because none ever did.
+	configAt time.Time
+	// unusedLastGood says why, with configAt zero, the last good copy
+	// on disk was not used (not agentjail's own file, say).
+	unusedLastGood string
+	dirs           []string // the user policy folders it read
+	user           []engine.Source
+	loadedAt       time.Time
 }
 
 // DeciderOptions configures NewDecider.
@@ -71,6 +82,9 @@ type DeciderOptions struct {
 	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
 	UserHome string // the user's home directory, for ~ in paths
 	Socket   string // the socket the daemon serves (input.agentjail.socket)
+	// KeepLastGood saves each config.yaml that loads cleanly as
+	// config.LastGoodName in Home, for the next start to fall back on.
+	KeepLastGood bool
 }
 
 // NewDecider loads policies and config once. It fails only if even the
@@ -83,6 +97,8 @@ func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
 		userHome:   opts.UserHome,
 		socket:     opts.Socket,
 		configPath: filepath.Join(opts.Home, "config.yaml"),
+
+		keepLastGood: opts.KeepLastGood,
 	}
 	d.Load(ctx)
 	if d.current.Load() == nil {
@@ -103,17 +119,22 @@ func (d *Decider) Load(ctx context.Context) bool {
 	defer d.loadMu.Unlock()
 	prev := d.current.Load()
 
-	cfg, cfgErr := config.Load(d.configPath)
-	if cfgErr == nil {
-		cfgErr = checkDisabledRules(d.configPath, cfg.DisabledRules)
-	}
-	if cfgErr == nil {
-		cfgErr = d.checkFleetConfig(cfg)
-	}
-	if cfgErr != nil {
-		cfg = config.Default()
-		if prev != nil {
-			cfg = prev.config
+	cfg, text, cfgErr := LoadConfig(d.home)
+	configAt, unused, saveErr := time.Now(), "", ""
+	switch {
+	case cfgErr == nil && d.keepLastGood:
+		if err := config.SaveLastGood(d.home, text); err != nil {
+			saveErr = fmt.Sprintf("cannot keep config.yaml as the last good configuration: %v", err)
+		}
+	case cfgErr != nil && prev != nil:
+		cfg, configAt, unused = prev.config, prev.configAt, prev.unusedLastGood
+	case cfgErr != nil:
+		// A start with a config.yaml that does not load: the last good
+		// one guards, never the defaults while a good one is known.
+		in := config.Fallback(d.home, cfgErr)
+		cfg, configAt = in.Config, in.LastGood
+		if in.LastGoodErr != nil {
+			unused = in.LastGoodErr.Error()
 		}
 	}
 	dirs := append([]string{filepath.Join(d.home, "policies")}, cfg.PolicyDirs...)
@@ -133,10 +154,13 @@ func (d *Decider) Load(ctx context.Context) bool {
 		eng = d.compileWithout(ctx, pack, user, compileErrs, data, cfg.DisabledRules)
 	}
 	d.setLoadResult(errs, cfgErr)
+	d.mu.Lock()
+	d.saveErr = saveErr
+	d.mu.Unlock()
 	if eng == nil {
 		return false
 	}
-	d.current.Store(&policySet{engine: eng, config: cfg, dirs: dirs, user: user, loadedAt: time.Now()})
+	d.current.Store(&policySet{engine: eng, config: cfg, configAt: configAt, unusedLastGood: unused, dirs: dirs, user: user, loadedAt: time.Now()})
 	return true
 }
 
@@ -178,11 +202,51 @@ func anyList(ss []string) []any {
 	return out
 }
 
-// checkDisabledRules refuses a config that tries to disable a locked rule.
-func checkDisabledRules(path string, ids []string) error {
+// LoadConfig reads home's config.yaml with every check a daemon's load
+// makes (a locked rule disabled, an OPA section OPA refuses), returning
+// the text it loaded. Every reader of config.yaml goes through it, so
+// the daemon, install and the CLI agree on whether it loads.
+func LoadConfig(home string) (config.Config, []byte, error) {
+	path := filepath.Join(home, "config.yaml")
+	cfg, text, err := config.Read(path)
+	if err == nil {
+		err = checkDisabledRules(keyAt(path, text, "disabled_rules"), cfg.DisabledRules)
+	}
+	if err == nil {
+		err = checkFleetConfig(keyAt(path, text, "opa"), home, cfg)
+	}
+	if err != nil {
+		return config.Default(), nil, err
+	}
+	return cfg, text, nil
+}
+
+// ConfigInForce is the configuration a daemon started now would have in
+// force: config.yaml's, or when it does not load, the last good one
+// kept in home, or else the defaults.
+func ConfigInForce(home string) config.InForce {
+	cfg, _, err := LoadConfig(home)
+	if err == nil {
+		return config.InForce{Config: cfg}
+	}
+	return config.Fallback(home, err)
+}
+
+// keyAt names where config.yaml's key is, for an error about it: the
+// file and the key's line.
+func keyAt(path string, text []byte, key string) string {
+	if line := config.LineOf(text, key); line > 0 {
+		return fmt.Sprintf("%s: line %d", path, line)
+	}
+	return path
+}
+
+// checkDisabledRules refuses a config that tries to disable a locked
+// rule; where names the file (and line) in the error.
+func checkDisabledRules(where string, ids []string) error {
 	for _, id := range ids {
 		if strings.HasPrefix(id, engine.LockedPrefix) {
-			return fmt.Errorf("%s: disabled_rules: %s is locked: the %s* rules keep an agent from switching agentjail off, so config cannot disable them", path, id, engine.LockedPrefix)
+			return fmt.Errorf("%s: disabled_rules: %s is locked: the %s* rules keep an agent from switching agentjail off, so config cannot disable them", where, id, engine.LockedPrefix)
 		}
 	}
 	return nil
@@ -315,6 +379,13 @@ func (d *Decider) fillStatus(st *wire.Status) {
 	defer d.mu.Unlock()
 	st.LoadErrors = append([]wire.LoadErr(nil), d.loadErrs...)
 	st.ConfigError = d.configErr
+	st.LastGoodError = d.saveErr
+	if d.configErr != "" {
+		if !set.configAt.IsZero() {
+			st.ConfigLastGood = set.configAt.UTC().Format(time.RFC3339)
+		}
+		st.ConfigInForce = config.DescribeFallback(d.configErr, set.configAt, set.unusedLastGood, localTime)
+	}
 	st.LastEvalErr = d.lastEvalErr
 	st.FailMode = set.config.FailMode
 	fillConfig(st, set, d.configPath)
@@ -327,6 +398,9 @@ func (d *Decider) fillStatus(st *wire.Status) {
 		})
 	}
 }
+
+// localTime is how the daemon names a time to the person reading status.
+func localTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
 
 // watchedFile reports whether a change to name should trigger a reload.
 func (d *Decider) watchedFile(name string) bool {

@@ -155,9 +155,9 @@ func (d *Daemon) fleetLog(rec decisionlog.Record) {
 }
 
 // checkFleetConfig validates the opa: section as OPA would.
-func (d *Decider) checkFleetConfig(cfg config.Config) error {
-	if err := engine.CheckFleetConfig(cfg.OPA, d.home); err != nil {
-		return fmt.Errorf("%s: %w; see docs/fleets.md", d.configPath, err)
+func checkFleetConfig(path, home string, cfg config.Config) error {
+	if err := engine.CheckFleetConfig(cfg.OPA, home); err != nil {
+		return fmt.Errorf("%s: %w; see docs/fleets.md", path, err)
 	}
 	return nil
 }

@@ -54,6 +54,15 @@ func (d *Daemon) sawHook(timeout time.Duration, failClosed bool) {
 func (d *Daemon) writeHookState() {
 	cfg := d.decider.Config()
 	path := filepath.Join(d.opts.Home, "hook.json")
+	if _, cfgErr := d.decider.Problems(); cfgErr != "" && cfg.FailMode != "closed" {
+		// A config.yaml that did not load never opens what was closed:
+		// with no good configuration known, the defaults in force say
+		// open, but the file may say closed from one that loaded before.
+		if old, err := wire.ReadHookState(path); err == nil && old.FailMode == "closed" {
+			d.log.Warn("config.yaml has an error: the hook's state file keeps fail_mode closed", "path", path)
+			return
+		}
+	}
 	if err := wire.WriteHookState(path, wire.HookState{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
 		d.log.Warn("cannot write the hook's state file; with the daemon down the hook goes by its own flags", "path", path, "err", err)
 	}
@@ -73,8 +82,15 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 	if st.ConfigError != "" {
 		probs = append(probs, wire.Problem{
 			Kind:    "config",
-			Message: st.ConfigError + "; the last good config stays in force",
+			Message: st.ConfigInForce,
 			Fix:     fmt.Sprintf("fix %s; agentjail reloads it when it changes", d.decider.ConfigPath()),
+		})
+	}
+	if st.LastGoodError != "" {
+		probs = append(probs, wire.Problem{
+			Kind:    "config",
+			Message: st.LastGoodError,
+			Fix:     fmt.Sprintf("check %s and its folder (agentjail's own file, mode 0600); it is written again when config.yaml next loads cleanly", config.LastGoodPath(d.opts.Home)),
 		})
 	}
 	st.Problems = append(probs, st.Problems...)

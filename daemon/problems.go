@@ -17,6 +17,18 @@ func (d *Decider) Problems() ([]wire.LoadErr, string) {
 	return append([]wire.LoadErr(nil), d.loadErrs...), d.configErr
 }
 
+// ConfigInForce says what is in force while config.yaml has an error
+// (see config.DescribeFallback); "" when it has none.
+func (d *Decider) ConfigInForce() string {
+	set := d.current.Load()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.configErr == "" {
+		return ""
+	}
+	return config.DescribeFallback(d.configErr, set.configAt, set.unusedLastGood, localTime)
+}
+
 // disabledProblem reports config.yaml's disabled_rules ids that no rule
 // in force gives its messages: disabling one does nothing, and a typo
 // ("git.force_psuh") must not look as if it worked. It is a problem

@@ -273,6 +273,10 @@ func checkWritableTarget(path string) error {
 	return checkWritable(target, fi)
 }
 
+// backupSuffix names the copy of a file as it was before install, kept
+// beside it.
+const backupSuffix = ".agentjail-backup"
+
 // applyEdits writes the pending edits, each with a backup of the file it
 // replaces and a record so uninstall can put it back byte for byte.
 func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
@@ -292,7 +296,7 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			if !e.missing {
 				// Beside the file written: a link's target may live in a
 				// dotfiles repository, where its backup belongs too.
-				rec.Backup = target + ".agentjail-backup"
+				rec.Backup = target + backupSuffix
 				if err := writeAtomic(rec.Backup, e.old, 0o600); err != nil {
 					return fmt.Errorf("backing up %s: %w", e.path, err)
 				}
@@ -345,10 +349,14 @@ func uninstallFiles(o Options) ([]string, error) {
 	st := loadState(o.Home)
 	files := map[string]bool{}
 	var parts []agentPart
-	if len(o.Agents) == 0 || (len(o.Agents) == 1 && o.Agents[0] == "all") {
+	if o.allAgents() {
 		parts = agentParts
 		for path := range st.Settings {
-			files[path] = true
+			// A project's file install recorded is another project's
+			// unless it is this one's (then known lists it).
+			if o.Scope == "" || o.Scope == "user" && o.inScope(path) && !inOtherProject(path, o) {
+				files[path] = true
+			}
 		}
 	} else {
 		var err error
@@ -358,7 +366,9 @@ func uninstallFiles(o Options) ([]string, error) {
 	}
 	for _, p := range parts {
 		for _, path := range p.known(o) {
-			files[path] = true
+			if o.inScope(path) {
+				files[path] = true
+			}
 		}
 	}
 	list := make([]string, 0, len(files))
@@ -369,6 +379,12 @@ func uninstallFiles(o Options) ([]string, error) {
 	// serves, but a sorted one reads better in --dry-run.
 	sort.Strings(list)
 	return list, nil
+}
+
+// inOtherProject reports a Claude Code project file install wrote for a
+// project other than o.ProjectDir: --scope user leaves it alone.
+func inOtherProject(path string, o Options) bool {
+	return filepath.Base(filepath.Dir(path)) == ".claude" && filepath.Dir(filepath.Dir(path)) != o.UserHome
 }
 
 // removeHooksFrom takes agentjail's hook out of one file, in its format.
@@ -424,20 +440,41 @@ func (claudePart) edits(o Options) []fileEdit {
 }
 
 func (claudePart) known(o Options) []string {
-	var out []string
-	for _, scope := range []string{"user", "project"} {
-		oo := o
-		oo.Scope = scope
-		out = append(out, oo.SettingsPath())
+	oo := o
+	oo.Scope = "user"
+	return append([]string{oo.SettingsPath()}, o.projectFiles()...)
+}
+
+// projectFiles are the files of the project in o.ProjectDir that an
+// install with --scope project writes or once wrote: Claude Code's
+// personal project settings (the only agent with a project scope), and
+// the committed settings.json earlier versions put the hook in.
+func (o Options) projectFiles() []string {
+	oo := o
+	oo.Scope = "project"
+	return []string{oo.SettingsPath(), filepath.Join(o.ProjectDir, ".claude", "settings.json")}
+}
+
+// inScope reports whether uninstall looks at path for o.Scope: "" every
+// file, "project" the project's files alone, "user" all but them.
+func (o Options) inScope(path string) bool {
+	switch o.Scope {
+	case "project":
+		return slices.Contains(o.projectFiles(), path)
+	case "user":
+		return !slices.Contains(o.projectFiles(), path)
 	}
-	// Earlier versions put the project hook in the committed file.
-	return append(out, filepath.Join(o.ProjectDir, ".claude", "settings.json"))
+	return true
 }
 
 // allAgents reports an uninstall of every agent (no --for, or all).
 func (o Options) allAgents() bool {
 	return len(o.Agents) == 0 || (len(o.Agents) == 1 && o.Agents[0] == "all")
 }
+
+// Whole reports an uninstall of agentjail as a whole: every agent, every
+// scope. Only a whole uninstall stops the daemon, and only it may purge.
+func (o Options) Whole() bool { return o.allAgents() && o.Scope == "" }
 
 // forgetFiles drops the install records of files an uninstall of some
 // agents has dealt with.

@@ -19,17 +19,20 @@ import (
 
 // Options configure Install and Uninstall.
 type Options struct {
-	Home       string // $AGENTJAIL_HOME
-	UserHome   string // the user's home directory
-	Socket     string // the daemon's socket
-	SourceDir  string // where the agentjail and agentjail-hook to install are
-	Scope      string // "user" (~/.claude/settings.json) or "project"
+	Home      string // $AGENTJAIL_HOME
+	UserHome  string // the user's home directory
+	Socket    string // the daemon's socket
+	SourceDir string // where the agentjail and agentjail-hook to install are
+	// Scope is "user" (~/.claude/settings.json) or "project". For
+	// Uninstall, "" is every scope; "user" leaves every project's files
+	// alone, "project" looks at ProjectDir's alone.
+	Scope      string
 	ProjectDir string // the project, for Scope "project"
 	// FailClosed and HookTimeout become the hook's flags.
 	FailClosed  bool
 	HookTimeout time.Duration
 	DryRun      bool
-	Purge       bool   // Uninstall: remove $AGENTJAIL_HOME too
+	Purge       bool   // Uninstall: remove $AGENTJAIL_HOME too; only as a whole (see Whole)
 	ServiceMode string // "" for automatic, or "detached"
 	// KeepService leaves the service alone: the tray's "Install Claude
 	// Code hook" runs inside the daemon that is already running.
@@ -145,6 +148,7 @@ func Install(ctx context.Context, o Options) error {
 		}
 		describeEdits(edits, out)
 		o.warnSwitchedOff(parts, out)
+		gitAdvice(ctx, o, out)
 		if !o.KeepService {
 			fmt.Fprintf(out, "would %s\n", DescribeService(o.service()))
 		}
@@ -185,6 +189,7 @@ func Install(ctx context.Context, o Options) error {
 		return err
 	}
 	o.warnSwitchedOff(parts, out)
+	gitAdvice(ctx, o, out)
 
 	if o.KeepService {
 		return nil
@@ -210,7 +215,11 @@ func Install(ctx context.Context, o Options) error {
 		}
 	}
 	if st.ConfigError != "" {
-		fmt.Fprintf(out, "config.yaml is not in force: %s\n", safetext.Line(st.ConfigError))
+		msg := st.ConfigInForce
+		if msg == "" {
+			msg = "config.yaml is not in force: " + st.ConfigError
+		}
+		fmt.Fprintf(out, "%s\n", safetext.Line(msg))
 	}
 	fmt.Fprint(out, o.commandHint())
 	return nil
@@ -240,6 +249,12 @@ func (o Options) commandHint() string {
 // daemon, and with Purge removes $AGENTJAIL_HOME.
 func Uninstall(ctx context.Context, o Options) error {
 	out := o.Out
+	if o.Purge && !o.Whole() {
+		// Purging removes the installed hook: an agent left wired would
+		// run a program that is gone, and a hook that cannot start lets
+		// every call through. So purge is all or nothing.
+		return ErrPartialPurge
+	}
 	st := loadState(o.Home)
 	files, err := uninstallFiles(o)
 	if err != nil {
@@ -250,14 +265,22 @@ func Uninstall(ctx context.Context, o Options) error {
 	// What failed is reported at the end.
 	var failed []error
 	var kept []string // files whose hook could not be removed
+	touched := false  // a file was (or with DryRun would be) changed
 	for _, path := range files {
-		if err := removeFrom(path, st.Settings[path], o.DryRun, o.Purge, out); err != nil {
+		acted, err := removeFrom(path, st.Settings[path], o.DryRun, o.Purge, out)
+		if err != nil {
 			failed = append(failed, err)
 			kept = append(kept, path)
 		}
+		touched = touched || acted
 	}
-	if !o.allAgents() {
-		// One agent unwired: the daemon goes on guarding the others.
+	if !o.Whole() {
+		// Some agents or one scope unwired: the daemon goes on guarding
+		// the rest.
+		if !touched && len(failed) == 0 {
+			fmt.Fprintf(out, "no agentjail hook to remove in %s\n", strings.Join(files, ", "))
+		}
+		fmt.Fprintln(out, "the daemon keeps running, for what is still wired (uninstall without --for and --scope stops it)")
 		if err := forgetFiles(o, slices.DeleteFunc(files, func(f string) bool { return slices.Contains(kept, f) })); err != nil {
 			failed = append(failed, err)
 		}
@@ -306,6 +329,10 @@ func Uninstall(ctx context.Context, o Options) error {
 	return uninstallResult(failed)
 }
 
+// ErrPartialPurge refuses --purge with --for naming some agents or with
+// --scope.
+var ErrPartialPurge = errors.New("--purge removes agentjail as a whole (its binaries, daemon and home), so it unwires every agent in every scope: it cannot be combined with --for naming some agents or with --scope, which would leave a hook that runs a removed program. Unwire some with `agentjail uninstall --for AGENT` (the daemon keeps guarding the rest), or remove everything with `agentjail uninstall --purge`")
+
 // uninstallResult reports the parts uninstall could not do, after doing
 // every other.
 func uninstallResult(failed []error) error {
@@ -325,17 +352,17 @@ func uninstallResult(failed []error) error {
 // otherwise only our entries are removed and the backup stays, unless
 // purging. A symlinked file is changed where the link leads; the link
 // stays. Folders install created for the file go once empty.
-func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Writer) error {
+func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Writer) (bool, error) {
 	target, err := writeTarget(path)
 	if err != nil {
-		return err
+		return false, err
 	}
 	cur, err := os.ReadFile(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	var restored []byte
 	deleteFile, fromBackup := false, false
@@ -355,19 +382,19 @@ func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Write
 		restored, removed, err = removeHooksFrom(path, cur)
 		if err != nil {
 			if rec.Written == "" && !bytes.Contains(cur, []byte(hookBinary)) {
-				return nil // broken, but never ours and without our hook: not our business
+				return false, nil // broken, but never ours and without our hook: not our business
 			}
-			return err
+			return false, err
 		}
 		if !removed {
-			return nil
+			return false, nil
 		}
 		deleteFile = restored == nil // a file that is all ours
 	}
 	if !deleteFile {
 		if fi, err := os.Stat(target); err == nil {
 			if err := checkWritable(target, fi); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
@@ -381,20 +408,20 @@ func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Write
 		if dropBackup {
 			fmt.Fprintf(out, "would remove %s\n", rec.Backup)
 		}
-		return nil
+		return true, nil
 	}
 	if deleteFile {
 		if err := os.Remove(target); err != nil {
-			return err
+			return false, err
 		}
 		fmt.Fprintf(out, "removed %s (install created it)\n", target)
 		for _, d := range removeEmptyDirs(rec.CreatedDirs) {
 			fmt.Fprintf(out, "removed %s (install created it)\n", d)
 		}
-		return nil
+		return true, nil
 	}
 	if err := writeAtomic(target, restored, 0o644); err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case fromBackup && target != path:
@@ -414,7 +441,7 @@ func removeFrom(path string, rec settingsState, dryRun, purge bool, out io.Write
 			fmt.Fprintf(out, "kept %s, the file as it was before install (it changed since, so only the hook was taken out); --purge removes it\n", rec.Backup)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 func quoteArg(s string) string {

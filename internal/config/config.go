@@ -4,16 +4,19 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is agentjail's configuration. The zero value is not valid; use
@@ -106,9 +109,30 @@ func (c Config) RequestBudget() time.Duration {
 // not an error. Unknown keys and bad values are, so a typo is reported
 // rather than silently ignored.
 func Load(path string) (Config, error) {
+	c, _, err := Read(path)
+	return c, err
+}
+
+// Read is Load that also returns the text it loaded (nil for a missing
+// file), so that what is kept as the last good configuration is exactly
+// what was checked.
+func Read(path string) (Config, []byte, error) {
+	text, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil, nil
+	}
+	if err != nil {
+		return Default(), nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c, err := Parse(path, text)
+	return c, text, err
+}
+
+// Parse reads text, the contents of the config.yaml at path (named in
+// errors), over the defaults.
+func Parse(path string, text []byte) (Config, error) {
 	def := Default()
 	v := viper.New()
-	v.SetConfigFile(path)
 	v.SetConfigType("yaml")
 	v.SetDefault("fail_mode", def.FailMode)
 	v.SetDefault("hook_timeout", def.HookTimeout)
@@ -121,23 +145,18 @@ func Load(path string) (Config, error) {
 	v.SetDefault("allowed_paths", []string{})
 	v.SetDefault("notifications", def.Notifications)
 	v.SetDefault("org_roots", []string{})
-	if err := v.ReadInConfig(); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return def, nil
-		}
-		var perr *fs.PathError
-		if errors.As(err, &perr) {
-			return def, fmt.Errorf("%s: %w", path, err)
+	if err := v.ReadConfig(bytes.NewReader(text)); err != nil {
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			return def, fmt.Errorf("%s: line %s: not valid YAML: %s", path, m[1], m[2])
 		}
 		return def, fmt.Errorf("%s: not valid YAML: %w", path, err)
 	}
-	text, _ := os.ReadFile(path) // viper just read it
 	if err := checkKeys(text); err != nil {
-		return def, fmt.Errorf("%s: %w", path, err)
+		return def, fmt.Errorf("%s: %w", path, located(text, err))
 	}
 	for _, check := range []func(*viper.Viper) error{checkTypes, checkDurations} {
 		if err := check(v); err != nil {
-			return def, fmt.Errorf("%s: %w", path, err)
+			return def, fmt.Errorf("%s: %w", path, located(text, err))
 		}
 	}
 	var c Config
@@ -147,11 +166,11 @@ func Load(path string) (Config, error) {
 		return def, fmt.Errorf("%s: %w; see docs/configuration.md", path, err)
 	}
 	if err := c.validate(); err != nil {
-		return def, fmt.Errorf("%s: %w", path, err)
+		return def, fmt.Errorf("%s: %w", path, located(text, err))
 	}
-	opa, err := opaSection(path)
+	opa, err := opaSection(text)
 	if err != nil {
-		return def, fmt.Errorf("%s: %w", path, err)
+		return def, fmt.Errorf("%s: %w", path, located(text, err))
 	}
 	c.OPA, c.OPASection = opa, nil
 	for _, list := range [][]string{c.PolicyDirs, c.ProtectedPaths, c.AllowedPaths} {
@@ -219,6 +238,43 @@ func checkDurations(v *viper.Viper) error {
 		}
 	}
 	return nil
+}
+
+// yamlLine finds the line in a YAML parser's error.
+var yamlLine = regexp.MustCompile(`yaml: line (\d+): (.*)`)
+
+// keyLead is the key an error of the checks names first: every one
+// starts with the key it is about, or with unknown key "name".
+var keyLead = regexp.MustCompile(`^(?:unknown key "([^"]+)"|([a-z_]+))`)
+
+// located puts the line of the key err is about before it, so that a
+// person finds the mistake in a long file.
+func located(text []byte, err error) error {
+	m := keyLead.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	key := m[1] + m[2]
+	if line := LineOf(text, key); line > 0 {
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	return err
+}
+
+// LineOf is the line of config.yaml's top-level key (as viper reads
+// keys, in any case), or 0 when it has none.
+func LineOf(text []byte, key string) int {
+	var doc yaml.Node
+	if yaml.Unmarshal(text, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return 0
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if strings.EqualFold(m.Content[i].Value, key) {
+			return m.Content[i].Line
+		}
+	}
+	return 0
 }
 
 func expandHome(p string) string {

@@ -144,3 +144,28 @@ func TestRefusedConfigKeepsNothingOfIt(t *testing.T) {
 		t.Errorf("got %+v, want the defaults", c)
 	}
 }
+
+// An error names the line of the key it is about, or of the YAML that
+// does not parse, so a long file's mistake is found.
+func TestErrorsNameTheLine(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"unknown key", "fail_mode: closed\n\nprotected_path: [/x]\n", `: line 3: unknown key "protected_path" (did you mean protected_paths?)`},
+		{"bad value", "log_level: info\nfail_mode: sometimes\n", `: line 2: fail_mode must be "open" or "closed"`},
+		{"duration without a unit", "# tuned\neval_timeout: 50\n", ": line 2: eval_timeout: 50 has no unit"},
+		{"not a list", "fail_mode: open\nallowed_paths: /x\n", ": line 2: allowed_paths must be a list"},
+		{"broken YAML", "fail_mode: closed\nlog_level: info\n notifications: true\n", ": line 3: not valid YAML: mapping values are not allowed in this context"},
+		{"key in another case", "Fail_Mode: sometimes\n", `: line 1: fail_mode must be`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("/h/config.yaml", []byte(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "/h/config.yaml: line ") {
+				t.Errorf("err %v, want %q", err, tt.want)
+			}
+		})
+	}
+	// A good file loads, whatever its lines.
+	if _, err := Parse("/h/config.yaml", []byte("# c\n\nfail_mode: closed\n")); err != nil {
+		t.Error(err)
+	}
+}

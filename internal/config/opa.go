@@ -3,7 +3,6 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -12,11 +11,7 @@ import (
 // OPA's configuration names things (services, keys, credentials) that
 // other parts of it refer to by name, so it must reach OPA exactly as
 // the user pasted it; OPA itself validates it (see engine.CheckFleetConfig).
-func opaSection(path string) (json.RawMessage, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
+func opaSection(b []byte) (json.RawMessage, error) {
 	var doc struct {
 		OPA any `yaml:"opa"`
 	}

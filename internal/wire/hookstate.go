@@ -29,44 +29,56 @@ const maxHookState = 4 << 10
 func HookStatePath() string { return filepath.Join(Home(), "hook.json") }
 
 // ReadHookState reads the state file at path. It trusts the file only
-// when it is a regular file of ours that others cannot write, in a folder
-// of ours that others cannot write (the rules the hook applies to the
-// socket's folder); any other file is an error and means the hook's own
-// flags decide.
+// as ReadTrusted does (the rules the hook applies to the socket's
+// folder); any other file is an error and means the hook's own flags
+// decide.
 func ReadHookState(path string) (HookState, error) {
 	var st HookState
-	if err := checkOwnDir(filepath.Dir(path)); err != nil {
-		return st, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|NoFollow|nonBlock, 0)
+	b, _, err := ReadTrusted(path, maxHookState)
 	if err != nil {
 		return st, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return st, err
-	}
-	if !fi.Mode().IsRegular() {
-		return st, fmt.Errorf("%s is not a regular file", path)
-	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
-		return st, fmt.Errorf("%s belongs to uid %d, not you", path, uid)
-	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return st, fmt.Errorf("%s is writable by others (mode %v)", path, fi.Mode().Perm())
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxHookState+1))
-	if err != nil {
-		return st, err
-	}
-	if len(b) > maxHookState {
-		return st, fmt.Errorf("%s is over %d bytes", path, maxHookState)
 	}
 	if err := json.Unmarshal(b, &st); err != nil {
 		return HookState{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return st, nil
+}
+
+// ReadTrusted reads a file agentjail keeps in its home, up to limit
+// bytes, trusting it only when it is a regular file of ours (never a
+// symlink or a FIFO) that others cannot write, in a folder of ours that
+// others cannot write. Any other file is an error, and so is one over
+// limit. It returns the file's details too (its time of change).
+func ReadTrusted(path string, limit int64) ([]byte, os.FileInfo, error) {
+	if err := checkOwnDir(filepath.Dir(path)); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|NoFollow|nonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+		return nil, nil, fmt.Errorf("%s belongs to uid %d, not you", path, uid)
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return nil, nil, fmt.Errorf("%s is writable by others (mode %v)", path, fi.Mode().Perm())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, nil, fmt.Errorf("%s is over %d bytes", path, limit)
+	}
+	return b, fi, nil
 }
 
 // checkOwnDir refuses a folder another user owns or can write to.
@@ -95,12 +107,19 @@ func WriteHookState(path string, st HookState) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hook.json.tmp-*") // 0600
+	return WritePrivate(path, append(b, '\n'))
+}
+
+// WritePrivate replaces the file at path atomically with b: a private
+// temp file beside it (mode 0600), renamed over it. The rename replaces
+// whatever was at path, a planted symlink included, never its target.
+func WritePrivate(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*") // 0600
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
-	_, err = tmp.Write(append(b, '\n'))
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -139,12 +139,23 @@ type Status struct {
 	LoadedAt   string    `json:"loaded_at"` // RFC 3339, last successful load
 	Sources    []Source  `json:"sources"`
 	LoadErrors []LoadErr `json:"load_errors,omitempty"` // from the last load attempt
-	// ConfigError is set when config.yaml could not be used; the last good
-	// configuration stays in force.
-	ConfigError string            `json:"config_error,omitempty"`
-	Decisions   map[Verdict]int64 `json:"decisions"`
-	EvalErrors  int64             `json:"eval_errors"`
-	LastEvalErr string            `json:"last_eval_error,omitempty"`
+	// ConfigError is set when config.yaml could not be used; what is in
+	// force instead (the last good configuration, or the defaults) is
+	// ConfigInForce.
+	ConfigError string `json:"config_error,omitempty"`
+	// ConfigLastGood, set only with ConfigError, is when the
+	// configuration in force last loaded cleanly (RFC 3339); empty with
+	// ConfigError: none ever did, and the defaults are in force.
+	ConfigLastGood string `json:"config_last_good,omitempty"`
+	// ConfigInForce says in a sentence what is in force while config.yaml
+	// has an error (see config.DescribeFallback); empty when it has none.
+	ConfigInForce string `json:"config_in_force,omitempty"`
+	// LastGoodError says why the last good configuration could not be
+	// kept (or, at start, used).
+	LastGoodError string            `json:"last_good_error,omitempty"`
+	Decisions     map[Verdict]int64 `json:"decisions"`
+	EvalErrors    int64             `json:"eval_errors"`
+	LastEvalErr   string            `json:"last_eval_error,omitempty"`
 	// LogErrors counts decisions the decision log could not record (disk
 	// full, unwritable file, failed rotation); LastLogError says why.
 	// Any makes the daemon degraded: decisions are being lost.
