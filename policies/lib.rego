@@ -85,10 +85,34 @@ temp_dir := object.get(input, ["agentjail", "temp"], "/tmp")
 
 temp_roots := {"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", temp_dir}
 
-# in_temp(p): inside a temp folder (the folder itself is not).
-in_temp(p) if regex.match(`^(/private)?(/tmp|/var/tmp|/var/folders)/`, p)
+# in_temp(p): inside a temp folder (the folder itself is not). The home
+# takes precedence: where the home is itself inside a temp folder (a
+# container's or a CI image's HOME=/tmp/home), a path under it is a home
+# path and judged as anywhere else in a home, or every rule that passes
+# over temp paths would pass over the whole home. A temp folder set
+# inside the home (TMPDIR=~/tmp) is the nearer folder and stays temp.
+in_temp(p) if {
+	regex.match(`^(/private)?(/tmp|/var/tmp|/var/folders)/`, p)
+	not in_home(p)
+}
 
-in_temp(p) if startswith(p, concat("", [temp_dir, "/"]))
+in_temp(p) if {
+	startswith(p, concat("", [temp_dir, "/"]))
+	not home_over_temp(p)
+}
+
+# in_home(p): p is the home directory or inside it.
+in_home(p) if {
+	home != ""
+	under(p, home)
+}
+
+# home_over_temp(p): p is in the home, and the home is nearer to it than
+# the configured temp folder (which is not inside the home).
+home_over_temp(p) if {
+	in_home(p)
+	not startswith(temp_dir, home_slash)
+}
 
 in_project(p) if {
 	project != "/"
