@@ -18,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -100,7 +101,7 @@ func warnProblems(w io.Writer, p *wire.Status) {
 		return
 	}
 	if len(p.LoadErrors) > 0 {
-		fmt.Fprintf(w, "warning: %d policy load error(s); this verdict comes from the policies that did load (the last good set):\n", len(p.LoadErrors))
+		fmt.Fprintf(w, "warning: %s; this verdict comes from the policies that did load (the last good set):\n", plural.Of(len(p.LoadErrors), "policy load error"))
 		for _, e := range p.LoadErrors {
 			fmt.Fprintf(w, "  %s\n", safetext.Line(e.String()))
 		}

@@ -102,7 +102,7 @@ func TestTryVerboseAndLoadWarning(t *testing.T) {
 	os.MkdirAll(dir, 0o700)
 	os.WriteFile(filepath.Join(dir, "broken.rego"), []byte("package agentjail\n\ndeny[msg] {\n"), 0o600)
 	out, errOut, code := runCLI(t, "try", "--offline", "ls")
-	if code != 0 || !strings.Contains(errOut, "warning: 1 policy load error(s)") || !strings.Contains(errOut, "broken.rego") {
+	if code != 0 || !strings.Contains(errOut, "warning: 1 policy load error;") || !strings.Contains(errOut, "broken.rego") {
 		t.Errorf("exit %d, stderr:\n%s\nstdout:\n%s", code, errOut, out)
 	}
 	os.Remove(filepath.Join(dir, "broken.rego"))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -64,9 +65,13 @@ func (d *Daemon) writeHookState() {
 func (d *Daemon) fillHealth(st *wire.Status) {
 	var probs []wire.Problem
 	if n := len(st.LoadErrors); n > 0 {
+		first := ", the first:"
+		if n == 1 {
+			first = ":"
+		}
 		probs = append(probs, wire.Problem{
 			Kind:    "policy",
-			Message: fmt.Sprintf("%d policy problems, the first: %s; the last good policies stay in force", n, st.LoadErrors[0].String()),
+			Message: fmt.Sprintf("%s%s %s; the last good policies stay in force", plural.Of(n, "policy problem"), first, st.LoadErrors[0].String()),
 			Fix:     "fix or remove the file (`agentjail policy test` shows the errors); agentjail reloads it when it changes",
 		})
 	}
@@ -82,7 +87,7 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 		if at := d.decisions.LastFailure(); time.Since(at) < wire.ProblemWindow {
 			st.Problems = append(st.Problems, wire.Problem{
 				Kind:    "decision_log",
-				Message: fmt.Sprintf("%d decisions not recorded, the last %s ago: %s", st.LogErrors, time.Since(at).Round(time.Second), st.LastLogError),
+				Message: fmt.Sprintf("%s not recorded, the last %s ago: %s", plural.Of(int(st.LogErrors), "decision"), time.Since(at).Round(time.Second), st.LastLogError),
 				Fix:     fmt.Sprintf("check the disk and %s's permissions; this clears %v after the last failure", filepath.Join(d.opts.Home, "decisions.jsonl"), wire.ProblemWindow),
 			})
 		}
@@ -90,7 +95,7 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 	if n, last := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); n > 0 {
 		st.Problems = append(st.Problems, wire.Problem{
 			Kind:    "fail_open",
-			Message: fmt.Sprintf("%d calls ran unchecked in the last hour (the hook found no daemon, or none answered in time); the last at %s: %s", n, last.Time, last.Error),
+			Message: fmt.Sprintf("%s ran unchecked in the last hour (the hook found no daemon, or none answered in time); the last at %s: %s", plural.Of(n, "call"), last.Time, last.Error),
 			Fix:     fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped; this clears %v after the last one", filepath.Join(d.opts.Home, "agentjail.log"), wire.ProblemWindow),
 		})
 	}
