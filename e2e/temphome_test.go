@@ -44,8 +44,11 @@ func TestHomeInsideTheTempFolder(t *testing.T) {
 		{"find -delete in the home", "find ~/Downloads -name '*.part' -delete", "ask", "outside the project"},
 		{"a repository's history in the home", "rm -rf ~/src/otherproject/.git", "ask", "history"},
 		{"the home itself", "rm -rf ~", "deny", "would delete"},
+		{"a glob in TMPDIR that matches the home", "rm -rf " + tmp + "/*", "deny", "would delete"},
+		{"find -delete over the folder that holds the home", "find " + tmp + " -name '*.log' -delete", "ask", "outside the project"},
 		{"scratch in /tmp, outside the home", "rm -rf /tmp/build-123", "", ""},
 		{"scratch in TMPDIR, outside the home", "rm -rf " + tmp + "/build-123", "", ""},
+		{"a glob in TMPDIR that misses the home", "rm -rf " + tmp + "/build-*", "", ""},
 		{"a build folder of the project", "rm -rf build", "", ""},
 	}
 	for _, tt := range tests {

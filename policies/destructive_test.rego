@@ -81,6 +81,9 @@ test_home_under_temp_is_a_home if {
 	not in_temp("/tmp/home") with input as t_in("/tmp/home", "/tmp")
 	in_temp("/tmp/build-123") with input as t_in("/tmp/home", "/tmp")
 	in_temp("/tmp/homework/x") with input as t_in("/tmp/home", "/tmp")
+	not in_temp("/tmp/ci") with input as t_in("/tmp/ci/home", "/tmp")
+	in_temp("/tmp/ci/build") with input as t_in("/tmp/ci/home", "/tmp")
+	not in_temp("/tmp/ci") with input as t_in("/tmp/ci/home", "/tmp/ci")
 	not in_temp("/var/folders/ab/T/home/src/x") with input as t_in("/var/folders/ab/T/home", "/var/folders/ab/T")
 	in_temp("/var/folders/ab/T/build/x") with input as t_in("/var/folders/ab/T/home", "/var/folders/ab/T")
 	not in_temp("/ci/tmp/home/x") with input as t_in("/ci/tmp/home", "/ci/tmp")
@@ -105,4 +108,21 @@ test_rm_outside_project_with_home_under_temp if {
 		{"op": "replace", "path": "/agentjail/cwd", "value": "/tmp/home/project"},
 	])
 	not t_asked("fs.rm_outside_project", scratch)
+}
+
+test_glob_over_a_home_under_temp if {
+	in_home("/tmp/*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/h*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/t*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/[gh]ome") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/{home,x}") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/build-*") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/*/cache") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/*") with input as t_in("/home/dev", "/tmp")
+	catastrophic("/tmp/h*") with input as t_in("/tmp/home", "/tmp")
+	not catastrophic("/tmp/build-*") with input as t_in("/tmp/home", "/tmp")
+	not in_temp("/tmp/*") with input as t_in("/tmp/home", "/tmp")
+	in_temp("/tmp/*") with input as t_in("/home/dev", "/tmp")
+	scratch_root("/tmp") with input as t_in("/home/dev", "/tmp")
+	not scratch_root("/tmp") with input as t_in("/tmp/home", "/tmp")
 }
