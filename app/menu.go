@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 )
 
@@ -92,7 +93,7 @@ func BuildMenu(s Snapshot) Menu {
 		m.Icon = IconBlocked
 	}
 	if s.Running {
-		m.Status = fmt.Sprintf("agentjail: running, %d rules loaded, %d decisions today", s.Rules, s.DecisionsToday)
+		m.Status = fmt.Sprintf("agentjail: running, %s loaded, %s today", plural.Of(s.Rules, "rule"), plural.Of(s.DecisionsToday, "decision"))
 	} else {
 		m.Status = "agentjail: not running"
 	}

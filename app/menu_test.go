@@ -29,6 +29,7 @@ func TestBuildMenu(t *testing.T) {
 		{"blocked long ago", Snapshot{Now: now, Running: true, Recent: []decisionlog.Record{deny(time.Hour, "x")}}, IconHealthy, "", 1, "", ""},
 		{"degraded", Snapshot{Now: now, Running: true, LastError: "policy error: team.rego:5:1: unexpected }"}, IconDegraded, "agentjail: running, 0 rules loaded, 0 decisions today — policy error: team.rego:5:1: unexpected }", 0, "", ""},
 		{"not running", Snapshot{Now: now}, IconDegraded, "agentjail: not running", 0, "", ""},
+		{"one of each", Snapshot{Now: now, Running: true, Rules: 1, DecisionsToday: 1}, IconHealthy, "agentjail: running, 1 rule loaded, 1 decision today", 0, "", ""},
 		{"org policy named", Snapshot{Now: now, Running: true, Rules: 60, Org: "org policy org r3"}, IconHealthy, "agentjail: running, 60 rules loaded, 0 decisions today, org policy org r3", 0, "", ""},
 		{"paused", Snapshot{Now: now, Running: true, PausedUntil: now.Add(time.Hour)}, IconHealthy, "", 0, "", "Notifications paused until 16:04"},
 	}

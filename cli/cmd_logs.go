@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/safetext"
@@ -48,7 +49,7 @@ func newLogsCmd() *cobra.Command {
 		Use:   "logs [-n 20] [-f] [--verdict deny] [--tool Bash] [--session ID] [--since 1h] [--try|--all] [--json]",
 		Short: "Show the latest decisions from the decision log",
 		Long: `Show the latest decisions from $AGENTJAIL_HOME/decisions.jsonl as a table
-(time, verdict, tool, summary, rule), or as JSON lines with --json. -f keeps
+(time, verdict, agent, tool, summary, rule), or as JSON lines with --json. -f keeps
 following new decisions. Colours only on a terminal; NO_COLOR turns them off.
 Decisions of ` + "`agentjail try`" + ` are logged apart and shown only with --try (them
 alone) or --all.`,
@@ -118,7 +119,7 @@ func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
 
 func (p *logPrinter) header() {
 	if !p.json {
-		fmt.Fprintf(p.out, "%-19s  %-7s  %-*s  %-*s  %s\n", "TIME", "VERDICT", toolWidth, "TOOL", summaryWidth, "SUMMARY", "RULE")
+		fmt.Fprintf(p.out, "%-19s  %-7s  %-*s  %-*s  %-*s  %s\n", "TIME", "VERDICT", agentWidth, "AGENT", toolWidth, "TOOL", summaryWidth, "SUMMARY", "RULE")
 	}
 }
 
@@ -137,17 +138,23 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	// policy: shown with control characters neutralised.
 	summary := clip(safetext.Line(strings.ReplaceAll(r.Summary, "\n", " ")), summaryWidth)
 	tool := clip(safetext.Line(r.Tool), toolWidth)
+	who := r.Agent
+	if who == "" { // logged before records named their agent: Claude Code's
+		who = agent.Default
+	}
+	who = clip(safetext.Line(who), agentWidth)
 	rules := safetext.Line(strings.Join(r.RuleIDs, ","))
 	if r.Undelivered {
 		rules += " (undelivered)" // last, so the columns stay put
 	}
-	fmt.Fprintf(p.out, "%-19s  %s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, toolWidth, tool, summaryWidth, summary, rules)
+	fmt.Fprintf(p.out, "%-19s  %s  %-*s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, agentWidth, who, toolWidth, tool, summaryWidth, summary, rules)
 }
 
 // Column widths of the table. MCP tool names run long
 // (mcp__github__create_pull_request): they are clipped, never allowed to
 // push the columns after them out of line.
 const (
+	agentWidth   = len(agent.Default) // the longest agent name, claude-code
 	toolWidth    = 20
 	summaryWidth = 50
 )

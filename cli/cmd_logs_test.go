@@ -10,18 +10,22 @@ import (
 )
 
 // Every row keeps its columns: a long MCP tool name or summary is
-// clipped with …, and the rule column starts where the header's does.
+// clipped with …, every row names its agent (Claude Code's for records
+// without one), and the rule column starts where the header's does.
 func TestLogsColumns(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
 	recs := []struct {
 		name string
 		rec  decisionlog.Record
 		tool string // what the tool column must show
+		who  string // what the agent column must show
 	}{
-		{"short tool", decisionlog.Record{Time: at, Tool: "Bash", Summary: "ls", Verdict: "allow"}, "Bash"},
-		{"long mcp tool", decisionlog.Record{Time: at, Tool: "mcp__github__create_pull_request_review", Summary: "x", Verdict: "ask", RuleIDs: []string{"mcp.write"}}, "mcp__github__create…"},
-		{"long summary", decisionlog.Record{Time: at, Tool: "Bash", Summary: strings.Repeat("é", 80), Verdict: "deny", RuleIDs: []string{"fs.rm"}}, "Bash"},
-		{"undelivered", decisionlog.Record{Time: at, Tool: "mcp__a_very_long_server_name__tool", Summary: "y", Verdict: "deny", RuleIDs: []string{"r"}, Undelivered: true}, "mcp__a_very_long_se…"},
+		{"short tool", decisionlog.Record{Time: at, Tool: "Bash", Summary: "ls", Verdict: "allow", Agent: "claude-code"}, "Bash", "claude-code"},
+		{"long mcp tool", decisionlog.Record{Time: at, Tool: "mcp__github__create_pull_request_review", Summary: "x", Verdict: "ask", RuleIDs: []string{"mcp.write"}, Agent: "codex"}, "mcp__github__create…", "codex"},
+		{"long summary", decisionlog.Record{Time: at, Tool: "Bash", Summary: strings.Repeat("é", 80), Verdict: "deny", RuleIDs: []string{"fs.rm"}, Agent: "gemini"}, "Bash", "gemini"},
+		{"undelivered", decisionlog.Record{Time: at, Tool: "mcp__a_very_long_server_name__tool", Summary: "y", Verdict: "deny", RuleIDs: []string{"r"}, Undelivered: true, Agent: "cursor"}, "mcp__a_very_long_se…", "cursor"},
+		{"no agent logged", decisionlog.Record{Time: at, Tool: "Read", Summary: "a.go", Verdict: "allow"}, "Read", "claude-code"},
+		{"long agent name", decisionlog.Record{Time: at, Tool: "Bash", Summary: "ls", Verdict: "allow", Agent: "some-future-agent"}, "Bash", "some-futur…"},
 	}
 	var out bytes.Buffer
 	p := &logPrinter{out: &out}
@@ -33,6 +37,10 @@ func TestLogsColumns(t *testing.T) {
 	header := []rune(lines[0])
 	ruleCol := strings.Index(lines[0], "RULE") // the header is ASCII
 	toolCol := strings.Index(lines[0], "TOOL")
+	agentCol := strings.Index(lines[0], "AGENT")
+	if agentCol < 0 || agentCol > toolCol {
+		t.Fatalf("no AGENT column before TOOL: %q", lines[0])
+	}
 	for i, r := range recs {
 		t.Run(r.name, func(t *testing.T) {
 			row := []rune(lines[i+1])
@@ -41,6 +49,9 @@ func TestLogsColumns(t *testing.T) {
 			}
 			if got := strings.TrimSpace(string(row[toolCol : toolCol+toolWidth])); got != r.tool {
 				t.Errorf("tool column %q, want %q:\n%s\n%s", got, r.tool, string(header), lines[i+1])
+			}
+			if got := strings.TrimSpace(string(row[agentCol : agentCol+agentWidth])); got != r.who {
+				t.Errorf("agent column %q, want %q:\n%s\n%s", got, r.who, string(header), lines[i+1])
 			}
 			if row[ruleCol-1] != ' ' || row[ruleCol-2] != ' ' {
 				t.Errorf("the rule column moved:\n%s\n%s", string(header), lines[i+1])

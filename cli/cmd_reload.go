@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -35,7 +36,7 @@ Exit 3: no daemon is running.`,
 				printProblems(cmd.OutOrStdout(), st)
 				return exitWith(ExitDegraded, "reload found problems; what is in force is said above")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "reloaded: revision %s, %d policy files\n", st.Revision, len(st.Sources))
+			fmt.Fprintf(cmd.OutOrStdout(), "reloaded: revision %s, %s\n", st.Revision, plural.Of(len(st.Sources), "policy file"))
 			if len(st.Problems) > 0 {
 				// Loaded, but not all is in force (the installed hook's
 				// flags differ from config.yaml, say): say what to run.

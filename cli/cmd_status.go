@@ -19,6 +19,7 @@ import (
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -197,7 +198,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}
-		fmt.Fprintf(out, "policies:  revision %s, %d rules in %d files, loaded %s\n", line(st.Revision), st.Rules, len(st.Sources), line(localTime(st.LoadedAt)))
+		fmt.Fprintf(out, "policies:  revision %s, %s in %s, loaded %s\n", line(st.Revision), plural.Of(st.Rules, "rule"), plural.Of(len(st.Sources), "file"), line(localTime(st.LoadedAt)))
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
@@ -210,7 +211,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))
 		}
 		if st.LogErrors > 0 {
-			fmt.Fprintf(out, "decision log: %d decisions not recorded (last: %s); check the disk and the file's permissions\n", st.LogErrors, line(st.LastLogError))
+			fmt.Fprintf(out, "decision log: %s not recorded (last: %s); check the disk and the file's permissions\n", plural.Of(int(st.LogErrors), "decision"), line(st.LastLogError))
 		}
 		printProblems(out, st)
 	}

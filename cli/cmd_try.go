@@ -18,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -29,9 +30,10 @@ func newTryCmd() *cobra.Command {
 		tool, cwd, eventFile string
 		offline, verbose     bool
 		agentName            string
+		text                 editText
 	)
 	cmd := &cobra.Command{
-		Use:   "try [--tool Bash] [--cwd DIR] [-v] COMMAND... | try --tool Read PATH | try --event FILE|-",
+		Use:   "try [--tool Bash] [--cwd DIR] [-v] COMMAND... | try --tool Read PATH | try --tool Edit --old TEXT --new TEXT PATH | try --event FILE|-",
 		Short: "Show what agentjail would decide for a tool call",
 		Long: `Show what agentjail decides for one tool call: the verdict, the reasons and
 rule ids, the commands as the shell sees them, and the exact output the
@@ -41,14 +43,21 @@ the running daemon, or evaluates in-process with --offline.
 Everything from the first word that is not one of try's flags on is the
 command, flags included (try rm -rf ~, try ls -la). With --tool other
 than Bash the argument is a path (try --tool Read ~/.aws/credentials).
+An edit is judged on the file it would produce: give an Edit's text with
+--old and --new, a Write's with --content, as the agent sends them
+(old_string, new_string, content). Without them the change cannot be
+read, and a file that something runs later is asked about.
 
   agentjail try 'cat ~/.ssh/id_rsa'
   agentjail try git push --force origin main
   agentjail try --tool Read ~/.aws/credentials
+  agentjail try --tool Edit --old 'name: CI' --new 'name: Build' .github/workflows/ci.yml
+  agentjail try --tool Write --content 'export EDITOR=vim' ~/.bashrc
   agentjail try --event event.json`,
 		Example: "  agentjail try rm -rf ~\n  echo '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' | agentjail try --event -",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			event, err := tryEvent(cmd.InOrStdin(), eventFile, tool, cwd, args)
+			text.oldSet, text.newSet, text.contentSet = cmd.Flags().Changed("old"), cmd.Flags().Changed("new"), cmd.Flags().Changed("content")
+			event, err := tryEvent(cmd.InOrStdin(), eventFile, tool, cwd, args, text)
 			if err != nil {
 				return err
 			}
@@ -77,6 +86,9 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 	cmd.Flags().StringVar(&eventFile, "event", "", "read a whole hook event as JSON from FILE, or - for stdin")
 	cmd.Flags().BoolVar(&offline, "offline", false, "evaluate in this process instead of asking the daemon")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also show the whole derived policy input (input.agentjail)")
+	cmd.Flags().StringVar(&text.old, "old", "", "for --tool Edit: the text the edit replaces (its old_string)")
+	cmd.Flags().StringVar(&text.new, "new", "", "for --tool Edit: the text it puts in its place (its new_string; may be empty)")
+	cmd.Flags().StringVar(&text.content, "content", "", "for --tool Write: the whole text the file gets (its content)")
 	cmd.Flags().StringVar(&agentName, "agent", "claude-code", "the agent making the call: claude-code, codex, gemini, copilot or cursor (its event and its hook's answer)")
 	return cmd
 }
@@ -89,7 +101,7 @@ func warnProblems(w io.Writer, p *wire.Status) {
 		return
 	}
 	if len(p.LoadErrors) > 0 {
-		fmt.Fprintf(w, "warning: %d policy load error(s); this verdict comes from the policies that did load (the last good set):\n", len(p.LoadErrors))
+		fmt.Fprintf(w, "warning: %s; this verdict comes from the policies that did load (the last good set):\n", plural.Of(len(p.LoadErrors), "policy load error"))
 		for _, e := range p.LoadErrors {
 			fmt.Fprintf(w, "  %s\n", safetext.Line(e.String()))
 		}
@@ -109,11 +121,36 @@ func warnProblems(w io.Writer, p *wire.Status) {
 	}
 }
 
+// editText is the text of an Edit or a Write that try is given: what
+// the agent sends in old_string and new_string, or in content.
+type editText struct {
+	old, new, content          string
+	oldSet, newSet, contentSet bool // given at all (an empty --new deletes)
+}
+
+// check refuses text the tool does not take, and half an edit.
+func (e editText) check(tool string) error {
+	switch {
+	case (e.oldSet || e.newSet) && tool != "Edit":
+		return exitWith(ExitUsage, "--old and --new are an Edit's text: use them with --tool Edit (a Write's text is --content)")
+	case e.contentSet && tool != "Write":
+		return exitWith(ExitUsage, "--content is a Write's text: use it with --tool Write (an Edit's text is --old and --new)")
+	case e.oldSet != e.newSet:
+		return exitWith(ExitUsage, "an Edit needs both --old and --new (--new '' deletes the old text)")
+	case e.oldSet && e.old == "":
+		return exitWith(ExitUsage, "--old is empty: an Edit replaces text that is in the file; give it")
+	}
+	return nil
+}
+
 // tryEvent builds the hook event to evaluate, as the agent would send it.
-func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]byte, error) {
+func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string, text editText) ([]byte, error) {
 	if eventFile != "" {
 		if len(args) > 0 {
 			return nil, exitWith(ExitUsage, "give either --event or a command, not both")
+		}
+		if text.oldSet || text.newSet || text.contentSet {
+			return nil, exitWith(ExitUsage, "--old, --new and --content build an event: with --event, put the text in its tool_input")
 		}
 		var b []byte
 		var err error
@@ -126,6 +163,9 @@ func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]by
 			return nil, exitWith(ExitError, "reading the event: %v", err)
 		}
 		return b, nil
+	}
+	if err := text.check(tool); err != nil {
+		return nil, err
 	}
 	if len(args) == 0 {
 		if tool != "Bash" {
@@ -150,6 +190,12 @@ func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string) ([]by
 		toolInput["path"] = strings.Join(args, " ")
 	default:
 		toolInput["file_path"] = strings.Join(args, " ")
+	}
+	if text.oldSet {
+		toolInput["old_string"], toolInput["new_string"] = text.old, text.new
+	}
+	if text.contentSet {
+		toolInput["content"] = text.content
 	}
 	return json.Marshal(map[string]any{
 		"session_id":      "agentjail-try",

@@ -65,7 +65,7 @@ func TestTryOutputIsSafe(t *testing.T) {
 }
 
 func TestLogsOutputIsSafe(t *testing.T) {
-	r := decisionlog.Record{Time: time.Now(), Tool: "mcp__x\x1b]0;pwned\x07", Summary: hostile, Verdict: "deny", RuleIDs: []string{"a\rb"}, Reasons: []string{hostile}, Undelivered: true}
+	r := decisionlog.Record{Time: time.Now(), Agent: "cx\x1b[2J", Tool: "mcp__x\x1b]0;pwned\x07", Summary: hostile, Verdict: "deny", RuleIDs: []string{"a\rb"}, Reasons: []string{hostile}, Undelivered: true}
 	for _, asJSON := range []bool{false, true} {
 		var out bytes.Buffer
 		p := &logPrinter{out: &out, json: asJSON}

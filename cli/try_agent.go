@@ -54,6 +54,8 @@ func agentEvent(agentName string, event []byte) []byte {
 			delete(args, "file_path")
 			args["path"] = path
 		}
+		// Copilot's own names for an edit's and a file's text.
+		renameKeys(args, map[string]string{"old_string": "old_str", "new_string": "new_str", "content": "file_text"})
 		b, _ := json.Marshal(args)
 		out = map[string]any{"timestamp": 0, "cwd": ev.Cwd, "toolName": tool, "toolArgs": string(b)}
 	case "cursor":
@@ -68,7 +70,12 @@ func agentEvent(agentName string, event []byte) []byte {
 		default:
 			base["hook_event_name"] = "preToolUse"
 			base["tool_name"] = ev.ToolName
-			base["tool_input"] = in
+			ti := map[string]any{}
+			for k, v := range in {
+				ti[k] = v
+			}
+			renameKeys(ti, map[string]string{"content": "contents"}) // Cursor's Write
+			base["tool_input"] = ti
 		}
 		out = base
 	default: // claude-code and codex send this very shape
@@ -79,6 +86,16 @@ func agentEvent(agentName string, event []byte) []byte {
 		return event
 	}
 	return b
+}
+
+// renameKeys renames m's keys from -> to where they are present.
+func renameKeys(m map[string]any, names map[string]string) {
+	for from, to := range names {
+		if v, ok := m[from]; ok {
+			delete(m, from)
+			m[to] = v
+		}
+	}
 }
 
 // tryAgent resolves try's --agent to an adapter's name.

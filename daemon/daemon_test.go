@@ -379,3 +379,33 @@ func TestDecisionLogNeverHoldsFileContent(t *testing.T) {
 		t.Errorf("log line: %s", b)
 	}
 }
+
+// The health line counts policy problems in words a person reads: one
+// problem is "1 policy problem", two are "2 policy problems, the first".
+func TestPolicyProblemsCounted(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		broken []string
+		want   string
+	}{
+		{"one", []string{"a.rego"}, "1 policy problem: "},
+		{"two", []string{"a.rego", "b.rego"}, "2 policy problems, the first: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{}
+			for _, f := range tt.broken {
+				files[f] = "package agentjail\ndeny[msg] { msg := }\n"
+			}
+			d := daemontest.Start(t, files)
+			var got []string
+			for _, p := range status(t, d.Socket).Problems {
+				if p.Kind == "policy" {
+					got = append(got, p.Message)
+				}
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
+				t.Errorf("policy problems %q, want one starting %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -393,7 +394,7 @@ func (d *Decider) fillStatus(st *wire.Status) {
 	if d.evalErrs.Load() > 0 && time.Since(d.lastEvalAt) < wire.ProblemWindow {
 		st.Problems = append(st.Problems, wire.Problem{
 			Kind:    "eval",
-			Message: fmt.Sprintf("%d evaluation errors, the last %s ago: %s; those calls were denied", d.evalErrs.Load(), time.Since(d.lastEvalAt).Round(time.Second), d.lastEvalErr),
+			Message: fmt.Sprintf("%s, the last %s ago: %s; those calls were denied", plural.Of(int(d.evalErrs.Load()), "evaluation error"), time.Since(d.lastEvalAt).Round(time.Second), d.lastEvalErr),
 			Fix:     fmt.Sprintf("find the call with `agentjail logs --verdict deny`, simplify the slow or failing rule (or raise eval_timeout); this clears %v after the last error", wire.ProblemWindow),
 		})
 	}

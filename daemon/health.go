@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -73,9 +74,13 @@ func (d *Daemon) writeHookState() {
 func (d *Daemon) fillHealth(st *wire.Status) {
 	var probs []wire.Problem
 	if n := len(st.LoadErrors); n > 0 {
+		first := ", the first:"
+		if n == 1 {
+			first = ":"
+		}
 		probs = append(probs, wire.Problem{
 			Kind:    "policy",
-			Message: fmt.Sprintf("%d policy problems, the first: %s; the last good policies stay in force", n, st.LoadErrors[0].String()),
+			Message: fmt.Sprintf("%s%s %s; the last good policies stay in force", plural.Of(n, "policy problem"), first, st.LoadErrors[0].String()),
 			Fix:     "fix or remove the file (`agentjail policy test` shows the errors); agentjail reloads it when it changes",
 		})
 	}
@@ -98,7 +103,7 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 		if at := d.decisions.LastFailure(); time.Since(at) < wire.ProblemWindow {
 			st.Problems = append(st.Problems, wire.Problem{
 				Kind:    "decision_log",
-				Message: fmt.Sprintf("%d decisions not recorded, the last %s ago: %s", st.LogErrors, time.Since(at).Round(time.Second), st.LastLogError),
+				Message: fmt.Sprintf("%s not recorded, the last %s ago: %s", plural.Of(int(st.LogErrors), "decision"), time.Since(at).Round(time.Second), st.LastLogError),
 				Fix:     fmt.Sprintf("check the disk and %s's permissions; this clears %v after the last failure", filepath.Join(d.opts.Home, "decisions.jsonl"), wire.ProblemWindow),
 			})
 		}
@@ -298,7 +303,7 @@ func failOpenProblem(fo failOpens, home string) wire.Problem {
 	}
 	return wire.Problem{
 		Kind:    "fail_open",
-		Message: fmt.Sprintf("%d calls ran unchecked in the last hour: %s; the last at %s: %s", fo.n, strings.Join(parts, ", "), fo.last.Time, fo.last.Error),
+		Message: fmt.Sprintf("%s ran unchecked in the last hour: %s; the last at %s: %s", plural.Of(fo.n, "call"), strings.Join(parts, ", "), fo.last.Time, fo.last.Error),
 		Fix:     fmt.Sprintf("%s; this clears %v after the last one", strings.Join(fixes, "; "), wire.ProblemWindow),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -53,7 +54,7 @@ func summary(tool string, in, derived map[string]any) string {
 	}
 	path, _ := derived["file_path"].(string)
 	if content, ok := ti["content"].(string); ok {
-		return fmt.Sprintf("%s (%d bytes)", path, len(content))
+		return fmt.Sprintf("%s (%s)", path, plural.Of(len(content), "byte"))
 	}
 	if path != "" {
 		return path

@@ -263,7 +263,7 @@ func TestReadmePoliciesLoadAsPasted(t *testing.T) {
 	waitFor(t, "the mixed file to be reported", func() bool {
 		return strings.Contains(e.cli("status").stdout, "this file mixes Rego v0 and v1")
 	})
-	if r := e.cli("try", "ls"); !strings.Contains(r.stderr, "warning: 1 policy load error(s)") || !strings.Contains(r.stderr, "mixed.rego") {
+	if r := e.cli("try", "ls"); !strings.Contains(r.stderr, "warning: 1 policy load error;") || !strings.Contains(r.stderr, "mixed.rego") {
 		t.Errorf("try did not warn about the file that did not load: %+v", r)
 	}
 }

@@ -18,7 +18,8 @@ func TestLogsCommand(t *testing.T) {
 	waitFor(t, "two logged decisions", func() bool { return strings.Count(e.cli("logs").stdout, "\n") >= 3 })
 
 	r := e.cli("logs")
-	if !strings.Contains(r.stdout, "cat ~/.ssh/id_rsa") || !strings.Contains(r.stdout, "secrets.credentials") || strings.Contains(r.stdout, "\x1b[") {
+	if !strings.Contains(r.stdout, "cat ~/.ssh/id_rsa") || !strings.Contains(r.stdout, "secrets.credentials") || strings.Contains(r.stdout, "\x1b[") ||
+		!strings.Contains(r.stdout, "  AGENT ") || strings.Count(r.stdout, "  claude-code  ") != 2 {
 		t.Errorf("logs (not a terminal: no colours):\n%s", r.stdout)
 	}
 	r = e.cli("logs", "--verdict", "deny", "--json")

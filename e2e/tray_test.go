@@ -216,7 +216,7 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 	})
 	m := dt.menu(t, service)
 	status := m.find("agentjail: running")
-	if status == nil || !strings.Contains(status.label, "rules loaded, 1 decisions today") {
+	if status == nil || !strings.Contains(status.label, "rules loaded, 1 decision today") {
 		t.Errorf("status line: %+v", status)
 	}
 	recent := visible(m.find("Recent blocks").children)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 )
 
@@ -202,14 +203,14 @@ func Install(ctx context.Context, o Options) error {
 	if err != nil {
 		return fmt.Errorf("%w; see %s", err, o.service().Log)
 	}
-	fmt.Fprintf(out, "the daemon runs (%s, pid %d, %d policy files)\n", mode, st.PID, len(st.Sources))
+	fmt.Fprintf(out, "the daemon runs (%s, pid %d, %s)\n", mode, st.PID, plural.Of(len(st.Sources), "policy file"))
 	if mode == ModeDetached {
 		fmt.Fprint(out, DetachedNote)
 	}
 	// Policy files that did not load are not guarding: say so now, not
 	// when a call they were meant to stop goes through.
 	if len(st.LoadErrors) > 0 {
-		fmt.Fprintf(out, "%d policy load error(s); these rules are not in force until fixed (agentjail status lists them):\n", len(st.LoadErrors))
+		fmt.Fprintf(out, "%s; these rules are not in force until fixed (agentjail status lists them):\n", plural.Of(len(st.LoadErrors), "policy load error"))
 		for _, e := range st.LoadErrors {
 			fmt.Fprintf(out, "  %s\n", safetext.Line(e.String()))
 		}

@@ -24,7 +24,7 @@ import (
 // The session every case runs in.
 const (
 	caseHome    = "/home/dev"
-	caseProject = "/home/dev/project"
+	caseProject = caseHome + "/project"
 )
 
 type tableCase struct {
@@ -33,11 +33,37 @@ type tableCase struct {
 	want       wire.Verdict
 	event      []byte
 	agent      string // the hook's --agent, "" for Claude Code
+	home       string // the session's home: caseHome unless the file sets another
 }
 
 // request is the hook's request for the case.
 func (c tableCase) request() *wire.Request {
-	return &wire.Request{Event: c.event, Cwd: caseProject, Agent: c.agent}
+	return &wire.Request{Event: c.event, Cwd: caseProjectIn(c.home), Agent: c.agent}
+}
+
+// caseProjectIn is the session's project in home: caseProject in caseHome.
+func caseProjectIn(home string) string { return home + "/project" }
+
+// caseDaemons decides each case in a daemon for its session's home:
+// caseHome's is d, one for each other home is started when first needed.
+type caseDaemons struct {
+	t      testing.TB
+	byHome map[string]*daemontest.Daemon
+}
+
+func newCaseDaemons(t testing.TB, d *daemontest.Daemon) *caseDaemons {
+	return &caseDaemons{t: t, byHome: map[string]*daemontest.Daemon{caseHome: d}}
+}
+
+func (s *caseDaemons) decide(c tableCase) (*wire.Decision, error) {
+	d := s.byHome[c.home]
+	if d == nil {
+		d = daemontest.StartFor(s.t, c.home, nil)
+		s.byHome[c.home] = d
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return (&wire.Client{Socket: d.Socket}).Decide(ctx, c.request())
 }
 
 // loadCases reads policies/cases/*.txt (format in cases/README.md).
@@ -54,11 +80,22 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			t.Fatal(err)
 		}
 		category := strings.TrimSuffix(filepath.Base(file), ".txt")
+		home := caseHome
 		sc := bufio.NewScanner(f)
 		for n := 1; sc.Scan(); n++ {
 			line := strings.TrimSpace(sc.Text())
 			if line == "" || strings.HasPrefix(line, "#") {
 				continue
+			}
+			if h, ok := strings.CutPrefix(line, "home: "); ok {
+				if len(out[category]) > 0 || !filepath.IsAbs(h) || filepath.Clean(h) != h {
+					t.Fatalf("%s:%d: `home: PATH` takes a clean absolute path, before the file's first case", file, n)
+				}
+				home = h
+				continue
+			}
+			if home != caseHome && strings.Contains(line, "{aj}") {
+				t.Fatalf("%s:%d: {aj} is the home of the daemon for %s; this file's session runs in %s", file, n, caseHome, home)
 			}
 			verdict, call, _ := strings.Cut(line, " ")
 			call = strings.TrimSpace(call)
@@ -68,11 +105,11 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 				t.Fatalf("%s:%d: verdict %q is not allow, ask or deny", file, n, verdict)
 			}
 			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid())).Replace(call)
-			ev, agentName, err := caseEvent(call)
+			ev, agentName, err := caseEvent(call, caseProjectIn(home))
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName})
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName, home: home})
 		}
 		f.Close()
 	}
@@ -82,34 +119,34 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 // caseEvent builds the hook event for one case, as Claude Code sends it,
 // or as another agent does for `@agent:tool JSON`; agent is the hook's
 // --agent for it.
-func caseEvent(call string) (event []byte, agent string, err error) {
+func caseEvent(call, project string) (event []byte, agent string, err error) {
 	if name, rest, ok := strings.Cut(call, " "); ok && strings.HasPrefix(name, "@") && strings.Contains(name, ":") {
 		agent, tool, _ := strings.Cut(name[1:], ":")
 		var input map[string]any
 		if err := json.Unmarshal([]byte(rest), &input); err != nil || input == nil {
 			return nil, "", fmt.Errorf("%q: want @agent:tool JSON, the tool's input as a JSON object: %v", call, err)
 		}
-		ev, err := agentEvent(agent, tool, input)
+		ev, err := agentEvent(agent, tool, input, project)
 		return ev, agent, err
 	}
-	ev, err := claudeEvent(call)
+	ev, err := claudeEvent(call, project)
 	return ev, "", err
 }
 
 // agentEvent is a call of tool with input as agent's hook receives it,
 // in the case table's session.
-func agentEvent(agent, tool string, input map[string]any) ([]byte, error) {
+func agentEvent(agent, tool string, input map[string]any, project string) ([]byte, error) {
 	var ev map[string]any
 	switch agent {
 	case "codex":
-		ev = map[string]any{"session_id": "cases", "turn_id": "t", "cwd": caseProject, "hook_event_name": "PreToolUse", "model": "m", "tool_name": tool, "tool_input": input}
+		ev = map[string]any{"session_id": "cases", "turn_id": "t", "cwd": project, "hook_event_name": "PreToolUse", "model": "m", "tool_name": tool, "tool_input": input}
 	case "gemini":
-		ev = map[string]any{"session_id": "cases", "transcript_path": "/tmp/t.json", "cwd": caseProject, "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z", "tool_name": tool, "tool_input": input}
+		ev = map[string]any{"session_id": "cases", "transcript_path": "/tmp/t.json", "cwd": project, "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z", "tool_name": tool, "tool_input": input}
 	case "copilot":
 		// Copilot CLI 1.0.102 sends toolArgs as an object.
-		ev = map[string]any{"timestamp": 1, "cwd": caseProject, "toolName": tool, "toolArgs": input}
+		ev = map[string]any{"timestamp": 1, "cwd": project, "toolName": tool, "toolArgs": input}
 	case "cursor":
-		ev = map[string]any{"conversation_id": "cases", "generation_id": "g", "hook_event_name": "preToolUse", "workspace_roots": []any{caseProject}, "cwd": caseProject, "tool_name": tool, "tool_input": input, "tool_use_id": "t"}
+		ev = map[string]any{"conversation_id": "cases", "generation_id": "g", "hook_event_name": "preToolUse", "workspace_roots": []any{project}, "cwd": project, "tool_name": tool, "tool_input": input, "tool_use_id": "t"}
 	default:
 		return nil, fmt.Errorf("agent %q: the case table knows codex, gemini, copilot and cursor (Claude Code's calls have no agent prefix)", agent)
 	}
@@ -118,7 +155,7 @@ func agentEvent(agent, tool string, input map[string]any) ([]byte, error) {
 
 // claudeEvent builds a Claude Code event from a Bash command or
 // `@Tool PATH [JSON]`.
-func claudeEvent(call string) ([]byte, error) {
+func claudeEvent(call, project string) ([]byte, error) {
 	tool, input := "Bash", map[string]any{"command": call, "description": "case"}
 	if strings.HasPrefix(call, "@") {
 		fields := strings.SplitN(call[1:], " ", 3)
@@ -148,7 +185,7 @@ func claudeEvent(call string) ([]byte, error) {
 		}
 	}
 	return json.Marshal(map[string]any{
-		"session_id": "cases", "transcript_path": "/tmp/t.jsonl", "cwd": caseProject,
+		"session_id": "cases", "transcript_path": "/tmp/t.jsonl", "cwd": project,
 		"permission_mode": "default", "hook_event_name": "PreToolUse",
 		"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_cases",
 	})
@@ -160,7 +197,7 @@ func claudeEvent(call string) ([]byte, error) {
 func TestCaseTable(t *testing.T) {
 	d := daemontest.StartFor(t, caseHome, nil)
 	cases := loadCases(t, d.Home)
-	client := &wire.Client{Socket: d.Socket}
+	daemons := newCaseDaemons(t, d)
 
 	type tally struct{ dangerous, stopped, harmless, allowed int }
 	totals := map[string]*tally{}
@@ -172,9 +209,7 @@ func TestCaseTable(t *testing.T) {
 		totals[category] = tl
 		for _, c := range list {
 			all++
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			dec, err := client.Decide(ctx, c.request())
-			cancel()
+			dec, err := daemons.decide(c)
 			if err != nil {
 				t.Fatalf("%s:%d: %v", c.file, c.lineNo, err)
 			}
@@ -197,12 +232,14 @@ func TestCaseTable(t *testing.T) {
 	if all < 300 {
 		t.Errorf("the table has %d cases, want at least 300", all)
 	}
-	st, err := client.Status(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.EvalErrors != 0 {
-		t.Errorf("%d evaluation errors (last: %s); rules must never fail at evaluation time", st.EvalErrors, st.LastEvalErr)
+	for home, d := range daemons.byHome {
+		st, err := (&wire.Client{Socket: d.Socket}).Status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.EvalErrors != 0 {
+			t.Errorf("HOME=%s: %d evaluation errors (last: %s); rules must never fail at evaluation time", home, st.EvalErrors, st.LastEvalErr)
+		}
 	}
 
 	sort.Strings(categories)
@@ -329,6 +366,9 @@ func BenchmarkCaseTable(b *testing.B) {
 	var typical, all []*wire.Request
 	for category, list := range cases {
 		for _, c := range list {
+			if c.home != caseHome { // the decider's home is caseHome
+				continue
+			}
 			r := c.request()
 			all = append(all, r)
 			if category == "everyday" {

@@ -126,7 +126,7 @@ ask contains {"id": "fs.find_delete_outside_project", "msg": msg} if {
 	has_flag(cmd, {"delete"})
 	some p in cmd.paths
 	p in outside_paths
-	not p in temp_roots
+	not scratch_root(p)
 	not cache_deletion(cmd, p)
 	msg := sprintf("`find ... -delete` under %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }

@@ -70,3 +70,59 @@ test_dynamic_program_on_home_asked if {
 	cmd := object.union(t_cmd("$RM", ["-rf", "/home/dev"], ["/home/dev"]), {"dynamic": true})
 	t_asked("fs.unknown_program", t_bash([cmd]))
 }
+
+# A home inside a temp folder (HOME=/tmp/home in a container or CI image)
+# is still a home: its paths are not temp paths. Temp paths outside it
+# stay temp, and a temp folder set inside the home stays temp.
+t_in(h, tmp) := {"agentjail": {"home": h, "temp": tmp}}
+
+test_home_under_temp_is_a_home if {
+	not in_temp("/tmp/home/src/other") with input as t_in("/tmp/home", "/tmp")
+	not in_temp("/tmp/home") with input as t_in("/tmp/home", "/tmp")
+	in_temp("/tmp/build-123") with input as t_in("/tmp/home", "/tmp")
+	in_temp("/tmp/homework/x") with input as t_in("/tmp/home", "/tmp")
+	not in_temp("/tmp/ci") with input as t_in("/tmp/ci/home", "/tmp")
+	in_temp("/tmp/ci/build") with input as t_in("/tmp/ci/home", "/tmp")
+	not in_temp("/tmp/ci") with input as t_in("/tmp/ci/home", "/tmp/ci")
+	not in_temp("/var/folders/ab/T/home/src/x") with input as t_in("/var/folders/ab/T/home", "/var/folders/ab/T")
+	in_temp("/var/folders/ab/T/build/x") with input as t_in("/var/folders/ab/T/home", "/var/folders/ab/T")
+	not in_temp("/ci/tmp/home/x") with input as t_in("/ci/tmp/home", "/ci/tmp")
+	in_temp("/ci/tmp/build/x") with input as t_in("/ci/tmp/home", "/ci/tmp")
+}
+
+test_temp_inside_home_stays_temp if {
+	in_temp("/home/dev/tmp/build") with input as t_in("/home/dev", "/home/dev/tmp")
+	not in_temp("/home/dev/src/x") with input as t_in("/home/dev", "/home/dev/tmp")
+	in_temp("/tmp/x") with input as t_in("/home/dev", "/tmp")
+	in_temp("/tmp/x") with input as t_in("", "/tmp")
+}
+
+test_rm_outside_project_with_home_under_temp if {
+	ev := json.patch(t_bash([t_cmd("rm", ["-rf", "/tmp/home/src/other"], ["/tmp/home/src/other"])]), [
+		{"op": "replace", "path": "/agentjail/home", "value": "/tmp/home"},
+		{"op": "replace", "path": "/agentjail/cwd", "value": "/tmp/home/project"},
+	])
+	t_asked("fs.rm_outside_project", ev)
+	scratch := json.patch(t_bash([t_cmd("rm", ["-rf", "/tmp/build-123"], ["/tmp/build-123"])]), [
+		{"op": "replace", "path": "/agentjail/home", "value": "/tmp/home"},
+		{"op": "replace", "path": "/agentjail/cwd", "value": "/tmp/home/project"},
+	])
+	not t_asked("fs.rm_outside_project", scratch)
+}
+
+test_glob_over_a_home_under_temp if {
+	in_home("/tmp/*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/h*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/t*") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/[gh]ome") with input as t_in("/tmp/home", "/tmp")
+	in_home("/tmp/{home,x}") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/build-*") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/*/cache") with input as t_in("/tmp/home", "/tmp")
+	not in_home("/tmp/*") with input as t_in("/home/dev", "/tmp")
+	catastrophic("/tmp/h*") with input as t_in("/tmp/home", "/tmp")
+	not catastrophic("/tmp/build-*") with input as t_in("/tmp/home", "/tmp")
+	not in_temp("/tmp/*") with input as t_in("/tmp/home", "/tmp")
+	in_temp("/tmp/*") with input as t_in("/home/dev", "/tmp")
+	scratch_root("/tmp") with input as t_in("/home/dev", "/tmp")
+	not scratch_root("/tmp") with input as t_in("/tmp/home", "/tmp")
+}

@@ -85,10 +85,76 @@ temp_dir := object.get(input, ["agentjail", "temp"], "/tmp")
 
 temp_roots := {"/tmp", "/private/tmp", "/var/tmp", "/private/var/tmp", "/var/folders", "/private/var/folders", temp_dir}
 
-# in_temp(p): inside a temp folder (the folder itself is not).
-in_temp(p) if regex.match(`^(/private)?(/tmp|/var/tmp|/var/folders)/`, p)
+# in_temp(p): inside a temp folder (the folder itself is not). The home
+# takes precedence: where the home is itself inside a temp folder (a
+# container's or a CI image's HOME=/tmp/home), a path under it, or one
+# that holds it (/tmp/ci, /tmp/h*), is a home path and judged as anywhere
+# else in a home, or every rule that passes over temp paths would pass
+# over the whole home. A temp folder set inside the home (TMPDIR=~/tmp)
+# is the nearer folder and stays temp.
+in_temp(p) if {
+	regex.match(`^(/private)?(/tmp|/var/tmp|/var/folders)/`, p)
+	not in_home(p)
+	not under(home, p)
+}
 
-in_temp(p) if startswith(p, concat("", [temp_dir, "/"]))
+in_temp(p) if {
+	startswith(p, concat("", [temp_dir, "/"]))
+	not home_over_temp(p)
+	not under(home, p)
+}
+
+# in_home(p): p is the home directory or inside it, or a glob that may
+# match the home (/tmp/* with HOME=/tmp/home).
+in_home(p) if {
+	home != ""
+	under(p, home)
+}
+
+in_home(p) if home_glob(p)
+
+# home_glob(p): p is a glob that may match the home or a folder above
+# it, so acting on what it matches acts on the whole home.
+home_glob(p) if {
+	plain_glob(p)
+	some a in home_and_parents
+	glob.match(p, ["/"], a)
+}
+
+# A glob glob.match could refuse ([ranges], {alternatives}): any whose
+# fixed start lies above the home.
+home_glob(p) if {
+	regex.match(`[*?]`, p)
+	not plain_glob(p)
+	under(home, parent_dir(regex.replace(p, `[*?\[{].*$`, "")))
+}
+
+home_glob(p) if {
+	not regex.match(`[*?]`, p)
+	regex.match(`\[.*\]|\{.*\}`, p)
+	under(home, parent_dir(regex.replace(p, `[\[{].*$`, "")))
+}
+
+# home_and_parents are the home and every folder above it but /.
+home_and_parents := {concat("/", array.slice(parts, 0, i)) |
+	startswith(home, "/")
+	parts := split(home, "/")
+	some i in numbers.range(2, count(parts))
+}
+
+# home_over_temp(p): p is in the home, and the home is nearer to it than
+# the configured temp folder (which is not inside the home).
+home_over_temp(p) if {
+	in_home(p)
+	not startswith(temp_dir, home_slash)
+}
+
+# scratch_root(p): p is a temp folder itself (/tmp) that does not hold
+# the home: what is in it is scratch.
+scratch_root(p) if {
+	p in temp_roots
+	not under(home, p)
+}
 
 in_project(p) if {
 	project != "/"
@@ -125,6 +191,8 @@ catastrophic(p) if {
 }
 
 catastrophic(p) if p in temp_roots
+
+catastrophic(p) if home_glob(p) # /tmp/* with HOME=/tmp/home
 
 # Any top-level folder of the file system (/srv, /data, /*).
 catastrophic(p) if regex.match(`^/[^/]+$`, p)

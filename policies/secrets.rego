@@ -174,7 +174,30 @@ deny contains {"id": "secrets.credentials", "msg": msg} if {
 	msg := secret_read_message(p)
 }
 
-secret_read_message(p) := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [shown(p)])
+# A path that is protected only because the user listed it (a folder of
+# notes) is named by its entry in config.yaml, not called a key file.
+secret_read_message(p) := protected_message(p) if {
+	p in protected_named
+	not known_secret(p)
+} else := sprintf("Blocked: %s holds private keys, credentials or tokens, and agents must not read, copy or change it. Ask the user for the specific non-secret value you need, or use the tool that needs the credential (ssh, aws, gh) without reading it.", [shown(p)])
+
+known_secret(p) if {
+	secret(p)
+	not not_secret(p)
+}
+
+# protected_message(p) names the nearest protected_paths entry that holds
+# p: of the entries p is under (each a prefix of it), the greatest string
+# is the longest.
+protected_message(p) := sprintf("Blocked: %s is in protected_paths in %s, so agents must not read, copy or change it. Ask the user for what you need from it.", [shown(p), config_file]) if {
+	p in protected_paths
+} else := sprintf("Blocked: %s is under %s, which is in protected_paths in %s, so agents must not read, copy or change it. Ask the user for what you need from it.", [shown(p), shown(entry), config_file]) if {
+	entry := max({q | some q in protected_paths; under(p, q)})
+}
+
+# config_file is the user's config.yaml as they would write it.
+config_file := concat("", [shown(agentjail_home), "/config.yaml"]) if startswith(agentjail_home, "/")
+else := "~/.agentjail/config.yaml"
 
 # /proc/$$/environ and the like: a process environment, even when the
 # pid is only known at run time (so the path is not normalized).

@@ -30,6 +30,38 @@ test_protected_path_denied if {
 	t_denied("secrets.credentials", ev) with data.config.protected_paths as ["/srv/vault"]
 }
 
+# A protected path is named by its config.yaml entry: a folder of notes
+# does not hold private keys. A real secret under an entry keeps its own
+# message.
+test_protected_path_message_names_the_entry if {
+	read := t_tool("Read", {"file_path": "/home/dev/notes/todo.md"}, ["/home/dev/notes/todo.md"])
+	msgs := {m.msg | some m in deny with input as read with data.config.protected_paths as ["/srv/x", "/home/dev/notes"]}
+	msgs == {"Blocked: ~/notes/todo.md is under ~/notes, which is in protected_paths in ~/.agentjail/config.yaml, so agents must not read, copy or change it. Ask the user for what you need from it."}
+
+	folder := t_bash([t_cmd("cat", ["/home/dev/notes"], ["/home/dev/notes"])])
+	some m in deny with input as folder with data.config.protected_paths as ["/home/dev/notes"]
+	m.msg == "Blocked: ~/notes is in protected_paths in ~/.agentjail/config.yaml, so agents must not read, copy or change it. Ask the user for what you need from it."
+
+	nested := t_tool("Read", {"file_path": "/home/dev/notes/work/a.md"}, ["/home/dev/notes/work/a.md"])
+	some n in deny with input as nested with data.config.protected_paths as ["/home/dev/notes", "/home/dev/notes/work"]
+	contains(n.msg, "is under ~/notes/work, which is in protected_paths")
+
+	key := t_tool("Read", {"file_path": "/home/dev/.ssh/id_rsa"}, ["/home/dev/.ssh/id_rsa"])
+	some k in deny with input as key with data.config.protected_paths as ["/home/dev/.ssh"]
+	contains(k.msg, "holds private keys")
+	not contains(k.msg, "protected_paths")
+
+	pub := t_tool("Read", {"file_path": "/home/dev/.ssh/id_rsa.pub"}, ["/home/dev/.ssh/id_rsa.pub"])
+	some u in deny with input as pub with data.config.protected_paths as ["/home/dev/.ssh"]
+	contains(u.msg, "~/.ssh/id_rsa.pub is under ~/.ssh, which is in protected_paths")
+}
+
+test_protected_path_message_names_the_configured_home if {
+	ev := json.patch(t_tool("Read", {"file_path": "/srv/vault/token"}, ["/srv/vault/token"]), [{"op": "replace", "path": "/agentjail/agentjail_home", "value": "/opt/aj"}])
+	some m in deny with input as ev with data.config.protected_paths as ["/srv/vault"]
+	contains(m.msg, "/srv/vault/token is under /srv/vault, which is in protected_paths in /opt/aj/config.yaml")
+}
+
 test_env_file_asked if t_asked("secrets.key_file", t_tool("Read", {"file_path": ".env"}, ["/home/dev/project/.env"]))
 
 test_env_example_allowed if not t_fired("secrets.key_file", t_tool("Read", {"file_path": ".env.example"}, ["/home/dev/project/.env.example"]))

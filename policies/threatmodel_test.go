@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
@@ -152,7 +151,7 @@ func TestThreatModel(t *testing.T) {
 
 	d := daemontest.StartFor(t, caseHome, nil)
 	cases := loadCases(t, d.Home)
-	client := &wire.Client{Socket: d.Socket}
+	daemons := newCaseDaemons(t, d)
 	find := func(ref string) (tableCase, bool) {
 		file, text, ok := strings.Cut(ref, ".txt: ")
 		if !ok {
@@ -169,9 +168,7 @@ func TestThreatModel(t *testing.T) {
 		return tableCase{}, false
 	}
 	decide := func(c tableCase) *wire.Decision {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		dec, err := client.Decide(ctx, c.request())
+		dec, err := daemons.decide(c)
 		if err != nil {
 			t.Fatal(err)
 		}
