@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
 
@@ -18,19 +21,52 @@ func newPolicyCmd() *cobra.Command {
 		Use:   "policy",
 		Short: "Work with policies",
 	}
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(newPolicyTestCmd())
+	return cmd
+}
+
+func newPolicyTestCmd() *cobra.Command {
+	var (
+		run      string
+		withPack bool
+	)
+	cmd := &cobra.Command{
 		Use:   "test [DIR]",
-		Short: "Run the *_test.rego of the default pack and of DIR (default: your policies folder)",
-		Long: `Run every test_ rule in the default pack's *_test.rego and in DIR's
-(default $AGENTJAIL_HOME/policies), and in the org bundles persisted by
-config.yaml's opa: section, compiled together as the daemon compiles them, and print each result as 'opa test -v' does. Exits 5 if a
-test fails or errors, 1 if the policies do not load.`,
-		Args: cobra.MaximumNArgs(1),
+		Short: "Run the tests in DIR's *_test.rego (default: your policies folder)",
+		Long: `Run every test_ rule in DIR's *_test.rego files (default
+$AGENTJAIL_HOME/policies) and in the org bundles persisted by config.yaml's
+opa: section, with DIR's policies compiled beside the default pack as the
+daemon compiles them, and print each result as 'opa test -v' does; a
+failed test is printed with the expression that failed and the trace of
+your files' rules. --pack runs the default pack's own tests too.
+
+JSON and YAML files in DIR and below are data, as opa test loads them
+(DIR/testdata/publish/data.json is data.testdata.publish); the daemon
+does not read them.
+
+A test's input is derived as the daemon derives it: in a test file,
+'with input as {...}' given a raw hook event (no "agentjail" key) gets
+input.agentjail filled in (parsed commands, absolute paths, tool kind ...)
+for Claude Code, with this machine's home folder and the current folder
+for an event with no cwd. An input that has an "agentjail" key (a fixture
+printed by 'agentjail try --json') is used as given.
+
+Tests may be in package agentjail (then they read ask, deny directly) or,
+as OPA's convention has it, in package agentjail_test with
+'import data.agentjail' (then agentjail.ask, agentjail.deny).
+
+Exits 5 if a test fails or errors, 1 if the policies do not load or no
+test ran.`,
+		Example: "  agentjail policy test\n  agentjail policy test --run publish ./policies\n  agentjail policy test --pack",
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := regexp.Compile(run); err != nil {
+				return exitWith(ExitUsage, "--run %q is not a regular expression: %v", run, err)
+			}
 			dir := paths.Policies()
 			if len(args) == 1 {
 				// A folder named on the command line must be there: testing
-				// a mistyped path would otherwise run the pack alone and pass.
+				// a mistyped path would otherwise run nothing and pass.
 				dir = args[0]
 				if fi, err := os.Stat(dir); err != nil {
 					return exitWith(ExitError, "%s: %v; give a folder of *.rego and *_test.rego files", dir, errors.Unwrap(err))
@@ -38,17 +74,29 @@ test fails or errors, 1 if the policies do not load.`,
 					return exitWith(ExitError, "%s is not a folder; give the folder that holds it", dir)
 				}
 			}
-			pack, err := daemon.PackSources(policies.FS, true)
+			pack, err := daemon.PackSources(policies.FS, withPack)
 			if err != nil {
 				return exitWith(ExitError, "reading the default pack: %v", err)
 			}
 			user, errs := daemon.DirSources([]string{dir}, true)
 			org, data := orgTestSources(cmd)
+			sources := append(append(pack, user...), org...)
+			data, err = withTestData(data, dir)
+			if err != nil {
+				return exitWith(ExitError, "%v", err)
+			}
 			if len(errs) == 0 {
-				var results []engine.TestResult
-				results, errs = engine.RunTestsWithData(cmd.Context(), append(append(pack, user...), org...), data)
+				var derive func([]byte) ([]byte, error)
+				derive, errs = testDeriver(cmd, sources, data)
 				if len(errs) == 0 {
-					return printTests(cmd, results)
+					var results []engine.TestResult
+					results, errs = engine.RunTestsWith(cmd.Context(), sources, engine.TestOptions{Data: data, Run: run, Derive: derive, Trace: true})
+					if len(errs) == 0 {
+						if len(results) == 0 {
+							return exitWith(ExitError, "%s", noTests(dir, run, withPack))
+						}
+						return printTests(cmd, results)
+					}
 				}
 			}
 			for _, e := range errs {
@@ -56,8 +104,66 @@ test fails or errors, 1 if the policies do not load.`,
 			}
 			return exitWith(ExitError, "the policies do not load; fix the errors above")
 		},
-	})
+	}
+	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose full name (data.agentjail_test.test_publish) matches this regular expression")
+	cmd.Flags().BoolVar(&withPack, "pack", false, "also run the default pack's own tests")
 	return cmd
+}
+
+// testDeriver compiles the policies (without their tests) as the daemon
+// would, and returns what derives a test's raw event with them: the
+// derived fields depend on the policies' own tables (program groups,
+// argument roles, written files).
+func testDeriver(cmd *cobra.Command, sources []engine.Source, data map[string]any) (func([]byte) ([]byte, error), []wire.LoadErr) {
+	var policies []engine.Source
+	for _, s := range sources {
+		if !strings.HasSuffix(s.Name, "_test.rego") {
+			policies = append(policies, s)
+		}
+	}
+	eng, errs := engine.Compile(cmd.Context(), policies, data, nil)
+	if eng == nil {
+		return nil, errs
+	}
+	wd, _ := os.Getwd()
+	env := daemon.InputEnv(eng, daemon.DeciderOptions{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket()}, wd, "")
+	return func(event []byte) ([]byte, error) { return daemon.DeriveInput(event, env) }, nil
+}
+
+// withTestData adds the JSON and YAML files under dir to data, as
+// `opa test` loads them: a fixture from `agentjail try --json` saved as
+// testdata/NAME/data.json is data.testdata.NAME under both.
+func withTestData(data map[string]any, dir string) (map[string]any, error) {
+	docs, err := engine.TestData(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading the test data under %s: %w", dir, err)
+	}
+	if len(docs) == 0 {
+		return data, nil
+	}
+	out := map[string]any{}
+	for k, v := range data {
+		out[k] = v
+	}
+	for k, v := range docs {
+		if _, taken := out[k]; taken {
+			return nil, fmt.Errorf("the test data under %s defines data.%s, which the org bundles' data holds; move it to another folder", dir, k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// noTests says why no test ran: a run that tests nothing must not pass.
+func noTests(dir, run string, withPack bool) string {
+	where := dir
+	if withPack {
+		where += " or the default pack"
+	}
+	if run != "" {
+		return fmt.Sprintf("no test in %s matches --run %q; the names are data.PACKAGE.test_NAME", where, run)
+	}
+	return fmt.Sprintf("no tests in %s: write test_ rules in a file ending in _test.rego (see `agentjail policy test --help`)", where)
 }
 
 func printTests(cmd *cobra.Command, results []engine.TestResult) error {
