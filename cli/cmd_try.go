@@ -28,6 +28,7 @@ func newTryCmd() *cobra.Command {
 	var (
 		tool, cwd, eventFile string
 		offline, verbose     bool
+		asJSON               bool
 		agentName            string
 	)
 	cmd := &cobra.Command{
@@ -65,6 +66,9 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 				return err
 			}
 			warnProblems(cmd.ErrOrStderr(), problems)
+			if asJSON {
+				return printInput(cmd.OutOrStdout(), dec.Input)
+			}
 			printDecision(cmd.OutOrStdout(), dec, tryView{verbose: verbose, colours: coloursFor(cmd.OutOrStdout()), agent: agentName, event: agent.Decode(event)})
 			return nil
 		},
@@ -77,6 +81,7 @@ than Bash the argument is a path (try --tool Read ~/.aws/credentials).
 	cmd.Flags().StringVar(&eventFile, "event", "", "read a whole hook event as JSON from FILE, or - for stdin")
 	cmd.Flags().BoolVar(&offline, "offline", false, "evaluate in this process instead of asking the daemon")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also show the whole derived policy input (input.agentjail)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole policy input (the event and input.agentjail) as JSON instead of the verdict: a fixture for a test's `with input as`")
 	cmd.Flags().StringVar(&agentName, "agent", "claude-code", "the agent making the call: claude-code, codex, gemini, copilot or cursor (its event and its hook's answer)")
 	return cmd
 }
@@ -249,6 +254,18 @@ func printDecision(out io.Writer, d *wire.Decision, view tryView) {
 	if derived := derivedPart(d.Input); derived != "" {
 		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, safetext.JSON([]byte(derived)))
 	}
+}
+
+// printInput prints the whole policy input the rules saw, indented, as
+// the fixture a policy test gives with `with input as`.
+func printInput(out io.Writer, in json.RawMessage) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, in, "", "  "); err != nil {
+		return exitWith(ExitError, "the policy input came back unreadable: %v", err)
+	}
+	buf.WriteByte('\n')
+	_, err := out.Write(buf.Bytes())
+	return err
 }
 
 // derivedPart pretty-prints input.agentjail from the explained input.
