@@ -88,16 +88,48 @@ func RunTestsWithData(ctx context.Context, sources []Source, data map[string]any
 	return RunTestsWith(ctx, sources, TestOptions{Data: data})
 }
 
-// RunTestsWith is RunTests as opts says.
+// RunTestsWith is RunTests as opts says. Tests run without tracing;
+// when opts.Trace is set, the failed ones run again, alone, with it:
+// tracing every test of the pack would take many times as long.
 func RunTestsWith(ctx context.Context, sources []Source, opts TestOptions) ([]TestResult, []wire.LoadErr) {
-	data := opts.Data
-	if data == nil {
-		data = map[string]any{}
-	}
 	if opts.Run != "" {
 		if _, err := regexp.Compile(opts.Run); err != nil {
 			return nil, []wire.LoadErr{{File: "--run", Message: fmt.Sprintf("%q is not a regular expression: %v", opts.Run, err)}}
 		}
+	}
+	results, errs := runTests(ctx, sources, opts, opts.Run, false)
+	if len(errs) > 0 || !opts.Trace {
+		return results, errs
+	}
+	var failed []string
+	for _, r := range results {
+		if r.Outcome == "FAIL" {
+			failed = append(failed, regexp.QuoteMeta(r.Name))
+		}
+	}
+	if len(failed) == 0 {
+		return results, nil
+	}
+	traced, _ := runTests(ctx, sources, opts, "^("+strings.Join(failed, "|")+")$", true)
+	traces := map[string]string{}
+	for _, r := range traced {
+		traces[r.Name] = r.Trace
+	}
+	for i := range results {
+		if results[i].Outcome == "FAIL" {
+			results[i].Trace = traces[results[i].Name]
+		}
+	}
+	return results, nil
+}
+
+// runTests parses sources afresh (deriveInputs rewrites the modules) and
+// runs the tests filter matches, with OPA's trace of each failure when
+// trace is set.
+func runTests(ctx context.Context, sources []Source, opts TestOptions, filter string, trace bool) ([]TestResult, []wire.LoadErr) {
+	data := opts.Data
+	if data == nil {
+		data = map[string]any{}
 	}
 	modules, _, errs := parseAll(sources)
 	if len(errs) > 0 {
@@ -129,8 +161,8 @@ func RunTestsWith(ctx context.Context, sources []Source, opts TestOptions) ([]Te
 	ch, err := runner.
 		SetCompiler(compiler).
 		RaiseBuiltinErrors(true).
-		EnableTracing(opts.Trace).
-		Filter(opts.Run).
+		EnableTracing(trace).
+		Filter(filter).
 		SetModules(modules).
 		SetStore(inmem.NewFromObject(data)).
 		RunTests(ctx, nil)
@@ -150,7 +182,7 @@ func RunTestsWith(ctx context.Context, sources []Source, opts TestOptions) ([]Te
 			tr.Outcome, tr.Err = "ERROR", r.Error.Error()
 		case r.Fail:
 			tr.Outcome = "FAIL"
-			if opts.Trace {
+			if trace {
 				tr.Trace = failureTrace(r, pack)
 			}
 		default:
