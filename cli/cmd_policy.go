@@ -3,13 +3,16 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -21,8 +24,114 @@ func newPolicyCmd() *cobra.Command {
 		Use:   "policy",
 		Short: "Work with policies",
 	}
-	cmd.AddCommand(newPolicyTestCmd())
+	cmd.AddCommand(newPolicyTestCmd(), newPolicyExportCmd())
 	return cmd
+}
+
+func newPolicyExportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "export DIR",
+		Short: "Write the default pack's policies into DIR, for plain opa test",
+		Long: `Write the default pack's policy files (not its tests) into DIR, a folder
+that does not exist yet or is empty, each with 'import rego.v1' added so
+it loads under 'opa test --v0-compatible' as well as without. Then
+
+  opa test --v0-compatible ~/.agentjail/policies DIR
+
+runs your tests with the pack's rules, helpers and tables beside yours.
+DIR must not be a folder the daemon loads policies from: the pack would
+be loaded twice.`,
+		Example: "  agentjail policy export /tmp/agentjail-pack",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := filepath.Abs(args[0])
+			if err != nil {
+				return exitWith(ExitError, "%s: %v", args[0], err)
+			}
+			if err := exportable(dir); err != nil {
+				return err
+			}
+			pack, err := daemon.PackSources(policies.FS, false)
+			if err != nil {
+				return exitWith(ExitError, "reading the default pack: %v", err)
+			}
+			// Every file is made before one is written: a pack that cannot
+			// be exported leaves nothing behind.
+			files := make(map[string][]byte, len(pack))
+			for _, src := range pack {
+				text, err := engine.WithRegoV1Import(src.Name, src.Text)
+				if err != nil {
+					return exitWith(ExitError, "exporting %s: %v", src.Name, err)
+				}
+				files[strings.TrimPrefix(src.Name, daemon.DefaultPrefix)] = text
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return exitWith(ExitError, "%v", err)
+			}
+			for name, text := range files {
+				// O_EXCL: never over a file, nor through a link, that
+				// appeared since the folder was found empty.
+				f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+				if err != nil {
+					return exitWith(ExitError, "%v", err)
+				}
+				_, werr := f.Write(text)
+				if cerr := f.Close(); werr == nil {
+					werr = cerr
+				}
+				if werr != nil {
+					return exitWith(ExitError, "%v", werr)
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote the default pack's %d policy files to %s\nrun your tests beside them with: opa test --v0-compatible %s %s\n", len(files), dir, paths.Policies(), dir)
+			return nil
+		},
+	}
+}
+
+// exportable refuses a DIR that export could harm: one that holds files
+// (export never overwrites), a file, or a folder the daemon loads.
+func exportable(dir string) error {
+	loaded := []string{paths.Policies()}
+	if cfg, err := config.Load(paths.Config()); err == nil {
+		loaded = append(loaded, cfg.PolicyDirs...)
+	}
+	real := resolved(dir)
+	for _, l := range loaded {
+		if l, err := filepath.Abs(l); err == nil && resolved(l) == real {
+			return exitWith(ExitUsage, "%s is a folder agentjail loads policies from; the pack would be loaded twice: export to a folder of its own", dir)
+		}
+	}
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return exitWith(ExitError, "%v", err)
+	}
+	if !fi.IsDir() {
+		return exitWith(ExitUsage, "%s is not a folder; give a new or empty folder", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return exitWith(ExitError, "%v", err)
+	}
+	if len(entries) > 0 {
+		return exitWith(ExitUsage, "%s is not empty; export writes only into a new or empty folder, so it never overwrites a file", dir)
+	}
+	return nil
+}
+
+// resolved is path with its symbolic links resolved, as far as they exist.
+func resolved(path string) string {
+	path = filepath.Clean(path)
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	if parent := filepath.Dir(path); parent != path {
+		return filepath.Join(resolved(parent), filepath.Base(path))
+	}
+	return path
 }
 
 func newPolicyTestCmd() *cobra.Command {

@@ -176,6 +176,31 @@ func TestExamplePlainOPATest(t *testing.T) {
 		t.Errorf("agentjail policy test on the opa folder: %+v", r)
 	}
 
+	// The pack's own rules, exported beside the user's folder, see the
+	// fixture too; without them plain opa test has only the user's.
+	pack := filepath.Join(e.home, "pack")
+	if r := e.cli("policy", "export", pack); r.code != 0 {
+		t.Fatalf("policy export: %+v", r)
+	}
+	packTest := filepath.Join(e.home, "packtest")
+	os.MkdirAll(packTest, 0o700)
+	os.WriteFile(filepath.Join(packTest, "pack_test.rego"), []byte(`package agentjail_test
+
+import rego.v1
+
+import data.agentjail
+
+test_pack_asks_too if {
+	"publish.release" in {m.id | some m in agentjail.ask} with input as data.testdata.publish
+}
+`), 0o600)
+	if r := e.opaTest(t, "--v0-compatible", dir, pack, packTest); r.code != 0 || !strings.Contains(r.stdout, "PASS: 3/3") {
+		t.Errorf("opa test with the exported pack: %+v", r)
+	}
+	if r := e.opaTest(t, "--v0-compatible", dir, packTest); r.code != 2 || !strings.Contains(r.stdout, "test_pack_asks_too: FAIL") {
+		t.Errorf("opa test without the pack: %+v", r)
+	}
+
 	// Without --v0-compatible the v0 file does not parse.
 	if r := e.opaTest(t, dir); r.code == 0 || !strings.Contains(r.stderr, "ssh.rego:3") {
 		t.Errorf("opa test without --v0-compatible: %+v", r)

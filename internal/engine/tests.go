@@ -307,3 +307,33 @@ func (r TestResult) String() string {
 	}
 	return s
 }
+
+// WithRegoV1Import returns a Rego v1 file's text with `import rego.v1`
+// added below its package line, unless it has it: the file then reads the
+// same under `opa test --v0-compatible`, which a folder holding v0 files
+// needs. A v0 file is returned as it is.
+func WithRegoV1Import(name string, text []byte) ([]byte, error) {
+	m, version, err := Parse(name, text)
+	if err != nil {
+		return nil, err
+	}
+	if version != "v1" {
+		return text, nil
+	}
+	for _, imp := range m.Imports {
+		if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.Equal(ast.RegoV1CompatibleRef) {
+			return text, nil
+		}
+	}
+	lines := strings.SplitAfter(string(text), "\n")
+	row := m.Package.Location.Row // 1-based: lines[row-1] is the package line
+	if row < 1 || row > len(lines) {
+		return nil, fmt.Errorf("%s: package line %d outside the file", name, row)
+	}
+	out := strings.Join(lines[:row], "")
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	out += "\nimport rego.v1\n" + strings.Join(lines[row:], "")
+	return []byte(out), nil
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // fakeDerive stands in for the daemon's derivation: it marks the input
@@ -186,5 +188,36 @@ func TestTestDataLikeOPA(t *testing.T) {
 	write("testdata/bad/data.json", `{`)
 	if _, err := TestData(dir); err == nil || !strings.Contains(err.Error(), "testdata/bad/data.json") {
 		t.Errorf("a broken data file: %v", err)
+	}
+}
+
+func TestWithRegoV1Import(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"v1 gets the import", "# about\npackage agentjail\n\nask contains 1 if input.x\n", "# about\npackage agentjail\n\nimport rego.v1\n\nask contains 1 if input.x\n"},
+		{"v1 without a final newline", "package agentjail\nask contains 1 if input.x", "package agentjail\n\nimport rego.v1\nask contains 1 if input.x"},
+		{"v1 that has it", "package agentjail\n\nimport rego.v1\n\nask contains 1 if input.x\n", "package agentjail\n\nimport rego.v1\n\nask contains 1 if input.x\n"},
+		{"v0 stays v0", "package agentjail\n\ndeny[1] { input.x }\n", "package agentjail\n\ndeny[1] { input.x }\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := WithRegoV1Import("f.rego", []byte(tt.in))
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := WithRegoV1Import("f.rego", []byte("package agentjail\ndeny[1] {")); err == nil {
+		t.Error("a file that does not parse was exported")
+	}
+	// The whole pack, so exported, parses as v0 with the import, which is
+	// what opa test --v0-compatible does with it.
+	for _, src := range defaultPack(t, false) {
+		text, err := WithRegoV1Import(src.Name, src.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ast.ParseModuleWithOpts(src.Name, string(text), ast.ParserOptions{RegoVersion: ast.RegoV0}); err != nil {
+			t.Errorf("%s does not parse as v0 with import rego.v1: %v", src.Name, err)
+		}
 	}
 }
