@@ -204,7 +204,9 @@ test ran.`,
 						if len(results) == 0 {
 							return exitWith(ExitError, "%s", noTests(dir, run, withPack))
 						}
-						return printTests(cmd, results)
+						err := printTests(cmd, results)
+						opaNote(cmd, user)
+						return err
 					}
 				}
 			}
@@ -261,6 +263,28 @@ func withTestData(data map[string]any, dir string) (map[string]any, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// opaNote says, on stderr, what plain opa test needs to read the
+// user's folder when it is not the folder as it is: agentjail reads each
+// file in its own Rego version, opa test a whole run in one.
+func opaNote(cmd *cobra.Command, user []engine.Source) {
+	v0, noImport := engine.OPATestNeeds(user)
+	if len(v0) == 0 {
+		return
+	}
+	base := func(names []string) string {
+		out := make([]string, len(names))
+		for i, n := range names {
+			out[i] = filepath.Base(n)
+		}
+		return strings.Join(out, ", ")
+	}
+	note := fmt.Sprintf("note: to run these tests with plain opa test, use `opa test --v0-compatible` (Rego v0 files: %s)", base(v0))
+	if len(noImport) > 0 {
+		note += fmt.Sprintf(" and add `import rego.v1` below the package line of: %s", base(noImport))
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), note)
 }
 
 // noTests says why no test ran: a run that tests nothing must not pass.

@@ -210,6 +210,10 @@ test_pack_asks_too if {
 	if r := e.opaTest(t, "--v0-compatible", dir); r.code == 0 || !strings.Contains(r.stderr, "team.rego:3") {
 		t.Errorf("a v1 file without import rego.v1: %+v", r)
 	}
+	// agentjail policy test reads it, and says what opa test needs.
+	if r := e.cli("policy", "test", dir); r.code != 0 || !strings.Contains(r.stderr, "use `opa test --v0-compatible` (Rego v0 files: ssh.rego) and add `import rego.v1` below the package line of: team.rego\n") {
+		t.Errorf("policy test's note for opa test: %+v", r)
+	}
 	e.writePolicy("team.rego", "package agentjail\n\nimport rego.v1\n\nask contains \"x\" if input.tool_name == \"x\"\n")
 	if r := e.opaTest(t, "--v0-compatible", dir); r.code != 0 {
 		t.Errorf("with import rego.v1: %+v", r)

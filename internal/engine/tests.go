@@ -320,10 +320,8 @@ func WithRegoV1Import(name string, text []byte) ([]byte, error) {
 	if version != "v1" {
 		return text, nil
 	}
-	for _, imp := range m.Imports {
-		if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.Equal(ast.RegoV1CompatibleRef) {
-			return text, nil
-		}
+	if importsRegoV1(m) {
+		return text, nil
 	}
 	lines := strings.SplitAfter(string(text), "\n")
 	row := m.Package.Location.Row // 1-based: lines[row-1] is the package line
@@ -336,4 +334,37 @@ func WithRegoV1Import(name string, text []byte) ([]byte, error) {
 	}
 	out += "\nimport rego.v1\n" + strings.Join(lines[row:], "")
 	return []byte(out), nil
+}
+
+// OPATestNeeds says what plain `opa test` needs to read sources, which
+// agentjail reads file by file as v0 or v1 while opa test reads a whole
+// run in one syntax: v0 are the files written in Rego v0 (opa test then
+// needs --v0-compatible), and noImport the v1 files that, under that
+// flag, need `import rego.v1`. Both are empty when plain opa test reads
+// every file as it is; files that do not parse are left out.
+func OPATestNeeds(sources []Source) (v0, noImport []string) {
+	for _, src := range sources {
+		m, version, err := Parse(src.Name, src.Text)
+		if err != nil {
+			continue
+		}
+		if version == "v0" {
+			v0 = append(v0, src.Name)
+		} else if !importsRegoV1(m) {
+			noImport = append(noImport, src.Name)
+		}
+	}
+	if len(v0) == 0 {
+		return nil, nil
+	}
+	return v0, noImport
+}
+
+func importsRegoV1(m *ast.Module) bool {
+	for _, imp := range m.Imports {
+		if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.Equal(ast.RegoV1CompatibleRef) {
+			return true
+		}
+	}
+	return false
 }

@@ -221,3 +221,28 @@ func TestWithRegoV1Import(t *testing.T) {
 		}
 	}
 }
+
+func TestOPATestNeeds(t *testing.T) {
+	v0 := Source{Name: "/u/ssh.rego", Text: []byte("package agentjail\n\ndeny[1] { input.x }\n")}
+	v1 := Source{Name: "/u/team.rego", Text: []byte("package agentjail\n\nask contains 1 if input.x\n")}
+	v1Import := Source{Name: "/u/pub.rego", Text: []byte("package agentjail\n\nimport rego.v1\n\nask contains 2 if input.x\n")}
+	broken := Source{Name: "/u/broken.rego", Text: []byte("package agentjail\ndeny[1] {")}
+	tests := []struct {
+		name         string
+		sources      []Source
+		v0, noImport string
+	}{
+		{"v1 only: plain opa test reads it", []Source{v1, v1Import}, "", ""},
+		{"v0 only", []Source{v0}, "/u/ssh.rego", ""},
+		{"v0 and v1 with the import", []Source{v0, v1Import, broken}, "/u/ssh.rego", ""},
+		{"v0 and v1 without it", []Source{v0, v1, v1Import}, "/u/ssh.rego", "/u/team.rego"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v0, noImport := OPATestNeeds(tt.sources)
+			if strings.Join(v0, ",") != tt.v0 || strings.Join(noImport, ",") != tt.noImport {
+				t.Errorf("got %v, %v; want %q, %q", v0, noImport, tt.v0, tt.noImport)
+			}
+		})
+	}
+}
