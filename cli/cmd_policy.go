@@ -146,8 +146,8 @@ func newPolicyTestCmd() *cobra.Command {
 $AGENTJAIL_HOME/policies) and in the org bundles persisted by config.yaml's
 opa: section, with DIR's policies compiled beside the default pack as the
 daemon compiles them, and print each result as 'opa test -v' does; a
-failed test is printed with the expression that failed and the trace of
-your files' rules. --pack runs the default pack's own tests too.
+failed test is printed with OPA's trace of the expressions that failed
+in your files. --pack runs the default pack's own tests too.
 
 JSON and YAML files in DIR and below are data, as opa test loads them
 (DIR/testdata/publish/data.json is data.testdata.publish); the daemon

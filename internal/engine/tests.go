@@ -34,10 +34,9 @@ type TestResult struct {
 	Outcome  string // PASS, FAIL, ERROR or SKIPPED
 	Err      string // set for ERROR
 	Duration time.Duration
-	// Trace says why a test failed, when TestOptions.Trace is set: the
-	// expression of the test that failed, then OPA's trace of the failed
-	// expressions in the files that are not the default pack's, at most
-	// MaxTraceLines lines.
+	// Trace says why a test failed, when TestOptions.Trace is set: OPA's
+	// trace of the failed expressions in the files that are not the
+	// default pack's, at most MaxTraceLines lines.
 	Trace string
 }
 
@@ -265,16 +264,12 @@ func deriveTerm(ev *ast.Term, derive func([]byte) ([]byte, error)) (*ast.Term, e
 	return ast.NewTerm(v), nil
 }
 
-// failureTrace renders why r failed: the test's expression that failed,
-// then the failed expressions (and the rules they are in) of every file
-// that is not the pack's. The pack's own rules are left out: a test of
+// failureTrace renders why r failed: the failed expressions (and the
+// rules and tests they are in) of every file that is not the pack's. The pack's own rules are left out: a test of
 // the verdict evaluates every rule of the pack, and hundreds of them fail
 // to match any one call.
 func failureTrace(r *tester.Result, pack map[string]bool) string {
 	var b strings.Builder
-	if r.FailedAt != nil && r.FailedAt.Location != nil {
-		fmt.Fprintf(&b, "failed at %s:%d: %s\n", r.FailedAt.Location.File, r.FailedAt.Location.Row, r.FailedAt.Location.Text)
-	}
 	events := lineage.Filter(r.Trace, func(e *topdown.Event) bool {
 		return (e.Op == topdown.FailOp || e.Op == topdown.NoteOp) && e.Location != nil && !pack[e.Location.File]
 	})
