@@ -126,6 +126,18 @@ func TestExamplePolicyTestWithRawEvents(t *testing.T) {
 	if !strings.Contains(h.stdout, `"permissionDecision":"ask"`) || !strings.Contains(h.stdout, "Publishing a package cannot be undone") {
 		t.Errorf("the daemon with the example: %+v", h)
 	}
+	// try --json asks the running daemon for the same input it evaluates.
+	var in struct {
+		Derived struct {
+			Tool     string `json:"tool"`
+			Commands []struct {
+				Name string `json:"name"`
+			} `json:"commands"`
+		} `json:"agentjail"`
+	}
+	if r := e.cli("try", "--json", "cd web && sudo npm publish"); r.code != 0 || json.Unmarshal([]byte(r.stdout), &in) != nil || in.Derived.Tool != "shell" || len(in.Derived.Commands) != 2 || in.Derived.Commands[1].Name != "npm" {
+		t.Errorf("try --json from the daemon: %+v", r)
+	}
 	if st := e.cli("status", "--json"); strings.Contains(st.stdout, `"load_errors"`) || !strings.Contains(st.stdout, "publish.rego") {
 		t.Errorf("the example does not load in the daemon:\n%s", st.stdout)
 	}
