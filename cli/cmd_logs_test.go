@@ -75,6 +75,8 @@ func TestLogsAndPolicyTestRefuseBadArguments(t *testing.T) {
 		{"negative since", []string{"logs", "--since", "-1h"}, ExitUsage, "--since must be a positive duration"},
 		{"missing policy folder", []string{"policy", "test", "/nonexistent"}, ExitError, "/nonexistent: no such file or directory"},
 		{"a file for a folder", []string{"policy", "test", "/etc/hostname"}, ExitError, "is not a folder"},
+		{"no tests: nothing ran, so nothing passed", []string{"policy", "test"}, ExitError, "no tests in"},
+		{"a --run that is not a regular expression", []string{"policy", "test", "--run", "test_("}, ExitUsage, `--run "test_(" is not a regular expression`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,7 @@ func newTryCmd() *cobra.Command {
 	var (
 		tool, cwd, eventFile string
 		offline, verbose     bool
+		asJSON               bool
 		agentName            string
 		text                 editText
 	)
@@ -74,6 +75,9 @@ read, and a file that something runs later is asked about.
 				return err
 			}
 			warnProblems(cmd.ErrOrStderr(), problems)
+			if asJSON {
+				return printInput(cmd.OutOrStdout(), dec.Input)
+			}
 			printDecision(cmd.OutOrStdout(), dec, tryView{verbose: verbose, colours: coloursFor(cmd.OutOrStdout()), agent: agentName, event: agent.Decode(event)})
 			return nil
 		},
@@ -89,6 +93,7 @@ read, and a file that something runs later is asked about.
 	cmd.Flags().StringVar(&text.old, "old", "", "for --tool Edit: the text the edit replaces (its old_string)")
 	cmd.Flags().StringVar(&text.new, "new", "", "for --tool Edit: the text it puts in its place (its new_string; may be empty)")
 	cmd.Flags().StringVar(&text.content, "content", "", "for --tool Write: the whole text the file gets (its content)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole policy input (the event and input.agentjail) as JSON instead of the verdict: a fixture for a test's `with input as`")
 	cmd.Flags().StringVar(&agentName, "agent", "claude-code", "the agent making the call: claude-code, codex, gemini, copilot or cursor (its event and its hook's answer)")
 	return cmd
 }
@@ -295,6 +300,18 @@ func printDecision(out io.Writer, d *wire.Decision, view tryView) {
 	if derived := derivedPart(d.Input); derived != "" {
 		fmt.Fprintf(out, "derived input (input.%s):\n%s\n", input.Key, safetext.JSON([]byte(derived)))
 	}
+}
+
+// printInput prints the whole policy input the rules saw, indented, as
+// the fixture a policy test gives with `with input as`.
+func printInput(out io.Writer, in json.RawMessage) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, in, "", "  "); err != nil {
+		return exitWith(ExitError, "the policy input came back unreadable: %v", err)
+	}
+	buf.WriteByte('\n')
+	_, err := out.Write(buf.Bytes())
+	return err
 }
 
 // derivedPart pretty-prints input.agentjail from the explained input.

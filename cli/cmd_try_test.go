@@ -172,3 +172,36 @@ func TestTryEditText(t *testing.T) {
 		})
 	}
 }
+
+// try --json prints the whole policy input and nothing else: the event as
+// sent and input.agentjail, a fixture a test can give to `with input as`.
+func TestTryJSONPrintsTheWholeInput(t *testing.T) {
+	home := throwawayHome(t)
+	out, errOut, code := runCLI(t, "try", "--offline", "--json", "--cwd", "/w", "cd web && sudo npm publish")
+	var in struct {
+		ToolName  string `json:"tool_name"`
+		ToolInput struct {
+			Command string `json:"command"`
+		} `json:"tool_input"`
+		Derived struct {
+			Tool     string `json:"tool"`
+			Home     string `json:"home"`
+			Commands []struct {
+				Name     string   `json:"name"`
+				Operands []string `json:"operands"`
+				Cwd      string   `json:"cwd"`
+			} `json:"commands"`
+		} `json:"agentjail"`
+	}
+	if code != 0 || errOut != "" || json.Unmarshal([]byte(out), &in) != nil {
+		t.Fatalf("exit %d, stderr %q, stdout not one JSON object:\n%s", code, errOut, out)
+	}
+	d := in.Derived
+	if in.ToolName != "Bash" || in.ToolInput.Command != "cd web && sudo npm publish" || d.Tool != "shell" || d.Home != home ||
+		len(d.Commands) != 2 || d.Commands[1].Name != "npm" || d.Commands[1].Operands[0] != "publish" || d.Commands[1].Cwd != "/w/web" {
+		t.Errorf("input:\n%s", out)
+	}
+	if strings.Contains(out, "verdict:") {
+		t.Errorf("--json printed the verdict too:\n%s", out)
+	}
+}

@@ -348,19 +348,39 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 
 // inputEnv is what deriving req's input needs beyond its event.
 func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
+	return InputEnv(set.engine, DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket}, req.Cwd, req.Agent)
+}
+
+// InputEnv is what a Decider made with opts derives an event's input
+// with while eng is in force, for a hook run in cwd by agent: the one
+// place that says so, for the daemon and for `agentjail policy test`,
+// which derives its tests' raw events the same way.
+func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.Env {
 	return input.Env{
-		Home:          d.userHome,
-		AgentjailHome: d.home,
-		ClientCwd:     req.Cwd,
-		Agent:         req.Agent,
+		Home:          opts.UserHome,
+		AgentjailHome: opts.Home,
+		ClientCwd:     cwd,
+		Agent:         agent,
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
-		Socket:        d.socket,
-		ProgramGroups: set.engine.ProgramGroups(),
-		Roles:         set.engine.ShellRoles(),
-		ReadFile:      agentconfig.ReadRegular,   // settings edits are judged on the file they leave
-		Written:       set.engine.WrittenFiles(), // writes to files run later are judged on what they add
+		Socket:        opts.Socket,
+		ProgramGroups: eng.ProgramGroups(),
+		Roles:         eng.ShellRoles(),
+		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
+		Written:       eng.WrittenFiles(),      // writes to files run later are judged on what they add
 	}
+}
+
+// DeriveInput is the whole policy input (the event, and input.agentjail
+// in place of whatever it carried there) that the daemon builds from a
+// raw hook event under env, as JSON.
+func DeriveInput(event []byte, env input.Env) ([]byte, error) {
+	in, err := input.Decode(event)
+	if err != nil {
+		return nil, err
+	}
+	in[input.Key] = input.Derive(in, env).Map()
+	return json.Marshal(in)
 }
 
 // fillStatus writes the decider's part of a status report.

@@ -267,7 +267,7 @@ func TestPolicyTestCommand(t *testing.T) {
 	e.writePolicy("team_test.rego", `package agentjail
 
 test_publish_asks if {
-	count(ask) == 1 with input as {"tool_name": "Bash", "tool_input": {"command": "npm publish"}}
+	"Publishing a package cannot be undone" in ask with input as {"tool_name": "Bash", "tool_input": {"command": "npm publish"}}
 }
 
 test_wrong_expectation if {
@@ -275,13 +275,18 @@ test_wrong_expectation if {
 }
 `)
 	r := e.cli("policy", "test")
-	for _, want := range []string{"data.agentjail.test_publish_asks: PASS", "data.agentjail.test_wrong_expectation: FAIL", "data.agentjail.test_rm_home_denied: PASS", "FAIL: 1/"} {
+	for _, want := range []string{"data.agentjail.test_publish_asks: PASS", "data.agentjail.test_wrong_expectation: FAIL", "FAIL: 1/2"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("policy test output lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if r.code != 5 {
-		t.Errorf("exit %d, want 5", r.code)
+	if r.code != 5 || strings.Contains(r.stdout, "test_rm_home_denied") {
+		t.Errorf("exit %d, want 5 and the user's tests only:\n%s", r.code, r.stdout)
+	}
+	// --pack runs the pack's own tests beside them.
+	r = e.cli("policy", "test", "--pack")
+	if r.code != 5 || !strings.Contains(r.stdout, "data.agentjail.test_rm_home_denied: PASS") || !strings.Contains(r.stdout, "data.agentjail.test_wrong_expectation: FAIL") {
+		t.Errorf("policy test --pack: exit %d:\n%s", r.code, r.stdout)
 	}
 }
 

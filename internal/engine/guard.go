@@ -30,8 +30,13 @@ var reservedRoots = []ast.Ref{
 }
 
 // reservedPrefix is the start of every top-level document name the daemon
-// keeps for itself (agentjail_verdict today).
+// keeps for itself (agentjail_verdict today), TestPackage excepted.
 const reservedPrefix = "agentjail_"
+
+// TestPackage is the package of the tests of package agentjail, as OPA's
+// convention names it (package agentjail_test, import data.agentjail).
+// The daemon never reads it, so policy files may define it.
+const TestPackage = Package + "_test"
 
 // checkModules refuses what no policy file may do, before OPA compiles
 // anything, so the file is refused at load with its line and the last good
@@ -173,7 +178,7 @@ var policyRoot = ast.MustParseRef("data." + Package)
 // sits above (`package data` could define any of them).
 func reserved(path ast.Ref) (string, bool) {
 	if len(path) >= 2 {
-		if s, ok := path[1].Value.(ast.String); ok && strings.HasPrefix(string(s), reservedPrefix) {
+		if s, ok := path[1].Value.(ast.String); ok && strings.HasPrefix(string(s), reservedPrefix) && string(s) != TestPackage {
 			return "data." + reservedPrefix + "*", true
 		}
 	}
