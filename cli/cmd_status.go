@@ -118,8 +118,9 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
-		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny\n",
-			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])))
+		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny %s\n",
+			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])),
+			decisionsPeriod(st, time.Now()))
 		printConfig(out, st)
 		printOrg(out, st.Org)
 		if st.EvalErrors > 0 {
@@ -145,6 +146,21 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	} else if rep.Running {
 		fmt.Fprintf(out, "health: %s\n", paint(green, "ok"))
 	}
+}
+
+// decisionsPeriod says what the decision counters cover: the daemon's
+// life, which a restart (install does one) begins anew; the decision log
+// has the rest.
+func decisionsPeriod(st *wire.Status, now time.Time) string {
+	since := st.DecisionsSince
+	if since == "" {
+		since = st.StartedAt // a daemon older than the field counts from its start too
+	}
+	t, err := time.Parse(time.RFC3339, since)
+	if err != nil {
+		return "since the daemon started"
+	}
+	return fmt.Sprintf("since the daemon started %s ago (`agentjail logs` has earlier ones)", ago(now.Sub(t)))
 }
 
 // printConfig shows the configuration in force: what guards, and what

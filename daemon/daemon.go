@@ -490,6 +490,7 @@ func (d *Daemon) Status() *wire.Status {
 		Tray:      d.opts.Tray,
 	}
 	d.decider.fillStatus(st)
+	st.DecisionsSince = st.StartedAt // the decider's counters start with the daemon
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	d.fillHealth(st)
 	d.fillOrg(st)

@@ -141,10 +141,14 @@ type Status struct {
 	LoadErrors []LoadErr `json:"load_errors,omitempty"` // from the last load attempt
 	// ConfigError is set when config.yaml could not be used; the last good
 	// configuration stays in force.
-	ConfigError string            `json:"config_error,omitempty"`
-	Decisions   map[Verdict]int64 `json:"decisions"`
-	EvalErrors  int64             `json:"eval_errors"`
-	LastEvalErr string            `json:"last_eval_error,omitempty"`
+	ConfigError string `json:"config_error,omitempty"`
+	// Decisions counts the decisions served since DecisionsSince (RFC
+	// 3339): the daemon's start, so a restart (install does one) resets
+	// them; the decision log keeps every decision.
+	Decisions      map[Verdict]int64 `json:"decisions"`
+	DecisionsSince string            `json:"decisions_since"`
+	EvalErrors     int64             `json:"eval_errors"`
+	LastEvalErr    string            `json:"last_eval_error,omitempty"`
 	// LogErrors counts decisions the decision log could not record (disk
 	// full, unwritable file, failed rotation); LastLogError says why.
 	// Any makes the daemon degraded: decisions are being lost.
