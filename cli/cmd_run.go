@@ -82,6 +82,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		// daemon last loaded it (d is set before any decision is made).
 		tray = newTray(log, func() bool { return d.Decider().Config().Notifications })
 		opts.OnDecision = tray.Decided
+		opts.Desktop = tray
 	}
 	var err error
 	d, err = daemon.New(ctx, opts)
@@ -139,7 +140,7 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 	notifier := app.NewNotifier(
 		func(title, body string) error {
 			if !notify() {
-				return nil
+				return app.ErrOff
 			}
 			return app.SendDesktop(title, body)
 		},

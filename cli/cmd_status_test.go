@@ -137,3 +137,32 @@ func TestStatusSaysWhatTheDecisionsCover(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, out.String())
 	}
 }
+
+// The notifications line says whether the last one reached the desktop,
+// or why not, and when.
+func TestStatusSaysWhetherNotificationsWork(t *testing.T) {
+	now := time.Now()
+	at := now.Add(-2 * time.Minute).UTC().Format(time.RFC3339)
+	off, on := false, true
+	tests := []struct {
+		name string
+		st   wire.Status
+		want string
+	}{
+		{"a daemon too old to say", wire.Status{}, ""},
+		{"headless", wire.Status{Tray: "headless by flag"}, "none sent (headless by flag)"},
+		{"switched off", wire.Status{Tray: "running", Notifications: &off, Notify: &wire.NotifyStatus{State: wire.NotifyNone}}, "off (notifications: false in config.yaml)"},
+		{"none yet", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyNone}}, "none sent since the daemon started"},
+		{"delivered", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyDelivered, At: at}},
+			"the last one was delivered at " + localTime(at) + " (2 minutes ago)"},
+		{"failed", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyFailed, At: at, Error: "no notification service"}},
+			"the last one failed at " + localTime(at) + " (2 minutes ago): no notification service"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := notifyLine(&tt.st, now); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

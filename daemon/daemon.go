@@ -37,6 +37,9 @@ type Options struct {
 	Version  string       // reported by status
 	Mode     string       // how it runs, reported by status; "" means "headless"
 	Tray     string       // whether a tray runs and if not why, reported by status
+	// Desktop, when set (a tray runs), reports what the tray and the
+	// notifications do now; its tray state replaces Tray.
+	Desktop Desktop
 	Logger   *slog.Logger // nil means slog.Default()
 	// LogLevel, when set, is the level of Logger's handler; the daemon sets
 	// it from config.yaml's log_level on every load.
@@ -44,6 +47,17 @@ type Options struct {
 	// OnDecision, when set, hears of every decision after it is logged
 	// (the tray and notifications). It must not block.
 	OnDecision func(decisionlog.Record)
+}
+
+// Desktop is what status shows of the tray and desktop notifications
+// (app.Tray). Both must answer at once: the tray asks for the status
+// every few seconds.
+type Desktop interface {
+	// TrayState is the tray's line in status, and whether a tray host
+	// shows it (nil: cannot tell); see wire.Status.Tray.
+	TrayState() (string, *bool)
+	// NotifyStatus is the fate of the last notification.
+	NotifyStatus() *wire.NotifyStatus
 }
 
 // Daemon serves decisions on a socket.
@@ -488,6 +502,10 @@ func (d *Daemon) Status() *wire.Status {
 		Home:      d.opts.Home,
 		Mode:      d.opts.Mode,
 		Tray:      d.opts.Tray,
+	}
+	if d.opts.Desktop != nil {
+		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
+		st.Notify = d.opts.Desktop.NotifyStatus()
 	}
 	d.decider.fillStatus(st)
 	st.DecisionsSince = st.StartedAt // the decider's counters start with the daemon
