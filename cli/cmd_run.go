@@ -61,7 +61,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 
 	desktop := !headless && app.DesktopAvailable()
 	if !headless && !desktop {
-		log.Info("no desktop session (no session bus): running headless")
+		log.Info("no desktop session (no session bus, or it did not answer in time): running headless")
 	}
 	trayState := app.TrayState(headless, desktop)
 	var tray *app.Tray

@@ -5,6 +5,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -589,6 +591,39 @@ func TestNoSessionBusRunsHeadless(t *testing.T) {
 	}
 	e.stop() // checks a clean exit on SIGTERM
 	if !strings.Contains(e.logs.String(), "running headless") || strings.Contains(e.logs.String(), "panic") {
+		t.Errorf("logs:\n%s", e.logs)
+	}
+}
+
+// A session bus that accepts and never answers (a stale address, a
+// wedged bus) leaves the daemon headless, serving; it hung in the bus
+// handshake before it listened, so every call ran unchecked.
+func TestUnansweringSessionBusRunsHeadless(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(filepath.Dir(e.home), "mute-bus")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			go io.Copy(io.Discard, c) // hears all, says nothing
+		}
+	}()
+	e.bus = "unix:path=" + sock
+	e.runArgs = []string{}
+	e.start() // fails if the daemon does not listen within 10s
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	if got := trayStatus(t, e); got != "no desktop session" {
+		t.Errorf("status says the tray is %q", got)
+	}
+	if !strings.Contains(e.logs.String(), "did not answer in time): running headless") {
 		t.Errorf("logs:\n%s", e.logs)
 	}
 }
