@@ -31,43 +31,48 @@ const busTimeout = 2 * time.Second
 // watchHost finds who shows the tray now, and again whenever a watcher
 // or a host appears on or leaves the session bus (the bus's
 // NameOwnerChanged signal; systray registers the item again itself when
-// a watcher appears). It returns at once; the watch ends with ctx.
+// a watcher appears). It returns when ctx ends; a bus that does not
+// answer leaves the state unknown ("running"), never the tray stuck.
 func (t *Tray) watchHost(ctx context.Context) {
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		t.logger().Warn("cannot watch for a tray host; status cannot tell whether the icon is shown", "err", err)
-		return
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The connection closes when ctx ends, which also ends a handshake
+	// still waiting: the timer ends it unless the watch is set up in time.
+	late := time.AfterFunc(busTimeout, cancel)
+	conn, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
+	if err == nil {
+		defer conn.Close()
+		err = conn.AddMatchSignalContext(ctx,
+			dbus.WithMatchSender("org.freedesktop.DBus"),
+			dbus.WithMatchInterface("org.freedesktop.DBus"),
+			dbus.WithMatchMember("NameOwnerChanged"),
+		)
 	}
-	if err := conn.AddMatchSignalContext(ctx,
-		dbus.WithMatchSender("org.freedesktop.DBus"),
-		dbus.WithMatchInterface("org.freedesktop.DBus"),
-		dbus.WithMatchMember("NameOwnerChanged"),
-	); err != nil {
-		conn.Close()
+	if !late.Stop() && err == nil {
+		err = fmt.Errorf("the session bus did not answer within %v", busTimeout)
+	}
+	if err != nil {
 		t.logger().Warn("cannot watch for a tray host; status cannot tell whether the icon is shown", "err", err)
 		return
 	}
 	signals := make(chan *dbus.Signal, 16)
 	conn.Signal(signals)
 	t.findHost(ctx, conn)
-	go func() {
-		defer conn.Close()
-		for {
-			select {
-			case <-ctx.Done():
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s, ok := <-signals:
+			if !ok {
 				return
-			case s, ok := <-signals:
-				if !ok {
-					return
-				}
-				if len(s.Body) > 0 {
-					if name, _ := s.Body[0].(string); strings.Contains(name, "StatusNotifier") {
-						t.findHost(ctx, conn)
-					}
+			}
+			if len(s.Body) > 0 {
+				if name, _ := s.Body[0].(string); strings.Contains(name, "StatusNotifier") {
+					t.findHost(ctx, conn)
 				}
 			}
 		}
-	}()
+	}
 }
 
 // findHost asks the bus who shows the tray and records the answer. A

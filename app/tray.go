@@ -207,7 +207,7 @@ func lastError(st *wire.Status) string {
 // ErrNoTray at once where there is no tray.
 func (t *Tray) Run(ctx context.Context) error {
 	if TrayBuilt {
-		t.watchHost(ctx)
+		go t.watchHost(ctx)
 	}
 	return runTray(ctx, t)
 }

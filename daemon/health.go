@@ -94,7 +94,7 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 			Fix:     fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped; this clears %v after the last one", filepath.Join(d.opts.Home, "agentjail.log"), wire.ProblemWindow),
 		})
 	}
-	if p := notifyProblem(st.Notify, time.Now()); p != nil {
+	if p := notifyProblem(st.Notify, st.TrayShown, time.Now()); p != nil {
 		st.Problems = append(st.Problems, *p)
 	}
 	st.Hook = d.installedHook()
@@ -282,7 +282,7 @@ func recentFailOpens(path string, since time.Time) (int, failRecord) {
 // last hour, unless a later one was delivered: a deny the user was to see
 // at once was shown nowhere. (A tray nothing shows is no problem: the
 // tray is optional, and status says so on its own line.)
-func notifyProblem(n *wire.NotifyStatus, now time.Time) *wire.Problem {
+func notifyProblem(n *wire.NotifyStatus, trayShown *bool, now time.Time) *wire.Problem {
 	if n == nil || n.State != wire.NotifyFailed {
 		return nil
 	}
@@ -290,9 +290,13 @@ func notifyProblem(n *wire.NotifyStatus, now time.Time) *wire.Problem {
 	if err != nil || now.Sub(at) >= wire.ProblemWindow {
 		return nil
 	}
+	where := "the tray's menu, status and `agentjail logs`"
+	if trayShown != nil && !*trayShown {
+		where = "status and `agentjail logs` (nothing shows the tray)"
+	}
 	return &wire.Problem{
 		Kind:    "notifications",
-		Message: fmt.Sprintf("the last desktop notification (%q, at %s) failed: %s; denies show only in the tray, status and `agentjail logs`", n.Title, at.Local().Format(time.TimeOnly), n.Error),
+		Message: fmt.Sprintf("the last desktop notification (%q, at %s) failed: %s; denies show only in %s", n.Title, at.Local().Format(time.TimeOnly), n.Error, where),
 		Fix:     fmt.Sprintf("run a notification service on the session bus (the desktop's own, or dunst or mako), or set notifications: false in config.yaml; this clears with the next notification delivered, or %v after the failure", wire.ProblemWindow),
 	}
 }

@@ -165,7 +165,7 @@ func TestNotifyProblem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := notifyProblem(tt.n, now)
+			p := notifyProblem(tt.n, nil, now)
 			if (p != nil) != tt.want {
 				t.Fatalf("problem %+v, want one: %v", p, tt.want)
 			}
@@ -173,5 +173,23 @@ func TestNotifyProblem(t *testing.T) {
 				t.Errorf("problem %+v", p)
 			}
 		})
+	}
+}
+
+// The problem says where a deny still shows: not the tray when nothing
+// shows it.
+func TestNotifyProblemSaysWhereDeniesShow(t *testing.T) {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	n := &wire.NotifyStatus{State: wire.NotifyFailed, At: now.Format(time.RFC3339), Error: "no service"}
+	shown, hidden := true, false
+	for _, tt := range []struct {
+		name  string
+		shown *bool
+		tray  bool
+	}{{"tray shown", &shown, true}, {"cannot tell", nil, true}, {"nothing shows the tray", &hidden, false}} {
+		p := notifyProblem(n, tt.shown, now)
+		if p == nil || strings.Contains(p.Message, "the tray's menu") != tt.tray {
+			t.Errorf("%s: %+v", tt.name, p)
+		}
 	}
 }

@@ -459,7 +459,7 @@ func TestStatusSaysWhoShowsTheTrayAndWhetherNotificationsWork(t *testing.T) {
 	if n := st.Daemon.Notify; !strings.HasPrefix(n.Title, "agentjail blocked Bash") || !strings.Contains(n.Error, notifyName) || n.At == "" {
 		t.Errorf("the failed notification: %+v", n)
 	}
-	if st.code != 4 || st.Healthy || !strings.Contains(st.problem("notifications"), "failed") {
+	if st.code != 4 || st.Healthy || !strings.Contains(st.problem("notifications"), "failed") || !strings.Contains(st.problem("notifications"), "(nothing shows the tray)") {
 		t.Errorf("a failed notification: status exit %d, problems %+v", st.code, st.Daemon.Problems)
 	}
 	if st.Daemon.Decisions["deny"] != 1 || st.Daemon.DecisionsSince == "" || st.Daemon.DecisionsSince != st.Daemon.StartedAt {
