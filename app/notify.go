@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"github.com/gen2brain/beeep"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // CoalesceWindow is the least time between two notifications: denies in
@@ -27,12 +29,29 @@ type Notifier struct {
 	pausedUntil time.Time
 	failed      bool
 	now         func() time.Time
+	// result is the fate of the last notification sent, for status;
+	// resultAt when it was sent.
+	result   wire.NotifyStatus
+	resultAt time.Time
 }
+
+// ErrOff is what a send function returns for a notification it did not
+// send because notifications are switched off: not a failure.
+var ErrOff = errors.New("notifications are off")
 
 // NewNotifier sends through send; onError hears about the first failure
 // (a desktop without a notification server), which is never fatal.
 func NewNotifier(send func(title, body string) error, onError func(error)) *Notifier {
-	return &Notifier{send: send, onError: onError, now: time.Now}
+	return &Notifier{send: send, onError: onError, now: time.Now, result: wire.NotifyStatus{State: wire.NotifyNone}}
+}
+
+// Status is the fate of the last notification: delivered, or failed and
+// why, and when.
+func (n *Notifier) Status() *wire.NotifyStatus {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	r := n.result
+	return &r
 }
 
 // Pause silences notifications until t.
@@ -82,15 +101,31 @@ func (n *Notifier) flush() {
 	}
 }
 
+// maxErrorText bounds the reason a failure is reported with (beeep joins
+// the errors of every way it tried).
+const maxErrorText = 400
+
 func (n *Notifier) deliver(title, body string) {
-	if err := n.send(title, body); err != nil {
-		n.mu.Lock()
-		first := !n.failed
-		n.failed = true
-		n.mu.Unlock()
-		if first && n.onError != nil {
-			n.onError(err)
+	at := n.now()
+	err := n.send(title, body)
+	if errors.Is(err, ErrOff) {
+		return
+	}
+	n.mu.Lock()
+	if !at.Before(n.resultAt) { // deliveries run apart: an older one finishing late is not the last
+		n.resultAt = at
+		n.result = wire.NotifyStatus{State: wire.NotifyDelivered, At: at.UTC().Format(time.RFC3339), Title: title}
+		if err != nil {
+			n.result.State, n.result.Error = wire.NotifyFailed, short(err.Error(), maxErrorText)
 		}
+	}
+	first := err != nil && !n.failed
+	if err != nil {
+		n.failed = true
+	}
+	n.mu.Unlock()
+	if first && n.onError != nil {
+		n.onError(err)
 	}
 }
 

@@ -2,11 +2,13 @@ package app
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 type sent struct {
@@ -64,5 +66,37 @@ func TestNotifierPauseAndErrors(t *testing.T) {
 	defer mu.Unlock()
 	if errs != 1 {
 		t.Errorf("the error was reported %d times, want once", errs)
+	}
+}
+
+// Status tells the fate of the last notification sent: a failure and
+// why, a later delivery clearing it; one not sent because notifications
+// are off changes nothing.
+func TestNotifierReportsTheLastDelivery(t *testing.T) {
+	var fail error
+	n := NewNotifier(func(string, string) error { return fail }, nil)
+	if got := n.Status(); got.State != wire.NotifyNone || got.At != "" {
+		t.Errorf("before any: %+v", got)
+	}
+	steps := []struct {
+		name  string
+		err   error
+		state string
+		title string
+		why   string
+	}{
+		{"failed", errors.New("org.freedesktop.Notifications was not provided"), wire.NotifyFailed, "first", "was not provided"},
+		{"off is not a failure, nor a delivery", ErrOff, wire.NotifyFailed, "first", "was not provided"},
+		{"delivered clears it", nil, wire.NotifyDelivered, "third", ""},
+		{"off again keeps the delivery", ErrOff, wire.NotifyDelivered, "third", ""},
+	}
+	titles := []string{"first", "second", "third", "fourth"}
+	for i, s := range steps {
+		fail = s.err
+		n.deliver(titles[i], "body")
+		got := n.Status()
+		if got.State != s.state || got.Title != s.title || !strings.Contains(got.Error, s.why) || (s.why == "") != (got.Error == "") || got.At == "" {
+			t.Errorf("%s: %+v", s.name, got)
+		}
 	}
 }

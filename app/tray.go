@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
@@ -46,6 +47,9 @@ const (
 	TrayNoDesktop = "no desktop session"
 	TrayHeadless  = "headless by flag"
 	TrayNotBuilt  = "not in this build (build on a Mac with Xcode's command-line tools: make install)"
+	// TrayNoHost: on Linux the tray is a StatusNotifierItem, which a
+	// tray host (a panel) finds through the StatusNotifierWatcher.
+	TrayNoHost = "no tray host on the session bus (no StatusNotifierWatcher): nothing shows the icon"
 )
 
 // TrayState says whether `agentjail run` shows a tray, and if not, why:
@@ -73,6 +77,53 @@ type Tray struct {
 	mu    sync.Mutex
 	today int
 	day   string
+
+	// host is who shows the tray, as watchHost last found it; nil where
+	// that cannot be told (macOS, where the menu bar always shows it).
+	host atomic.Pointer[hostState]
+}
+
+// hostState is the tray's line in status and whether a host shows it.
+type hostState struct {
+	line  string
+	shown bool
+}
+
+// TrayState is the tray's line in status (wire.Status.Tray) and whether
+// a tray host shows it, nil where that cannot be told.
+func (t *Tray) TrayState() (string, *bool) {
+	if !TrayBuilt {
+		return TrayNotBuilt, nil
+	}
+	h := t.host.Load()
+	if h == nil {
+		return TrayRunning, nil
+	}
+	shown := h.shown
+	return h.line, &shown
+}
+
+// setHost records who shows the tray, and logs a change.
+func (t *Tray) setHost(h hostState) {
+	if old := t.host.Swap(&h); old == nil || *old != h {
+		t.logger().Info("tray: " + h.line)
+	}
+}
+
+func (t *Tray) logger() *slog.Logger {
+	if t.opts.Log != nil {
+		return t.opts.Log
+	}
+	return slog.Default()
+}
+
+// NotifyStatus is the fate of the last desktop notification; nil when
+// there is no notifier.
+func (t *Tray) NotifyStatus() *wire.NotifyStatus {
+	if t.opts.Notifier == nil {
+		return nil
+	}
+	return t.opts.Notifier.Status()
 }
 
 // NewTray prepares a tray; Bind attaches the daemon, Run shows it.
@@ -155,5 +206,8 @@ func lastError(st *wire.Status) string {
 // on the main goroutine (macOS runs the menu bar there). It returns
 // ErrNoTray at once where there is no tray.
 func (t *Tray) Run(ctx context.Context) error {
+	if TrayBuilt {
+		go t.watchHost(ctx)
+	}
 	return runTray(ctx, t)
 }

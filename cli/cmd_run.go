@@ -63,7 +63,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 
 	desktop := !headless && app.DesktopAvailable()
 	if !headless && !desktop {
-		log.Info("no desktop session (no session bus): running headless")
+		log.Info("no desktop session (no session bus, or it did not answer in time): running headless")
 	}
 	trayState := app.TrayState(headless, desktop)
 	var tray *app.Tray
@@ -85,6 +85,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		// daemon last loaded it (d is set before any decision is made).
 		tray = newTray(log, func() bool { return d.Decider().Config().Notifications })
 		opts.OnDecision = tray.Decided
+		opts.Desktop = tray
 	}
 	var err error
 	d, err = daemon.New(ctx, opts)
@@ -143,7 +144,7 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 	notifier := app.NewNotifier(
 		func(title, body string) error {
 			if !notify() {
-				return nil
+				return app.ErrOff
 			}
 			return app.SendDesktop(title, body)
 		},

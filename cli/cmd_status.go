@@ -29,22 +29,26 @@ func newStatusCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether the daemon runs, its policies, counters and problems",
-		Long: `Show whether the daemon runs (pid, uptime, version), its socket, the policy
-files in force with any load errors, decisions served by verdict, and the
-calls the hook could not check (fail-opens).
+		Long: `Show whether the daemon runs (pid, uptime, version), its socket, whether a
+tray host shows its tray icon, whether the last desktop notification was
+delivered, the policy files in force with any load errors, decisions served
+by verdict since the daemon started, and the calls the hook could not check
+(fail-opens).
 
 Health describes now: the daemon is degraded while a policy file or
 config.yaml does not load, for an hour after an evaluation error, a
-decision the decision log could not record or a call the hook let through
-unchecked (a fail-open), while an agent found on this machine is not
-wired, is wired but switched off by its own setting, or has an entry
-that cannot run or whose flags differ from config.yaml's fail_mode or
-hook_timeout, and while Codex would skip agentjail's hook (not trusted
-where it now is in hooks.json, switched off, or gone; checked with
-Codex's own app server when codex is on PATH, else by reading
-config.toml). Each problem is listed with what fixes or clears it. The
-agents line shows each agent: wired, wired but switched off, wired but
-its entry broken, found but not wired, or not found.
+decision the decision log could not record, a call the hook let through
+unchecked (a fail-open) or a desktop notification that failed (until one
+is delivered), while an agent found on this machine is not wired, is
+wired but switched off by its own setting, or has an entry that cannot
+run or whose flags differ from config.yaml's fail_mode or hook_timeout,
+and while Codex would skip agentjail's hook (not trusted where it now is
+in hooks.json, switched off, or gone; checked with Codex's own app
+server when codex is on PATH, else by reading config.toml). Each problem
+is listed with what fixes or clears it. The agents line shows each
+agent: wired, wired but switched off, wired but its entry broken, found
+but not wired, or not found. A tray nothing shows is said, but is no
+problem: the tray is optional.
 
 Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 		Args: cobra.NoArgs,
@@ -198,12 +202,16 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}
+		if n := notifyLine(st, time.Now()); n != "" {
+			fmt.Fprintf(out, "notifications: %s\n", line(n))
+		}
 		fmt.Fprintf(out, "policies:  revision %s, %s in %s, loaded %s\n", line(st.Revision), plural.Of(st.Rules, "rule"), plural.Of(len(st.Sources), "file"), line(localTime(st.LoadedAt)))
 		for _, s := range st.Sources {
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
 		}
-		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny\n",
-			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])))
+		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny %s\n",
+			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])),
+			decisionsPeriod(st, time.Now()))
 		printConfig(out, st)
 		printAgents(out, rep.Agents)
 		printOrg(out, st.Org)
@@ -274,6 +282,45 @@ func printNotRunning(out io.Writer, socket string, dialErr error, paint func(str
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
 		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
 	}
+}
+
+// decisionsPeriod says what the decision counters cover: the daemon's
+// life, which a restart (install does one) begins anew; the decision log
+// has the rest.
+func decisionsPeriod(st *wire.Status, now time.Time) string {
+	since := st.DecisionsSince
+	if since == "" {
+		since = st.StartedAt // a daemon older than the field counts from its start too
+	}
+	t, err := time.Parse(time.RFC3339, since)
+	if err != nil {
+		return "since the daemon started"
+	}
+	return fmt.Sprintf("since the daemon started %s ago (`agentjail logs` has earlier ones)", ago(now.Sub(t)))
+}
+
+// notifyLine says whether the last desktop notification reached the
+// desktop, or why not, and when; "" from a daemon too old to say.
+func notifyLine(st *wire.Status, now time.Time) string {
+	n := st.Notify
+	switch {
+	case n == nil && st.Tray == "":
+		return ""
+	case n == nil:
+		return "none sent (" + st.Tray + ")"
+	case st.Notifications != nil && !*st.Notifications:
+		return "off (notifications: false in config.yaml)"
+	case n.State == wire.NotifyNone:
+		return "none sent since the daemon started"
+	}
+	when := n.At
+	if t, err := time.Parse(time.RFC3339, n.At); err == nil {
+		when = fmt.Sprintf("%s (%s ago)", t.Local().Format(timeLayout), ago(now.Sub(t)))
+	}
+	if n.State == wire.NotifyFailed {
+		return fmt.Sprintf("the last one failed at %s: %s", when, n.Error)
+	}
+	return fmt.Sprintf("the last one was delivered at %s", when)
 }
 
 // printConfig shows the configuration in force: what guards, and what

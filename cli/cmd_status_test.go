@@ -137,3 +137,68 @@ func TestStatusShowsCodexHook(t *testing.T) {
 		})
 	}
 }
+
+// The decision counters say the period they cover, since a restart
+// (install does one) starts them again.
+func TestStatusSaysWhatTheDecisionsCover(t *testing.T) {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	tests := []struct {
+		name  string
+		since time.Duration
+		field bool // the daemon sends decisions_since
+		want  string
+	}{
+		{"seconds", 40 * time.Second, true, "since the daemon started 40 seconds ago"},
+		{"one minute", 90 * time.Second, true, "since the daemon started 1 minute ago"},
+		{"minutes", 3*time.Minute + 20*time.Second, true, "since the daemon started 3 minutes ago"},
+		{"hours", 5 * time.Hour, true, "since the daemon started 5 hours ago"},
+		{"days", 50 * time.Hour, true, "since the daemon started 2 days ago"},
+		{"a daemon older than the field", 3 * time.Minute, false, "since the daemon started 3 minutes ago"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := wire.Status{StartedAt: now.Add(-tt.since).Format(time.RFC3339)}
+			if tt.field {
+				st.DecisionsSince = st.StartedAt
+			}
+			if got := decisionsPeriod(&st, now); !strings.HasPrefix(got, tt.want+" (") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	st := wire.Status{StartedAt: time.Now().UTC().Format(time.RFC3339), Decisions: map[wire.Verdict]int64{wire.Allow: 4, wire.Ask: 1, wire.Deny: 2}}
+	var out bytes.Buffer
+	printStatus(&out, statusReport{Running: true, Healthy: true, Daemon: &st}, nil)
+	if want := "\ndecisions: 4 allow, 1 ask, 2 deny since the daemon started "; !strings.Contains(out.String(), want) {
+		t.Errorf("want %q in:\n%s", want, out.String())
+	}
+}
+
+// The notifications line says whether the last one reached the desktop,
+// or why not, and when.
+func TestStatusSaysWhetherNotificationsWork(t *testing.T) {
+	now := time.Now()
+	at := now.Add(-2 * time.Minute).UTC().Format(time.RFC3339)
+	off, on := false, true
+	tests := []struct {
+		name string
+		st   wire.Status
+		want string
+	}{
+		{"a daemon too old to say", wire.Status{}, ""},
+		{"headless", wire.Status{Tray: "headless by flag"}, "none sent (headless by flag)"},
+		{"switched off", wire.Status{Tray: "running", Notifications: &off, Notify: &wire.NotifyStatus{State: wire.NotifyNone}}, "off (notifications: false in config.yaml)"},
+		{"none yet", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyNone}}, "none sent since the daemon started"},
+		{"delivered", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyDelivered, At: at}},
+			"the last one was delivered at " + localTime(at) + " (2 minutes ago)"},
+		{"failed", wire.Status{Tray: "running", Notifications: &on, Notify: &wire.NotifyStatus{State: wire.NotifyFailed, At: at, Error: "no notification service"}},
+			"the last one failed at " + localTime(at) + " (2 minutes ago): no notification service"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := notifyLine(&tt.st, now); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -20,6 +21,24 @@ func localTime(rfc3339 string) string {
 		return rfc3339
 	}
 	return t.Local().Format(timeLayout)
+}
+
+// ago says how long a duration is the way people say it: "40 seconds",
+// "1 minute", "3 hours", "2 days".
+func ago(d time.Duration) string {
+	n, unit := int64(d/time.Second), "second"
+	switch {
+	case d >= 48*time.Hour:
+		n, unit = int64(d/(24*time.Hour)), "day"
+	case d >= 2*time.Hour:
+		n, unit = int64(d/time.Hour), "hour"
+	case d >= time.Minute:
+		n, unit = int64(d/time.Minute), "minute"
+	}
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", max(n, 0), unit)
 }
 
 // colours paints verdict words on a terminal: deny red, ask yellow,

@@ -30,14 +30,17 @@ import (
 
 // Options configures New.
 type Options struct {
-	Socket   string       // the Unix socket to listen on
-	Home     string       // $AGENTJAIL_HOME, made private (0700)
-	UserHome string       // the user's home directory
-	Pack     fs.FS        // the embedded default policy pack
-	Version  string       // reported by status
-	Mode     string       // how it runs, reported by status; "" means "headless"
-	Tray     string       // whether a tray runs and if not why, reported by status
-	Logger   *slog.Logger // nil means slog.Default()
+	Socket   string // the Unix socket to listen on
+	Home     string // $AGENTJAIL_HOME, made private (0700)
+	UserHome string // the user's home directory
+	Pack     fs.FS  // the embedded default policy pack
+	Version  string // reported by status
+	Mode     string // how it runs, reported by status; "" means "headless"
+	Tray     string // whether a tray runs and if not why, reported by status
+	// Desktop, when set (a tray runs), reports what the tray and the
+	// notifications do now; its tray state replaces Tray.
+	Desktop Desktop
+	Logger  *slog.Logger // nil means slog.Default()
 	// LogLevel, when set, is the level of Logger's handler; the daemon sets
 	// it from config.yaml's log_level on every load.
 	LogLevel *slog.LevelVar
@@ -53,6 +56,17 @@ type Options struct {
 	// says whether any agent has the hook, when the entries, not the last
 	// hook call, tell what the installed hook runs with.
 	Agents func(cfg config.Config) (problems []wire.Problem, wired bool)
+}
+
+// Desktop is what status shows of the tray and desktop notifications
+// (app.Tray). Both must answer at once: the tray asks for the status
+// every few seconds.
+type Desktop interface {
+	// TrayState is the tray's line in status, and whether a tray host
+	// shows it (nil: cannot tell); see wire.Status.Tray.
+	TrayState() (string, *bool)
+	// NotifyStatus is the fate of the last notification.
+	NotifyStatus() *wire.NotifyStatus
 }
 
 // Daemon serves decisions on a socket.
@@ -499,7 +513,12 @@ func (d *Daemon) Status() *wire.Status {
 		Mode:      d.opts.Mode,
 		Tray:      d.opts.Tray,
 	}
+	if d.opts.Desktop != nil {
+		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
+		st.Notify = d.opts.Desktop.NotifyStatus()
+	}
 	d.decider.fillStatus(st)
+	st.DecisionsSince = st.StartedAt // the decider's counters start with the daemon
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	d.fillHealth(st)
 	d.fillOrg(st)

@@ -111,6 +111,9 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 	if fo := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); fo.n > 0 {
 		st.Problems = append(st.Problems, failOpenProblem(fo, d.opts.Home))
 	}
+	if p := notifyProblem(st.Notify, st.TrayShown, time.Now()); p != nil {
+		st.Problems = append(st.Problems, *p)
+	}
 	st.Hook = d.installedHook()
 	cfg := d.decider.Config()
 	if d.opts.Agents != nil {
@@ -339,4 +342,27 @@ func recentFailOpens(path string, since time.Time) failOpens {
 		}
 	}
 	return fo
+}
+
+// notifyProblem reports a desktop notification that failed within the
+// last hour, unless a later one was delivered: a deny the user was to see
+// at once was shown nowhere. (A tray nothing shows is no problem: the
+// tray is optional, and status says so on its own line.)
+func notifyProblem(n *wire.NotifyStatus, trayShown *bool, now time.Time) *wire.Problem {
+	if n == nil || n.State != wire.NotifyFailed {
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339, n.At)
+	if err != nil || now.Sub(at) >= wire.ProblemWindow {
+		return nil
+	}
+	where := "the tray's menu, status and `agentjail logs`"
+	if trayShown != nil && !*trayShown {
+		where = "status and `agentjail logs` (nothing shows the tray)"
+	}
+	return &wire.Problem{
+		Kind:    "notifications",
+		Message: fmt.Sprintf("the last desktop notification (%q, at %s) failed: %s; denies show only in %s", n.Title, at.Local().Format(time.TimeOnly), n.Error, where),
+		Fix:     fmt.Sprintf("run a notification service on the session bus (the desktop's own, or dunst or mako), or set notifications: false in config.yaml; this clears with the next notification delivered, or %v after the failure", wire.ProblemWindow),
+	}
 }

@@ -191,3 +191,50 @@ func TestFailOpenProblemNamesTheCause(t *testing.T) {
 		})
 	}
 }
+
+// A failed notification is a problem for an hour, unless a later one was
+// delivered; none sent, or no notifier at all, is none.
+func TestNotifyProblem(t *testing.T) {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	at := func(ago time.Duration) string { return now.Add(-ago).Format(time.RFC3339) }
+	tests := []struct {
+		name string
+		n    *wire.NotifyStatus
+		want bool
+	}{
+		{"no notifier", nil, false},
+		{"none yet", &wire.NotifyStatus{State: wire.NotifyNone}, false},
+		{"delivered", &wire.NotifyStatus{State: wire.NotifyDelivered, At: at(time.Minute)}, false},
+		{"failed a minute ago", &wire.NotifyStatus{State: wire.NotifyFailed, At: at(time.Minute), Title: "agentjail blocked Bash", Error: "no service"}, true},
+		{"failed over an hour ago", &wire.NotifyStatus{State: wire.NotifyFailed, At: at(wire.ProblemWindow + time.Second), Error: "no service"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := notifyProblem(tt.n, nil, now)
+			if (p != nil) != tt.want {
+				t.Fatalf("problem %+v, want one: %v", p, tt.want)
+			}
+			if p != nil && (p.Kind != "notifications" || !strings.Contains(p.Message, "no service") || !strings.Contains(p.Message, "agentjail blocked Bash") || !strings.Contains(p.Fix, "notifications: false")) {
+				t.Errorf("problem %+v", p)
+			}
+		})
+	}
+}
+
+// The problem says where a deny still shows: not the tray when nothing
+// shows it.
+func TestNotifyProblemSaysWhereDeniesShow(t *testing.T) {
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	n := &wire.NotifyStatus{State: wire.NotifyFailed, At: now.Format(time.RFC3339), Error: "no service"}
+	shown, hidden := true, false
+	for _, tt := range []struct {
+		name  string
+		shown *bool
+		tray  bool
+	}{{"tray shown", &shown, true}, {"cannot tell", nil, true}, {"nothing shows the tray", &hidden, false}} {
+		p := notifyProblem(n, tt.shown, now)
+		if p == nil || strings.Contains(p.Message, "the tray's menu") != tt.tray {
+			t.Errorf("%s: %+v", tt.name, p)
+		}
+	}
+}

@@ -5,6 +5,8 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+	"github.com/godbus/dbus/v5/prop"
 )
 
 // A bus config with no service activation: a distro's would start any
@@ -98,7 +101,21 @@ func (n notifications) GetServerInformation() (string, string, string, string, *
 
 func (n notifications) CloseNotification(uint32) *dbus.Error { return nil }
 
+// The services a desktop offers on the session bus.
+const (
+	watcherName = "org.kde.StatusNotifierWatcher"
+	notifyName  = "org.freedesktop.Notifications"
+)
+
+// newDesktop owns the watcher and the notification service on the bus.
 func newDesktop(t *testing.T, addr string) *desktop {
+	t.Helper()
+	return newDesktopWith(t, addr, nil, watcherName, notifyName)
+}
+
+// newDesktopWith owns only the names given, after calling setup (which
+// may export more on the connection before any name is owned).
+func newDesktopWith(t *testing.T, addr string, setup func(*dbus.Conn), names ...string) *desktop {
 	t.Helper()
 	conn, err := dbus.Connect(addr)
 	if err != nil {
@@ -106,14 +123,22 @@ func newDesktop(t *testing.T, addr string) *desktop {
 	}
 	t.Cleanup(func() { conn.Close() })
 	d := &desktop{conn: conn}
-	conn.Export(watcher{d}, "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher")
-	conn.Export(notifications{d}, "/org/freedesktop/Notifications", "org.freedesktop.Notifications")
-	for _, name := range []string{"org.kde.StatusNotifierWatcher", "org.freedesktop.Notifications"} {
-		if reply, err := conn.RequestName(name, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-			t.Fatalf("owning %s: %v %v", name, reply, err)
-		}
+	conn.Export(watcher{d}, "/StatusNotifierWatcher", watcherName)
+	conn.Export(notifications{d}, "/org/freedesktop/Notifications", notifyName)
+	if setup != nil {
+		setup(conn)
+	}
+	for _, name := range names {
+		own(t, conn, name)
 	}
 	return d
+}
+
+func own(t *testing.T, conn *dbus.Conn, name string) {
+	t.Helper()
+	if reply, err := conn.RequestName(name, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("owning %s: %v %v", name, reply, err)
+	}
 }
 
 func (d *desktop) sent() []notification {
@@ -230,7 +255,7 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 			t.Errorf("no %q in the menu: %+v", item, m)
 		}
 	}
-	if got := trayStatus(t, e); got != "running" {
+	if got := trayStatus(t, e); got != "shown by "+thisProgram(t) {
 		t.Errorf("status says the tray is %q", got)
 	}
 	// The icon state shows in the tooltip the item publishes.
@@ -242,6 +267,10 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 	n := dt.sent()[0]
 	if n.app != "agentjail" || n.summary != "agentjail blocked Bash (secrets.credentials)" || !strings.Contains(n.body, "cat ~/.ssh/id_rsa") {
 		t.Errorf("notification %+v", n)
+	}
+	waitFor(t, "status to say the notification was delivered", func() bool { return statusOf(t, e).Daemon.Notify.State == "delivered" })
+	if r := e.cli("status"); r.code != 0 || !strings.Contains(r.stdout, "\nnotifications: the last one was delivered at ") {
+		t.Errorf("status after a delivered notification, exit %d:\n%s", r.code, r.stdout)
 	}
 
 	// Choosing a recent block shows its full reason.
@@ -344,6 +373,161 @@ func trayStatus(t *testing.T, e *env) string {
 	return rep.Daemon.Tray
 }
 
+// desktopStatus is what the tests read of `agentjail status --json`.
+type desktopStatus struct {
+	Daemon struct {
+		Tray      string `json:"tray"`
+		TrayShown *bool  `json:"tray_shown"`
+		Notify    *struct {
+			State string `json:"state"`
+			At    string `json:"at"`
+			Title string `json:"title"`
+			Error string `json:"error"`
+		} `json:"notify"`
+		Decisions      map[string]int `json:"decisions"`
+		DecisionsSince string         `json:"decisions_since"`
+		StartedAt      string         `json:"started_at"`
+		Problems       []struct {
+			Kind, Message, Fix string
+		} `json:"problems"`
+	} `json:"daemon"`
+	Healthy bool `json:"healthy"`
+	code    int
+}
+
+func statusOf(t *testing.T, e *env) desktopStatus {
+	t.Helper()
+	r := e.cli("status", "--json")
+	var rep desktopStatus
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("status --json: %v\n%s%s", err, r.stdout, r.stderr)
+	}
+	rep.code = r.code
+	return rep
+}
+
+func (s desktopStatus) problem(kind string) string {
+	for _, p := range s.Daemon.Problems {
+		if p.Kind == kind {
+			return p.Message
+		}
+	}
+	return ""
+}
+
+// thisProgram is the test binary's process name, as the bus's peers see
+// it: the tests' fake desktop runs in it.
+func thisProgram(t *testing.T) string {
+	b, err := os.ReadFile("/proc/self/comm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Status says whether a tray host shows the icon, following the
+// watcher and the hosts as they come and go, and whether the last
+// notification reached the desktop; a failed one after a deny is a
+// problem until one is delivered.
+func TestStatusSaysWhoShowsTheTrayAndWhetherNotificationsWork(t *testing.T) {
+	e := newEnv(t)
+	e.bus = startBus(t, filepath.Dir(e.home)) // a session bus with no desktop services on it
+	e.runArgs = []string{}
+	e.start()
+	const noHost = "no tray host on the session bus (no StatusNotifierWatcher): nothing shows the icon"
+	waitFor(t, "status to say no host shows the tray", func() bool { return statusOf(t, e).Daemon.Tray == noHost })
+	st := statusOf(t, e)
+	if st.Daemon.TrayShown == nil || *st.Daemon.TrayShown || st.Daemon.Notify == nil || st.Daemon.Notify.State != "none yet" {
+		t.Errorf("status --json: tray_shown %v, notify %+v", st.Daemon.TrayShown, st.Daemon.Notify)
+	}
+	// The tray is optional: nothing showing it is no problem.
+	if st.code != 0 || !st.Healthy {
+		t.Errorf("no tray host made status exit %d, problems %+v", st.code, st.Daemon.Problems)
+	}
+	text := e.cli("status").stdout
+	for _, want := range []string{"\ntray:      " + noHost + "\n", "\nnotifications: none sent since the daemon started\n", "\ndecisions: 0 allow, 0 ask, 0 deny since the daemon started "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("status lacks %q:\n%s", want, text)
+		}
+	}
+
+	// A deny, and no notification service: status says the
+	// notification failed, why and when, and health is degraded.
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	waitFor(t, "status to report the failed notification", func() bool { return statusOf(t, e).Daemon.Notify.State == "failed" })
+	st = statusOf(t, e)
+	if n := st.Daemon.Notify; !strings.HasPrefix(n.Title, "agentjail blocked Bash") || !strings.Contains(n.Error, notifyName) || n.At == "" {
+		t.Errorf("the failed notification: %+v", n)
+	}
+	if st.code != 4 || st.Healthy || !strings.Contains(st.problem("notifications"), "failed") || !strings.Contains(st.problem("notifications"), "(nothing shows the tray)") {
+		t.Errorf("a failed notification: status exit %d, problems %+v", st.code, st.Daemon.Problems)
+	}
+	if st.Daemon.Decisions["deny"] != 1 || st.Daemon.DecisionsSince == "" || st.Daemon.DecisionsSince != st.Daemon.StartedAt {
+		t.Errorf("decisions %v since %q (started %q)", st.Daemon.Decisions, st.Daemon.DecisionsSince, st.Daemon.StartedAt)
+	}
+	text = e.cli("status").stdout
+	for _, want := range []string{"\nnotifications: the last one failed at ", "\nhealth: degraded\n", "\n  notifications: the last desktop notification", "\ndecisions: 0 allow, 0 ask, 1 deny since the daemon started "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("status lacks %q:\n%s", want, text)
+		}
+	}
+
+	// A watcher appears that says no host registered with it: still
+	// nothing shows the icon.
+	var watcherConn *dbus.Conn
+	newDesktopWith(t, e.bus, func(c *dbus.Conn) {
+		watcherConn = c
+		prop.Export(c, "/StatusNotifierWatcher", prop.Map{watcherName: {
+			"IsStatusNotifierHostRegistered": {Value: false, Emit: prop.EmitFalse},
+		}})
+	}, watcherName)
+	me := thisProgram(t)
+	waitFor(t, "status to name the watcher without a host", func() bool {
+		return statusOf(t, e).Daemon.Tray == "no tray host has registered with the StatusNotifierWatcher ("+me+"): nothing shows the icon"
+	})
+	// A host appears: status names the program showing the icon.
+	own(t, watcherConn, fmt.Sprintf("org.kde.StatusNotifierHost-%d-1", os.Getpid()))
+	waitFor(t, "status to say a host shows the tray", func() bool { return statusOf(t, e).Daemon.Tray == "shown by "+me })
+	if st := statusOf(t, e); st.Daemon.TrayShown == nil || !*st.Daemon.TrayShown {
+		t.Errorf("tray_shown %v", st.Daemon.TrayShown)
+	}
+	if text := e.cli("status").stdout; !strings.Contains(text, "\ntray:      shown by "+me+"\n") {
+		t.Errorf("status text:\n%s", text)
+	}
+	// The watcher leaves: nothing shows it again.
+	watcherConn.Close()
+	waitFor(t, "status to say the host left", func() bool { return statusOf(t, e).Daemon.Tray == noHost })
+
+	// A notification service appears and the next deny is delivered:
+	// the problem clears.
+	newDesktopWith(t, e.bus, nil, notifyName)
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	waitFor(t, "status to say the notification was delivered", func() bool { return statusOf(t, e).Daemon.Notify.State == "delivered" })
+	if st := statusOf(t, e); st.code != 0 || st.problem("notifications") != "" {
+		t.Errorf("after a delivered notification: exit %d, problems %+v", st.code, st.Daemon.Problems)
+	}
+}
+
+// Notifications switched off send nothing, so no service on the bus is
+// no failure.
+func TestNotificationsOffAreNoFailure(t *testing.T) {
+	e := newEnv(t)
+	e.bus = startBus(t, filepath.Dir(e.home))
+	os.MkdirAll(e.ajHome, 0o700)
+	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("notifications: false\n"), 0o600)
+	e.runArgs = []string{}
+	e.start()
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	time.Sleep(time.Second) // a notification would be sent by now
+	st := statusOf(t, e)
+	if st.Daemon.Notify == nil || st.Daemon.Notify.State != "none yet" || st.code != 0 {
+		t.Errorf("notifications off: notify %+v, exit %d, problems %+v", st.Daemon.Notify, st.code, st.Daemon.Problems)
+	}
+	if text := e.cli("status").stdout; !strings.Contains(text, "\nnotifications: off (notifications: false in config.yaml)\n") {
+		t.Errorf("status text:\n%s", text)
+	}
+}
+
 func TestStatusSaysHeadlessByFlag(t *testing.T) {
 	e := newEnv(t)
 	e.bus = startBus(t, filepath.Dir(e.home)) // a desktop, but --headless
@@ -351,6 +535,12 @@ func TestStatusSaysHeadlessByFlag(t *testing.T) {
 	e.start()
 	if got := trayStatus(t, e); got != "headless by flag" {
 		t.Errorf("status says the tray is %q", got)
+	}
+	if st := statusOf(t, e); st.Daemon.Notify != nil || st.Daemon.TrayShown != nil {
+		t.Errorf("headless: notify %+v, tray_shown %v", st.Daemon.Notify, st.Daemon.TrayShown)
+	}
+	if text := e.cli("status").stdout; !strings.Contains(text, "\nnotifications: none sent (headless by flag)\n") {
+		t.Errorf("status text:\n%s", text)
 	}
 }
 
@@ -401,6 +591,39 @@ func TestNoSessionBusRunsHeadless(t *testing.T) {
 	}
 	e.stop() // checks a clean exit on SIGTERM
 	if !strings.Contains(e.logs.String(), "running headless") || strings.Contains(e.logs.String(), "panic") {
+		t.Errorf("logs:\n%s", e.logs)
+	}
+}
+
+// A session bus that accepts and never answers (a stale address, a
+// wedged bus) leaves the daemon headless, serving; it hung in the bus
+// handshake before it listened, so every call ran unchecked.
+func TestUnansweringSessionBusRunsHeadless(t *testing.T) {
+	e := newEnv(t)
+	sock := filepath.Join(filepath.Dir(e.home), "mute-bus")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			go io.Copy(io.Discard, c) // hears all, says nothing
+		}
+	}()
+	e.bus = "unix:path=" + sock
+	e.runArgs = []string{}
+	e.start() // fails if the daemon does not listen within 10s
+	expectDecision(t, e.hook(bashEvent("rm -rf ~")), "deny", "would delete")
+	if got := trayStatus(t, e); got != "no desktop session" {
+		t.Errorf("status says the tray is %q", got)
+	}
+	if !strings.Contains(e.logs.String(), "did not answer in time): running headless") {
 		t.Errorf("logs:\n%s", e.logs)
 	}
 }

@@ -129,16 +129,23 @@ type Status struct {
 	Socket    string `json:"socket"`
 	Home      string `json:"home"`
 	Mode      string `json:"mode"` // how it runs, e.g. "headless"
-	// Tray says whether the daemon shows a tray (menu bar) and if not,
-	// why: "running", "no desktop session", "headless by flag", or "not
-	// in this build (…how to get one)". Empty from a daemon that predates
-	// the field.
-	Tray       string    `json:"tray,omitempty"`
-	Revision   string    `json:"revision"`
-	Rules      int       `json:"rules"`     // deny, ask and allow rules in force
-	LoadedAt   string    `json:"loaded_at"` // RFC 3339, last successful load
-	Sources    []Source  `json:"sources"`
-	LoadErrors []LoadErr `json:"load_errors,omitempty"` // from the last load attempt
+	// Tray says whether the daemon's tray (menu bar) is shown and if not,
+	// why: "shown by <the program showing it>", "no tray host on the
+	// session bus (…)", "running" (macOS, where the menu bar always
+	// shows it), "no desktop session", "headless by flag", or "not in
+	// this build (…how to get one)". Empty from a daemon that predates
+	// the field. TrayShown is true when a tray host shows the icon, false
+	// when the daemon knows nothing does, and absent when it cannot tell.
+	Tray      string `json:"tray,omitempty"`
+	TrayShown *bool  `json:"tray_shown,omitempty"`
+	// Notify is the fate of the last desktop notification; nil when the
+	// daemon sends none (no desktop session, --headless).
+	Notify     *NotifyStatus `json:"notify,omitempty"`
+	Revision   string        `json:"revision"`
+	Rules      int           `json:"rules"`     // deny, ask and allow rules in force
+	LoadedAt   string        `json:"loaded_at"` // RFC 3339, last successful load
+	Sources    []Source      `json:"sources"`
+	LoadErrors []LoadErr     `json:"load_errors,omitempty"` // from the last load attempt
 	// ConfigError is set when config.yaml could not be used; what is in
 	// force instead (the last good configuration, or the defaults) is
 	// ConfigInForce.
@@ -152,10 +159,14 @@ type Status struct {
 	ConfigInForce string `json:"config_in_force,omitempty"`
 	// LastGoodError says why the last good configuration could not be
 	// kept (or, at start, used).
-	LastGoodError string            `json:"last_good_error,omitempty"`
-	Decisions     map[Verdict]int64 `json:"decisions"`
-	EvalErrors    int64             `json:"eval_errors"`
-	LastEvalErr   string            `json:"last_eval_error,omitempty"`
+	LastGoodError string `json:"last_good_error,omitempty"`
+	// Decisions counts the decisions served since DecisionsSince (RFC
+	// 3339): the daemon's start, so a restart (install does one) resets
+	// them; the decision log keeps every decision.
+	Decisions      map[Verdict]int64 `json:"decisions"`
+	DecisionsSince string            `json:"decisions_since"`
+	EvalErrors     int64             `json:"eval_errors"`
+	LastEvalErr    string            `json:"last_eval_error,omitempty"`
 	// LogErrors counts decisions the decision log could not record (disk
 	// full, unwritable file, failed rotation); LastLogError says why.
 	// Any makes the daemon degraded: decisions are being lost.
@@ -213,6 +224,23 @@ type OrgBundle struct {
 	LastError      string `json:"last_error,omitempty"`      // the last download or activation error
 }
 
+// NotifyStatus is the fate of the last desktop notification (of a deny,
+// or a reason the tray was asked to show).
+type NotifyStatus struct {
+	// State is "none yet", "delivered" or "failed".
+	State string `json:"state"`
+	At    string `json:"at,omitempty"`    // RFC 3339, when the last one was sent
+	Title string `json:"title,omitempty"` // the last one's title
+	Error string `json:"error,omitempty"` // why the last one failed
+}
+
+// Notification states.
+const (
+	NotifyNone      = "none yet"
+	NotifyDelivered = "delivered"
+	NotifyFailed    = "failed"
+)
+
 // HookFlags are the flags the installed hook runs with.
 type HookFlags struct {
 	Timeout    string `json:"timeout"`
@@ -224,7 +252,7 @@ type HookFlags struct {
 
 // Problem is one cause of a degraded daemon.
 type Problem struct {
-	Kind    string `json:"kind"` // policy, config, eval, decision_log, fail_open, hook_timeout, fail_mode
+	Kind    string `json:"kind"` // policy, config, eval, decision_log, fail_open, hook_timeout, fail_mode, notifications
 	Message string `json:"message"`
 	Fix     string `json:"fix"` // what to run or change to fix or clear it
 }
