@@ -248,10 +248,17 @@ func codexHooksList(ctx context.Context, codex, dir string) ([]codexListing, err
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("codex app-server: %w", err)
 	}
+	waited := false
+	wait := func() {
+		if !waited {
+			stdin.Close() // the server ends at the end of its input
+			cmd.Wait()    // bounded: ctx's deadline, then WaitDelay
+			waited = true
+		}
+	}
 	defer func() {
-		stdin.Close() // the server ends at the end of its input
 		cancel()
-		cmd.Wait()
+		wait()
 	}()
 	type answer struct {
 		listed []codexListing
@@ -265,6 +272,8 @@ func codexHooksList(ctx context.Context, codex, dir string) ([]codexListing, err
 	select {
 	case a := <-done:
 		if a.err != nil {
+			// Its stderr is whole, and ours to read, once it has ended.
+			wait()
 			return nil, fmt.Errorf("codex app-server: %w%s", a.err, stderrNote(stderr.String()))
 		}
 		return a.listed, nil
