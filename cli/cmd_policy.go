@@ -15,6 +15,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -83,7 +84,7 @@ be loaded twice.`,
 					return exitWith(ExitError, "%v", werr)
 				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote the default pack's %d policy files to %s\nrun your tests beside them with: opa test --v0-compatible %s %s\n", len(files), dir, paths.Policies(), dir)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote the default pack's %s to %s\nrun your tests beside them with: opa test --v0-compatible %s %s\n", plural.Of(len(files), "policy file"), dir, paths.Policies(), dir)
 			return nil
 		},
 	}

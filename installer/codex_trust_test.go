@@ -124,8 +124,8 @@ func TestCodexMovedHookRepaired(t *testing.T) {
 		t.Fatalf("moved hook: %+v", c)
 	}
 
-	if codexWired(o) {
-		t.Errorf("Agents says codex is wired while Codex would skip the hook")
+	if codexGuarded(o) {
+		t.Errorf("Agents says codex is guarded while Codex would skip the hook")
 	}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestCodexMovedHookRepaired(t *testing.T) {
 	if c := checkCodex(t, o); c.Problem != "" {
 		t.Fatalf("after repair: %+v", c)
 	}
-	if !codexWired(o) {
+	if !codexGuarded(o) {
 		t.Errorf("Agents says codex is not wired after the repair")
 	}
 	if got := read(t, o.codexHooksPath()); got != moved {
@@ -240,8 +240,8 @@ func TestCodexTrustByConfig(t *testing.T) {
 	if c := checkCodex(t, o); !strings.Contains(c.Problem, "switches it off") || !strings.Contains(c.Problem, "to switch it back on") {
 		t.Errorf("switched off: %+v", c)
 	}
-	if codexWired(o) {
-		t.Errorf("Agents says codex is wired while its hook is switched off")
+	if codexGuarded(o) {
+		t.Errorf("Agents says codex is guarded while its hook is switched off")
 	}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -323,10 +323,12 @@ func TestCodexTrustByAppServer(t *testing.T) {
 	}
 }
 
-func codexWired(o Options) bool {
+// codexGuarded is whether Agents sees Codex's calls reaching agentjail:
+// wired, with no problem such as an untrusted hook.
+func codexGuarded(o Options) bool {
 	for _, a := range Agents(o) {
 		if a.Name == "codex" {
-			return a.Wired
+			return a.Guarded()
 		}
 	}
 	return false
