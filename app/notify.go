@@ -82,7 +82,7 @@ func (n *Notifier) Deny(r decisionlog.Record) {
 		rule := strings.Join(r.RuleIDs, ", ")
 		title := fmt.Sprintf("agentjail blocked %s (%s)", short(r.Tool, 40), short(rule, 60))
 		body := short(r.Summary, 80) + "\n" + short(strings.Join(r.Reasons, " "), 200)
-		go n.deliver(title, body)
+		go n.deliver(title, body, now)
 		return
 	}
 	n.pending++
@@ -94,10 +94,11 @@ func (n *Notifier) Deny(r decisionlog.Record) {
 func (n *Notifier) flush() {
 	n.mu.Lock()
 	count := n.pending
-	n.pending, n.timer, n.last = 0, nil, n.now()
+	at := n.now()
+	n.pending, n.timer, n.last = 0, nil, at
 	n.mu.Unlock()
 	if count > 0 {
-		go n.deliver("agentjail", fmt.Sprintf("and %d more blocked", count))
+		go n.deliver("agentjail", fmt.Sprintf("and %d more blocked", count), at)
 	}
 }
 
@@ -105,8 +106,9 @@ func (n *Notifier) flush() {
 // the errors of every way it tried).
 const maxErrorText = 400
 
-func (n *Notifier) deliver(title, body string) {
-	at := n.now()
+// deliver sends one notification; at is when it was asked for, read
+// under the lock by the caller (now is the test's to change).
+func (n *Notifier) deliver(title, body string, at time.Time) {
 	err := n.send(title, body)
 	if errors.Is(err, ErrOff) {
 		return

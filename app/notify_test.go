@@ -93,7 +93,7 @@ func TestNotifierReportsTheLastDelivery(t *testing.T) {
 	titles := []string{"first", "second", "third", "fourth"}
 	for i, s := range steps {
 		fail = s.err
-		n.deliver(titles[i], "body")
+		n.deliver(titles[i], "body", time.Now())
 		got := n.Status()
 		if got.State != s.state || got.Title != s.title || !strings.Contains(got.Error, s.why) || (s.why == "") != (got.Error == "") || got.At == "" {
 			t.Errorf("%s: %+v", s.name, got)

@@ -143,7 +143,7 @@ func (t *Tray) loop(ctx context.Context, it *items) {
 		case i := <-clicks:
 			if i < len(current.Recent) && t.opts.Notifier != nil {
 				// Show the full reason.
-				go t.opts.Notifier.deliver("agentjail: why it was blocked", current.Recent[i].Reason)
+				go t.opts.Notifier.deliver("agentjail: why it was blocked", current.Recent[i].Reason, time.Now())
 			}
 		case i := <-hookClicks:
 			if i < len(current.Hooks) && current.Hooks[i].Enabled && t.opts.InstallHook != nil {
