@@ -90,30 +90,42 @@ func ruleIDs(modules map[string]*ast.Module) (ids map[string]bool, dynamic bool)
 			continue
 		}
 		for _, r := range m.Rules {
-			switch r.Head.Name.String() {
-			case "deny", "ask", "allow":
-			default:
-				continue
-			}
-			if r.Head.Key == nil {
-				continue
-			}
-			obj, ok := r.Head.Key.Value.(ast.Object)
-			if !ok {
-				continue // a plain message: no id
-			}
-			id := obj.Get(ast.StringTerm("id"))
-			if id == nil {
-				continue
-			}
-			if s, ok := id.Value.(ast.String); ok {
-				ids[string(s)] = true
-			} else {
+			if _, id, computed := messageID(r); id != "" {
+				ids[id] = true
+			} else if computed {
 				dynamic = true
 			}
 		}
 	}
 	return ids, dynamic
+}
+
+// messageID is the id a deny, ask or allow rule gives its messages
+// ({"id": "git.force_push", "msg": ...}) and the set it adds them to; id
+// is "" for any other rule, a plain message, or an id the rule computes
+// (computed is then set).
+func messageID(r *ast.Rule) (verdict, id string, computed bool) {
+	verdict = r.Head.Name.String()
+	switch verdict {
+	case "deny", "ask", "allow":
+	default:
+		return "", "", false
+	}
+	if r.Head.Key == nil {
+		return "", "", false
+	}
+	obj, ok := r.Head.Key.Value.(ast.Object)
+	if !ok {
+		return "", "", false // a plain message: no id
+	}
+	term := obj.Get(ast.StringTerm("id"))
+	if term == nil {
+		return "", "", false
+	}
+	if s, ok := term.Value.(ast.String); ok {
+		return verdict, string(s), false
+	}
+	return "", "", true
 }
 
 // RuleIDs lists the rule ids the policies in force give their messages.
@@ -161,28 +173,11 @@ func FileRules(name string, text []byte) ([]FileRule, error) {
 	seen := map[FileRule]bool{}
 	var out []FileRule
 	for _, r := range m.Rules {
-		verdict := r.Head.Name.String()
-		switch verdict {
-		case "deny", "ask", "allow":
-		default:
+		verdict, id, _ := messageID(r)
+		if id == "" {
 			continue
 		}
-		if r.Head.Key == nil {
-			continue
-		}
-		obj, ok := r.Head.Key.Value.(ast.Object)
-		if !ok {
-			continue
-		}
-		id := obj.Get(ast.StringTerm("id"))
-		if id == nil {
-			continue
-		}
-		s, ok := id.Value.(ast.String)
-		if !ok {
-			continue
-		}
-		fr := FileRule{ID: string(s), Verdict: verdict}
+		fr := FileRule{ID: id, Verdict: verdict}
 		if !seen[fr] {
 			seen[fr] = true
 			out = append(out, fr)
