@@ -130,10 +130,10 @@ func TestInstallWithNoAgentSaysSo(t *testing.T) {
 // value shows in neither.
 func TestAgentHooksOffSwitches(t *testing.T) {
 	tests := []struct {
-		agent, title string
-		file         string // relative to HOME
+		agent, title  string
+		file          string // relative to HOME
 		on, lookAlike string
-		key          string // what the messages name
+		key           string // what the messages name
 	}{
 		{"claude-code", "Claude Code", ".claude/settings.json", `"disableAllHooks": true`, `"disableAllHooks": false`, `"disableAllHooks": true`},
 		{"gemini", "Gemini CLI", ".gemini/settings.json", `"hooksConfig": {"enabled": false}`, `"hooksConfig": {"enabled": true}`, "hooksConfig.enabled: false"},

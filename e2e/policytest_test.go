@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -253,4 +254,54 @@ test_pack_asks_too if {
 	if r := e.cli("policy", "test", dir); r.code != 5 || !strings.Contains(r.stdout, "test_wrong_expectation: FAIL") || !strings.Contains(r.stdout, `Fail cmd.operands[0] = "publish"`) {
 		t.Errorf("agentjail policy test with the wrong fixture expectation: %+v", r)
 	}
+}
+
+// The README's first policy and its test pass as the README says: under
+// `agentjail policy test` and under plain `opa test` (no flag: both files
+// are Rego v1), and fail under both when the rule is broken.
+func TestReadmeFirstPolicyUnderBothRunners(t *testing.T) {
+	doc, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## Your first policy and its test")
+	if !ok {
+		t.Fatal("README.md has no section \"Your first policy and its test\"")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	blocks := regexp.MustCompile("(?s)```rego\n(.*?)```").FindAllStringSubmatch(section, -1)
+	if len(blocks) != 2 || !strings.Contains(blocks[1][1], "test_") {
+		t.Fatalf("the section should hold a policy and its test, %d rego blocks:\n%s", len(blocks), section)
+	}
+	policy, test := blocks[0][1], blocks[1][1]
+	e := newEnv(t)
+	run := func(t *testing.T, policy string) (opa, ours result) {
+		t.Helper()
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "team.rego"), []byte(policy), 0o600)
+		os.WriteFile(filepath.Join(dir, "team_test.rego"), []byte(test), 0o600)
+		return e.opaTest(t, dir), e.cli("policy", "test", dir)
+	}
+	t.Run("as written", func(t *testing.T) {
+		opa, ours := run(t, policy)
+		if opa.code != 0 || !strings.Contains(opa.stdout, "PASS: 2/2") {
+			t.Errorf("opa test: %+v", opa)
+		}
+		if ours.code != 0 || !strings.Contains(ours.stdout, "PASS: 2/2") {
+			t.Errorf("agentjail policy test: %+v", ours)
+		}
+	})
+	t.Run("with the rule broken", func(t *testing.T) {
+		broken := strings.Replace(policy, `"npm publish"`, `"npm publsh"`, 1)
+		if broken == policy {
+			t.Fatal("the README's policy no longer matches on \"npm publish\"; update this test")
+		}
+		opa, ours := run(t, broken)
+		if opa.code == 0 || !strings.Contains(opa.stdout, "test_publish_is_asked: FAIL") {
+			t.Errorf("opa test passed a broken rule: %+v", opa)
+		}
+		if ours.code != 5 || !strings.Contains(ours.stdout, "FAIL") {
+			t.Errorf("agentjail policy test passed a broken rule: %+v", ours)
+		}
+	})
 }

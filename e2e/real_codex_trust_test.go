@@ -140,7 +140,9 @@ func TestRealCodexMovedHook(t *testing.T) {
 }
 
 // pathWith is a PATH= entry with dir first.
-func pathWith(dir string) string { return "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH") }
+func pathWith(dir string) string {
+	return "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")
+}
 
 // pathWithout is a PATH= entry without the folders that hold program.
 func pathWithout(program string) string {
