@@ -67,8 +67,9 @@ vet: ## go vet for linux, and vet and build for darwin without cgo
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=darwin CGO_ENABLED=0 $(GO) build -o /dev/null ./...
 
-lint: ## staticcheck, pinned as a tool in go.mod
-	@echo "==> staticcheck"
+lint: ## gofmt and staticcheck (pinned as a tool in go.mod)
+	@echo "==> gofmt, staticcheck"
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt -w these files:"; echo "$$unformatted"; exit 1; fi
 	$(GO) tool staticcheck ./...
 
 bin/testprogress: tools/testprogress/main.go
