@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -181,4 +184,151 @@ func TestRealGeminiFailOpenNotice(t *testing.T) {
 			t.Errorf("Gemini CLI showed %q, want one notice with the hook's message", notices)
 		}
 	})
+}
+
+// Codex 0.169.0, measured: a PreToolUse hook's {"systemMessage"} on exit
+// 0 is accepted (the hook's run is "completed", not "failed", and the
+// call runs) and becomes a warning entry of the hook's run, which Codex's
+// app server (what its screen and editor extensions draw from) sends in
+// hook/completed as run.entries [{"kind":"warning","text":<message>}].
+// A stderr-only answer on exit 0 gives no entry at all. `codex exec`
+// prints neither, in text or --json: headless, the message is only in
+// the app server's events (and the hook's stderr).
+func TestRealCodexFailOpenNotice(t *testing.T) {
+	codex := agentCLI(t, "codex")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	codexHome := filepath.Join(e.home, ".codex")
+	os.MkdirAll(codexHome, 0o700)
+	config := "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\n\n" +
+		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	installFor(t, e, "codex")
+
+	// run has Codex run the harmless command in one app-server turn and
+	// returns the tool's result and our hook's completed run.
+	run := func(t *testing.T) (string, codexHookRun) {
+		t.Helper()
+		api.script(&modelCall{Name: "exec_command", Args: map[string]any{"cmd": harmless}})
+		var ours []codexHookRun
+		for _, n := range codexTurn(t, e, codex, work.dir) {
+			if n.Method != "hook/completed" {
+				continue
+			}
+			var p struct{ Run codexHookRun }
+			json.Unmarshal(n.Params, &p)
+			if strings.HasSuffix(filepath.Dir(p.Run.SourcePath), ".codex") && p.Run.EventName == "preToolUse" {
+				ours = append(ours, p.Run)
+			}
+		}
+		if len(ours) != 1 {
+			t.Fatalf("Codex reported %d PreToolUse hook runs, want 1: %+v", len(ours), ours)
+		}
+		return oneResult(t, api, ""), ours[0]
+	}
+
+	t.Run("a checked call shows no notice", func(t *testing.T) {
+		got, hook := run(t)
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if hook.Status != "completed" || len(hook.Entries) != 0 {
+			t.Errorf("hook run %+v, want completed with no entries", hook)
+		}
+	})
+	t.Run("a fail-open runs the call and shows the message", func(t *testing.T) {
+		failOpen(t, e)
+		got, hook := run(t)
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("the call did not run; tool result:\n%s", got)
+		}
+		if hook.Status != "completed" || len(hook.Entries) != 1 || hook.Entries[0].Kind != "warning" ||
+			!strings.HasPrefix(hook.Entries[0].Text, "agentjail: ") || !strings.Contains(hook.Entries[0].Text, failOpenMark) {
+			t.Errorf("hook run %+v, want completed with one warning carrying the hook's message", hook)
+		}
+	})
+}
+
+// codexHookRun is the part of a hook run that Codex's app server reports.
+type codexHookRun struct {
+	EventName  string
+	SourcePath string
+	Status     string
+	Entries    []struct{ Kind, Text string }
+}
+
+// codexNotification is one notification of Codex's app server.
+type codexNotification struct {
+	Method string
+	Params json.RawMessage
+}
+
+// codexTurn starts Codex's app server in dir, opens a thread, runs one
+// turn asking the model for its task, and returns every notification up
+// to the turn's end.
+func codexTurn(t *testing.T, e *env, codex, dir string) []codexNotification {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "app-server")
+	cmd.Env, cmd.Dir = agentEnv(e, "FAKE_MODEL_KEY=x"), dir
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = 5 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	enc := json.NewEncoder(stdin)
+	send := func(m map[string]any) {
+		m["jsonrpc"] = "2.0"
+		if err := enc.Encode(m); err != nil {
+			t.Fatalf("codex app-server: %v\n%s", err, stderr.String())
+		}
+	}
+	send(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "agentjail-e2e", "title": nil, "version": "1"}, "capabilities": nil}})
+	send(map[string]any{"method": "initialized"})
+	send(map[string]any{"id": 2, "method": "thread/start", "params": map[string]any{"cwd": dir, "sandbox": "danger-full-access", "approvalPolicy": "never"}})
+	var out []codexNotification
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var m struct {
+			ID     *int            `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+			codexNotification
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		if m.ID != nil && len(m.Error) > 0 {
+			t.Fatalf("codex app-server: request %d failed: %s", *m.ID, m.Error)
+		}
+		if m.ID != nil && *m.ID == 2 {
+			var r struct{ Thread struct{ ID string } }
+			json.Unmarshal(m.Result, &r)
+			send(map[string]any{"id": 3, "method": "turn/start", "params": map[string]any{"threadId": r.Thread.ID, "input": []any{map[string]any{"type": "text", "text": "Do the task."}}}})
+		}
+		if m.Method == "" {
+			continue
+		}
+		out = append(out, m.codexNotification)
+		if m.Method == "turn/completed" {
+			return out
+		}
+	}
+	t.Fatalf("codex app-server ended before the turn did (%v)\n%s", ctx.Err(), stderr.String())
+	return nil
 }
