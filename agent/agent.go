@@ -259,8 +259,9 @@ func mcpCall(tool, like string, input any) Call {
 }
 
 // Notifier is an adapter whose agent shows a hook's message to the user
-// on a call the hook lets run, in a channel of its own (Claude Code's and
-// Gemini CLI's systemMessage): the hook's stderr on exit 0 is not shown.
+// on a call the hook lets run, in a channel of its own (the systemMessage
+// of Claude Code, Gemini CLI and Codex): the hook's stderr on exit 0 is
+// not shown.
 type Notifier interface {
 	// Notice is the answer that lets the call go on as if the hook had
 	// said nothing, and shows msg to the user.
@@ -277,8 +278,8 @@ func Notice(a Adapter, event map[string]any, msg string) Answer {
 	return Answer{Stderr: msg + "\n", Exit: ExitOK}
 }
 
-// systemMessage is the output of Claude Code's and Gemini CLI's hooks
-// that shows a message to the user and decides nothing.
+// systemMessage is the output of Claude Code's, Gemini CLI's and Codex's
+// hooks that shows a message to the user and decides nothing.
 type systemMessage struct {
 	SystemMessage string `json:"systemMessage"`
 }

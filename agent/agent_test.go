@@ -178,8 +178,9 @@ func TestRenderGolden(t *testing.T) {
 			checkContract(t, name, d.dec, ans)
 		}
 		// A call the hook lets run unchecked is said to the user where
-		// the agent shows a hook's message (Claude Code's and Gemini CLI's
-		// systemMessage), and on stderr for every agent; it decides nothing.
+		// the agent shows a hook's message (the systemMessage of Claude
+		// Code, Gemini CLI and Codex), and on stderr for every agent; it
+		// decides nothing.
 		ans := Notice(a, event(t, events[name]), "agentjail: no agentjail daemon is running; this call was allowed unchecked")
 		got.WriteString("== fail_open_notice\nstdout: " + string(ans.Stdout) + "\nstderr: " + ans.Stderr + "\nexit: " + string(rune('0'+ans.Exit)) + "\n")
 		checkNotice(t, name, ans)
@@ -238,7 +239,7 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a Answer) {
 
 // noticeAgents are the agents with a channel for a hook's message to the
 // user on a call that goes on: a systemMessage alone, no decision.
-var noticeAgents = map[string]bool{"claude-code": true, "gemini": true}
+var noticeAgents = map[string]bool{"claude-code": true, "gemini": true, "codex": true}
 
 // checkNotice asserts a fail-open's notice: exit 0, the message on stderr,
 // and on stdout either nothing or a systemMessage carrying no decision.

@@ -71,3 +71,11 @@ func (codex) Render(_ map[string]any, d *wire.Decision) Answer {
 	}
 	return Answer{Stderr: unknownVerdict(d) + "\n", Exit: ExitBlock}
 }
+
+// Notice: Codex takes a PreToolUse hook's systemMessage on exit 0 as a
+// warning entry of the hook's run, which its app server sends to the
+// screen (hook/completed); the call goes on under Codex's own approvals.
+// A hook's stderr on exit 0 reaches no one.
+func (codex) Notice(_ map[string]any, msg string) Answer {
+	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+}
