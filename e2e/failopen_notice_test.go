@@ -39,6 +39,39 @@ func failOpen(t *testing.T, e *env) {
 	waitFor(t, "the daemon to stop", func() bool { return syscall.Kill(pid, 0) != nil })
 }
 
+// noticeSubtests runs the two sides with run (the agent doing the
+// harmless call, returning the tool's result and the notices it showed):
+// a checked call shows nothing, and a fail-open runs the call and shows
+// exactly one notice, starting with prefix, with the hook's message.
+func noticeSubtests(t *testing.T, e *env, rec *hookRecorder, run func(*testing.T) (string, []string), agentTitle, prefix string) {
+	t.Run("a checked call shows no notice", func(t *testing.T) {
+		got, notices := run(t)
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if len(notices) != 0 {
+			t.Errorf("notices on a checked call: %q", notices)
+		}
+		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
+		}
+	})
+	t.Run("a fail-open runs the call and shows the message", func(t *testing.T) {
+		failOpen(t, e)
+		got, notices := run(t)
+		if !strings.Contains(got, harmlessW) {
+			t.Errorf("the call did not run; tool result:\n%s", got)
+		}
+		c := rec.one(t)
+		if c.Code != 0 || !strings.Contains(c.Stdout, `"systemMessage"`) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and a systemMessage", c.Code, c.Stdout, c.Stderr)
+		}
+		if len(notices) != 1 || !strings.HasPrefix(notices[0], prefix) || !strings.Contains(notices[0], failOpenMark) {
+			t.Errorf("%s showed %q, want one notice with the hook's message", agentTitle, notices)
+		}
+	})
+}
+
 // Claude Code 2.1.330, measured: a PreToolUse hook's {"systemMessage"}
 // on exit 0 is shown to the user and the call goes on under Claude's own
 // permissions. Headless, `-p --output-format text` and `json` print only
@@ -88,32 +121,7 @@ func TestRealClaudeFailOpenNotice(t *testing.T) {
 		return res[0].Content, notices
 	}
 
-	t.Run("a checked call shows no notice", func(t *testing.T) {
-		got, notices := run(t)
-		if !strings.Contains(got, harmlessW) {
-			t.Errorf("tool result:\n%s", got)
-		}
-		if len(notices) != 0 {
-			t.Errorf("notices on a checked call: %q", notices)
-		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
-		}
-	})
-	t.Run("a fail-open runs the call and shows the message", func(t *testing.T) {
-		failOpen(t, e)
-		got, notices := run(t)
-		if !strings.Contains(got, harmlessW) {
-			t.Errorf("the call did not run; tool result:\n%s", got)
-		}
-		c := rec.one(t)
-		if c.Code != 0 || !strings.Contains(c.Stdout, `"systemMessage"`) {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and a systemMessage", c.Code, c.Stdout, c.Stderr)
-		}
-		if len(notices) != 1 || !strings.HasPrefix(notices[0], "PreToolUse:Bash says: agentjail: ") || !strings.Contains(notices[0], failOpenMark) {
-			t.Errorf("Claude Code showed %q, want one notice with the hook's message", notices)
-		}
-	})
+	noticeSubtests(t, e, rec, run, "Claude Code", "PreToolUse:Bash says: agentjail: ")
 }
 
 // Gemini CLI 0.61.0, measured: a BeforeTool hook's {"systemMessage"} on
@@ -158,32 +166,7 @@ func TestRealGeminiFailOpenNotice(t *testing.T) {
 		return oneResult(t, api, r.stdout+r.stderr), notices
 	}
 
-	t.Run("a checked call shows no notice", func(t *testing.T) {
-		got, notices := run(t)
-		if !strings.Contains(got, harmlessW) {
-			t.Errorf("tool result:\n%s", got)
-		}
-		if len(notices) != 0 {
-			t.Errorf("notices on a checked call: %q", notices)
-		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
-		}
-	})
-	t.Run("a fail-open runs the call and shows the message", func(t *testing.T) {
-		failOpen(t, e)
-		got, notices := run(t)
-		if !strings.Contains(got, harmlessW) {
-			t.Errorf("the call did not run; tool result:\n%s", got)
-		}
-		c := rec.one(t)
-		if c.Code != 0 || !strings.Contains(c.Stdout, `"systemMessage"`) {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and a systemMessage", c.Code, c.Stdout, c.Stderr)
-		}
-		if len(notices) != 1 || !strings.HasPrefix(notices[0], "agentjail: ") || !strings.Contains(notices[0], failOpenMark) {
-			t.Errorf("Gemini CLI showed %q, want one notice with the hook's message", notices)
-		}
-	})
+	noticeSubtests(t, e, rec, run, "Gemini CLI", "agentjail: ")
 }
 
 // Codex 0.169.0, measured: a PreToolUse hook's {"systemMessage"} on exit
@@ -201,8 +184,7 @@ func TestRealCodexFailOpenNotice(t *testing.T) {
 	work := newAgentWork(t, e)
 	codexHome := filepath.Join(e.home, ".codex")
 	os.MkdirAll(codexHome, 0o700)
-	config := "model = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\n\n" +
-		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	config := codexConfig(api, "")
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -42,8 +42,7 @@ func TestRealCodex(t *testing.T) {
 	// is the fake model. Uninstall must give it back byte for byte.
 	codexHome := filepath.Join(e.home, ".codex")
 	os.MkdirAll(codexHome, 0o700)
-	config := "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"  # a local model server\n\n" +
-		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	config := codexConfig(api, "  # a local model server")
 	configPath, hooksPath := filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
 	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -202,4 +201,12 @@ func codexHooksList(t *testing.T, e *env, codex, dir string) []map[string]any {
 		}
 	}
 	return out
+}
+
+// codexConfig is a user's own Codex config.toml, a comment included,
+// whose model provider is the fake model API; comment ends the provider
+// line (uninstall must keep it byte for byte).
+func codexConfig(api *fakeModel, comment string) string {
+	return "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"" + comment + "\n\n" +
+		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
 }

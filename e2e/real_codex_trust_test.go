@@ -22,8 +22,7 @@ func TestRealCodexMovedHook(t *testing.T) {
 
 	codexHome := filepath.Join(e.home, ".codex")
 	os.MkdirAll(codexHome, 0o700)
-	config := "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"\n\n" +
-		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	config := codexConfig(api, "")
 	configPath, hooksPath := filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
 	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
