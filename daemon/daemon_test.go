@@ -42,10 +42,12 @@ func status(t *testing.T, sock string) *wire.Status {
 	return st
 }
 
-// eventually polls cond for up to 5 s; file watching is asynchronous.
+// eventually waits for a state, polling. The bound only says when to give
+// up: a reload compiles the whole pack, which under the race detector on
+// a loaded 2-core machine has taken over 3 s.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if cond() {
 			return
 		}
