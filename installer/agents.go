@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentjail/agentjail/internal/agentconfig"
 	"io"
 	"io/fs"
 	"os"
@@ -251,8 +252,10 @@ func planEdits(o Options) ([]pendingEdit, error) {
 }
 
 // readThrough reads a file, following a symlink to it, so that the edit
-// goes to the file the agent reads.
-func readThrough(path string) ([]byte, error) { return os.ReadFile(path) }
+// goes to the file the agent reads. A FIFO, a device or an oversized file
+// where a settings file should be is refused, not read: the daemon's
+// health runs this too, and must not block on what an agent planted.
+func readThrough(path string) ([]byte, error) { return agentconfig.ReadRegular(path) }
 
 // writeTarget is where a write to path goes: the file its symlinks lead
 // to, even one not written yet, so the link stays a link (see

@@ -62,7 +62,7 @@ func (codexPart) edits(o Options) []fileEdit {
 		{path: hooksPath, add: addHooks},
 		{path: configPath, add: func(old []byte) ([]byte, error) {
 			// The trust is for the hook as hooks.json will hold it.
-			cur, err := os.ReadFile(hooksPath)
+			cur, err := readThrough(hooksPath)
 			if err != nil {
 				cur = nil
 			}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -76,7 +75,7 @@ func CodexHookTrust(ctx context.Context, o Options) (CodexCheck, error) {
 	hooksPath := absPath(o.codexHooksPath())
 	_, recorded := loadState(o.Home).Settings[o.codexHooksPath()]
 	const fix = "run `agentjail install --for codex` to re-trust the hook"
-	hooks, err := os.ReadFile(hooksPath)
+	hooks, err := readThrough(hooksPath)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !bytes.Contains(hooks, []byte(hookBinary))) {
 		if recorded {
 			c.Wired = true
@@ -112,7 +111,7 @@ func CodexHookTrust(ctx context.Context, o Options) (CodexCheck, error) {
 
 // codexConfigProblem judges our hook's trust (key, hash) by config.toml.
 func codexConfigProblem(o Options, key, hash, fix string) (string, error) {
-	cfg, err := os.ReadFile(o.codexConfigPath())
+	cfg, err := readThrough(o.codexConfigPath())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}
@@ -140,7 +139,7 @@ const CodexNotRunByConfig = "config.toml does not trust agentjail's hook where i
 
 func codexRunsOurHook(o Options) bool {
 	hooksPath := absPath(o.codexHooksPath())
-	hooks, err := os.ReadFile(hooksPath)
+	hooks, err := readThrough(hooksPath)
 	if err != nil {
 		return false
 	}
@@ -490,7 +489,7 @@ func userTrusted(key, trusted string, hooksAt func(string) []codexHandler) bool 
 
 // hooksOnDisk reads the handlers of a hooks.json; none when it cannot.
 func hooksOnDisk(hooksPath string) []codexHandler {
-	b, err := os.ReadFile(hooksPath)
+	b, err := readThrough(hooksPath)
 	if err != nil {
 		return nil
 	}

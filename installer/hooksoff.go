@@ -26,7 +26,7 @@ import (
 // readSettingsJSON reads a JSON (or JSON-with-comments) settings file as
 // an object; nil when it is missing, unreadable or not an object.
 func readSettingsJSON(path string) map[string]any {
-	b, err := readRegular(path)
+	b, err := readThrough(path)
 	if err != nil {
 		return nil
 	}
@@ -40,19 +40,6 @@ func readSettingsJSON(path string) map[string]any {
 		return nil
 	}
 	return doc
-}
-
-// readRegular reads a regular file of at most 16 MiB; a FIFO or a device
-// where a settings file should be is not read (it could block status).
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > 16<<20 {
-		return nil, fmt.Errorf("%s is not a regular settings file", path)
-	}
-	return os.ReadFile(path)
 }
 
 // tildePath shows a path under the user's home as ~/...
@@ -154,7 +141,7 @@ func (o Options) geminiOff() []string {
 // config.toml, or in /etc/codex/config.toml when the user's says nothing.
 func (o Options) codexOff() []string {
 	for _, f := range []string{o.codexConfigPath(), codexSystemConfig} {
-		b, err := readRegular(f)
+		b, err := readThrough(f)
 		if err != nil {
 			continue
 		}
