@@ -112,8 +112,13 @@ func TestFileInPlaceOfSocketIsMovedAside(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	socket := filepath.Join(home, "agentjail.sock")
 	serving(t, home, socket)
-	os.Remove(socket)
-	os.WriteFile(socket, []byte("notes\n"), 0o600)
+	// Renamed over the socket in one step: a remove then a write could
+	// find the socket already back and fail to open it.
+	notes := filepath.Join(dir, "notes")
+	os.WriteFile(notes, []byte("notes\n"), 0o600)
+	if err := os.Rename(notes, socket); err != nil {
+		t.Fatal(err)
+	}
 	eventually(t, "the daemon to answer again", func() bool { ok, _ := answers(socket); return ok })
 	moved, _ := filepath.Glob(socket + ".moved-*")
 	if len(moved) != 1 {
