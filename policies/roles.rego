@@ -177,7 +177,7 @@ core_program_roles := {
 	"nawk": _awk,
 	"agentjail": {"subcommands": {
 		# try's words are a call to judge, not one to make.
-		"try": {"text_operands": -1, "text": ["tool", "cwd", "t"]},
+		"try": {"text_operands": -1, "text": ["tool", "cwd", "t", "old", "new", "content", "agent"], "value": ["event"]},
 		"install": {"dry_run": ["dry-run", "n"]},
 		"uninstall": {"dry_run": ["dry-run", "n"]},
 	}},

@@ -82,7 +82,7 @@ deny contains {"id": "self.cli", "msg": msg} if {
 	some cmd in commands
 	cmd.name == "agentjail"
 	count(cmd.operands) > 0
-	not agentjail_cli_read_only(cmd)
+	not agentjail_cli_allowed(cmd)
 	msg := sprintf("Blocked: `agentjail %s` changes how agentjail guards this machine; only the user may run it. `agentjail status`, `try` and `logs` are fine.", [concat(" ", cmd.operands)])
 }
 
@@ -108,6 +108,17 @@ agentjail_cli_read_only(cmd) if cmd.dry_run
 agentjail_cli_read_only(cmd) if {
 	cmd.operands[0] == "policy"
 	cmd.operands[1] == "test"
+}
+
+# agentjail_cli_allowed: what an agent may run besides reading. policy
+# export writes the pack's files into a new or empty folder agentjail
+# does not load (it refuses any other); being no reader, its folder is
+# judged as any written path is (self_files.rego).
+agentjail_cli_allowed(cmd) if agentjail_cli_read_only(cmd)
+
+agentjail_cli_allowed(cmd) if {
+	cmd.operands[0] == "policy"
+	cmd.operands[1] == "export"
 }
 
 # Stopping the daemon: see self_stop.rego.
