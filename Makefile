@@ -48,7 +48,7 @@ build: ## build bin/agentjail (with the menu bar on macOS) and bin/agentjail-hoo
 	$(BUILD) -o bin/ ./cmd/agentjail-hook
 
 ifeq ($(UNAME_S),Darwin)
-install: app ## build, then install: binaries, AgentJail.app (macOS), the hook of every agent found, launchd/systemd service
+install: app ## build, then install: binaries, AgentJail.app (macOS), the hook of every agent whose folder is here, launchd/systemd service
 	AgentJail.app/Contents/MacOS/agentjail install
 else
 install: build
