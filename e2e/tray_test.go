@@ -292,7 +292,9 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 		t.Fatal("no Quit item")
 	}
 	call := dt.conn.Object(service, "/StatusNotifierItem/menu").Call("com.canonical.dbusmenu.Event", 0, quit.id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix()))
-	if call.Err != nil {
+	// The process may end before its reply to the click goes out: the bus
+	// then says it left without replying, which is Quit working.
+	if call.Err != nil && !strings.Contains(call.Err.Error(), "disconnected from message bus without replying") {
 		t.Fatal(call.Err)
 	}
 	select {
