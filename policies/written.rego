@@ -96,7 +96,10 @@ written_files_pack := [
 	{"kind": "hook_manager", "match": `(^|/)(\.husky/[^/_][^/]*|\.githooks/[^/]+|\.lefthook/[^/]+/[^/]+)$`, "format": "shell"},
 	{"kind": "lefthook", "match": `(^|/)\.?lefthook(-local)?\.ya?ml$`, "format": "yaml", "commands": ["*/commands/*/run", "*/scripts/*/runner"]},
 	{"kind": "git_config", "match": `(^|/)\.git/config$`, "format": "lines", "lines": `^\s*(?:fsmonitor|sshCommand|pager|editor|askpass|gitProxy|clean|smudge|process|textconv|helper|hooksPath)\s*=\s*!?(.+)$|^\s*[A-Za-z0-9-]+\s*=\s*!(.+)$`, "watch": [
-		{"value": `(?i)^\s*(fsmonitor|sshCommand|gitProxy|askpass|hooksPath|clean|smudge|process|textconv)\s*=|^\s*[A-Za-z0-9-]+\s*=\s*!`, "label": "autorun"},
+		# hooksPath inside the project (.githooks, .husky) points at hooks
+		# whose writes are judged themselves (hook_manager); an alias runs
+		# only when typed, and its command is judged above.
+		{"value": `(?i)^\s*(fsmonitor|sshCommand|gitProxy|askpass|clean|smudge|process|textconv)\s*=|^\s*hooksPath\s*=\s*(/|~|\$|\.\./)`, "label": "autorun"},
 	]},
 	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},

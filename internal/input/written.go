@@ -16,8 +16,14 @@ import (
 // pass of the path patterns.
 func writtenFiles(tool string, ti map[string]any, patch *agent.Patch, isShell bool, d *Derived, env Env) []written.File {
 	t := env.Written
-	if t == nil || isShell {
+	if t == nil {
 		return nil
+	}
+	if isShell {
+		if d.Shell == nil {
+			return nil
+		}
+		return shellWritten(t, d.Shell.Commands, env)
 	}
 	if patch != nil {
 		var out []written.File
