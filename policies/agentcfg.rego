@@ -1,0 +1,67 @@
+package agentjail
+
+# Agent configuration changed through a program's own command line rather
+# than by writing the file: a new MCP server added with an agent's CLI,
+# an install script set with `npm pkg set`. What a written file adds is
+# judged in written.rego (and, for shell writes whose content the command
+# line holds, by the daemon on the file they leave); these are the same
+# changes made by a subcommand.
+
+# The subcommands of agents' CLIs that add an MCP server, a program every
+# later session of the agent starts (its command runs outside any tool
+# call, so nothing judges it then).
+mcp_add_verbs := {
+	"claude": {"add", "add-json", "add-from-claude-desktop"},
+	"codex": {"add"},
+	"gemini": {"add"},
+	"qwen": {"add"},
+	"amp": {"add"},
+	"opencode": {"add"},
+	"cursor-agent": {"add"},
+	"copilot": {"add"},
+}
+
+program_group contains [prog, "agent_config"] if some prog, _ in mcp_add_verbs
+
+program_group contains [prog, "agent_config"] if some prog in {"npm", "pnpm", "bun"}
+
+ask contains {"id": "agentcfg.mcp_add", "msg": msg} if {
+	"agent_config" in input.agentjail.kinds
+	some cmd in commands
+	verbs := mcp_add_verbs[cmd.name]
+	some i, a in cmd.args
+	a == "mcp"
+	cmd.args[i + 1] in verbs
+	msg := sprintf("`%s mcp %s` adds an MCP server, a program every later %s session starts and whose tools it calls; the user has to approve it (or add it themselves).", [cmd.name, cmd.args[i + 1], cmd.name])
+}
+
+# The package scripts a package manager runs by itself (on install,
+# prepare, uninstall), read from the npm_manifest row of written.rego so
+# the list is kept in one place.
+npm_autorun_scripts := {substring(w.key, 8, -1) |
+	some r in written_files_pack
+	r.kind == "npm_manifest"
+	some w in r.watch
+	w.label == "autorun"
+	startswith(w.key, "scripts/")
+}
+
+ask contains {"id": "agentcfg.install_script", "msg": msg} if {
+	"agent_config" in input.agentjail.kinds
+	some cmd in commands
+	"pkg" in cmd.args
+	some i, a in cmd.args
+	a == "pkg"
+	cmd.args[i + 1] == "set"
+	some kv in array.slice(cmd.args, i + 2, count(cmd.args))
+	name := npm_script_set(kv)
+	name in npm_autorun_scripts
+	msg := sprintf("`%s pkg set scripts.%s=…` makes package.json run a command by itself on every install; the user has to approve it.", [cmd.name, name])
+}
+
+# npm_script_set is the script a `scripts.NAME=VALUE` (or
+# `scripts[NAME]=VALUE`) word of `npm pkg set` names.
+npm_script_set(kv) := name if {
+	m := regex.find_all_string_submatch_n(`^scripts(?:\.([A-Za-z0-9:_-]+)|\[["']?([A-Za-z0-9:_-]+)["']?\])=`, kv, 1)
+	name := concat("", array.slice(m[0], 1, 3))
+}
