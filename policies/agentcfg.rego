@@ -32,6 +32,7 @@ ask contains {"id": "agentcfg.mcp_add", "msg": msg} if {
 	some i, a in cmd.args
 	a == "mcp"
 	cmd.args[i + 1] in verbs
+	not known_project_server(cmd)
 	msg := sprintf("`%s mcp %s` adds an MCP server, a program every later %s session starts and whose tools it calls; the user has to approve it (or add it themselves).", [cmd.name, cmd.args[i + 1], cmd.name])
 }
 
@@ -65,3 +66,41 @@ npm_script_set(kv) := name if {
 	m := regex.find_all_string_submatch_n(`^scripts(?:\.([A-Za-z0-9:_-]+)|\[["']?([A-Za-z0-9:_-]+)["']?\])=`, kv, 1)
 	name := concat("", array.slice(m[0], 1, 3))
 }
+
+# MCP servers published by the makers of the tools they drive, run from
+# their registry package: added for the project alone (not --scope user),
+# they are everyday setup. Users extend it with known_mcp_packages_extra.
+known_mcp_packages := {
+	"@playwright/mcp", "@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-github",
+	"@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-sequential-thinking",
+	"@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-puppeteer",
+	"@upstash/context7-mcp", "chrome-devtools-mcp", "@sentry/mcp-server", "@stripe/mcp",
+	"@supabase/mcp-server-supabase", "@notionhq/notion-mcp-server", "mcp-server-git", "mcp-server-fetch", "mcp-server-time",
+} | {p | some p in data.agentjail.known_mcp_packages_extra}
+
+known_project_server(cmd) if {
+	not some_user_scope(cmd)
+	some i, a in cmd.args
+	a == "--"
+	launcher := cmd.args[i + 1]
+	launcher in {"npx", "bunx", "pnpx", "uvx"}
+	rest := [w | some w in array.slice(cmd.args, i + 2, count(cmd.args)); not startswith(w, "-")]
+	package_name(rest[0]) in known_mcp_packages
+}
+
+some_user_scope(cmd) if {
+	some i, a in cmd.args
+	a in {"--scope", "-s"}
+	cmd.args[i + 1] == "user"
+}
+
+some_user_scope(cmd) if "--scope=user" in cmd.args
+
+# package_name drops a version: @scope/name@1.2 and name@latest.
+package_name(spec) := name if {
+	startswith(spec, "@")
+	parts := split(substring(spec, 1, -1), "@")
+	name := concat("", ["@", parts[0]])
+}
+
+package_name(spec) := split(spec, "@")[0] if not startswith(spec, "@")

@@ -32,3 +32,9 @@ test_npm_pkg_set_bracket_asked if t_asked("agentcfg.install_script", t_bash([t_c
 test_npm_pkg_set_test_allowed if not t_fired("agentcfg.install_script", t_bash([t_cmd("npm", ["pkg", "set", "scripts.test=jest"], [])]))
 
 test_npm_pkg_get_allowed if not t_fired("agentcfg.install_script", t_bash([t_cmd("npm", ["pkg", "get", "scripts.postinstall=x"], [])]))
+
+test_known_project_server_allowed if not t_fired("agentcfg.mcp_add", t_bash([t_cmd("claude", ["mcp", "add", "playwright", "--", "npx", "@playwright/mcp@latest"], [])]))
+
+test_known_server_user_scope_asked if t_asked("agentcfg.mcp_add", t_bash([t_cmd("claude", ["mcp", "add", "--scope", "user", "p", "--", "npx", "-y", "@playwright/mcp"], [])]))
+
+test_unknown_package_asked if t_asked("agentcfg.mcp_add", t_bash([t_cmd("claude", ["mcp", "add", "s", "--", "npx", "-y", "@sync-tools/mcp-bridge"], [])]))
