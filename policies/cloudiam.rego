@@ -13,8 +13,11 @@ package agentjail
 # Keyed by tool and word like token_printer_index, so a call looks up its
 # own words and most aws or gh calls match nothing. A row:
 #   verb    the words, starting with the key ("*": any call of the tool)
-#   act     credential (deny), grant, public, reveal (ask)
+#   act     credential, audit_off (deny); grant, public, reveal (ask)
 #   alone   no positional word may follow the verb (doppler secrets)
+#   secret  a positional word after the verb must name a secret, as
+#           environment.rego's secret_var_pattern judges variable names
+#           (terraform output db_password, not terraform output vpc_id)
 #   flags   one of these options must be given (--with-decryption)
 #   unless  none of these options may be given (--only-names)
 #   match   regular expressions the arguments, joined by spaces, must
@@ -74,8 +77,24 @@ access_verbs := {
 			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 		],
 		"lambda": [
+			# The whole configuration, or its environment, holds the
+			# function's secrets (as heroku config does an app's).
+			{"verb": "lambda get-function-configuration", "act": "reveal", "unless": {"query"}},
+			{"verb": "lambda get-function-configuration", "act": "reveal", "match": [`(?i)--query[ =]\S*environment`]},
 			{"verb": "lambda add-permission", "act": "public", "match": [`--principal[ =]\*`]},
 			{"verb": "lambda create-function-url-config", "act": "public", "match": [`(?i)--auth-type[ =]NONE`]},
+		],
+		"cloudtrail": [
+			{"verb": "cloudtrail stop-logging", "act": "audit_off"},
+			{"verb": "cloudtrail delete-trail", "act": "audit_off"},
+		],
+		"configservice": [
+			{"verb": "configservice stop-configuration-recorder", "act": "audit_off"},
+			{"verb": "configservice delete-configuration-recorder", "act": "audit_off"},
+		],
+		"guardduty": [
+			{"verb": "guardduty delete-detector", "act": "audit_off"},
+			{"verb": "guardduty update-detector", "act": "audit_off", "flags": {"no-enable"}},
 		],
 		"secretsmanager": [
 			{"verb": "secretsmanager get-secret-value", "act": "reveal"},
@@ -97,6 +116,10 @@ access_verbs := {
 		],
 		"set-iam-policy": [{"verb": "set-iam-policy", "act": "grant"}],
 		"secrets": [{"verb": "secrets versions access", "act": "reveal"}],
+		"logging": [
+			{"verb": "logging sinks delete", "act": "audit_off"},
+			{"verb": "logging sinks update", "act": "audit_off", "flags": {"disabled"}},
+		],
 	},
 	"gsutil": {
 		"iam": [
@@ -127,6 +150,7 @@ access_verbs := {
 			{"verb": "storage account update", "act": "public", "match": [`(?i)--allow-blob-public-access[ =]true`]},
 		],
 		"acr": [{"verb": "acr credential show", "act": "credential"}],
+		"monitor": [{"verb": "monitor diagnostic-settings delete", "act": "audit_off"}],
 	},
 	"gh": {
 		"repo": [{"verb": "repo deploy-key add", "act": "grant"}],
@@ -151,6 +175,23 @@ access_verbs := {
 		"kv": [{"verb": "kv get", "act": "reveal"}],
 		"read": [{"verb": "read", "act": "reveal"}],
 		"token": [{"verb": "token create", "act": "credential"}],
+	},
+	# Infrastructure state and outputs hold the passwords and keys the
+	# code created: all outputs at once, or one whose name says so.
+	"terraform": {
+		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
+		"state": [{"verb": "state pull", "act": "reveal"}],
+	},
+	"tofu": {
+		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
+		"state": [{"verb": "state pull", "act": "reveal"}],
+	},
+	"pulumi": {
+		"stack": [
+			{"verb": "stack output", "act": "reveal", "flags": {"show-secrets"}},
+			{"verb": "stack export", "act": "reveal", "flags": {"show-secrets"}},
+		],
+		"config": [{"verb": "config", "act": "reveal", "flags": {"show-secrets"}}, {"verb": "config get", "act": "reveal", "secret": true}],
 	},
 	"doppler": {"secrets": [
 		{"verb": "secrets", "act": "reveal", "alone": true, "unless": {"only-names"}},
@@ -192,7 +233,24 @@ program_group contains [prog, "access"] if some prog, _ in access_verbs
 # stays alone (doppler secrets -c prd, infisical secrets --env prod).
 value_option contains [prog, opt] if {
 	some prog, opts in {
-		"doppler": {"-p", "--project", "-c", "--config", "--token", "--scope"},
+		# Infrastructure state and outputs hold the passwords and keys the
+	# code created: all outputs at once, or one whose name says so.
+	"terraform": {
+		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
+		"state": [{"verb": "state pull", "act": "reveal"}],
+	},
+	"tofu": {
+		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
+		"state": [{"verb": "state pull", "act": "reveal"}],
+	},
+	"pulumi": {
+		"stack": [
+			{"verb": "stack output", "act": "reveal", "flags": {"show-secrets"}},
+			{"verb": "stack export", "act": "reveal", "flags": {"show-secrets"}},
+		],
+		"config": [{"verb": "config", "act": "reveal", "flags": {"show-secrets"}}, {"verb": "config get", "act": "reveal", "secret": true}],
+	},
+	"doppler": {"-p", "--project", "-c", "--config", "--token", "--scope"},
 		"infisical": {"--env", "--projectId", "--path", "--token", "--domain"},
 		"railway": {"-s", "--service", "-e", "--environment"},
 	}
@@ -224,6 +282,15 @@ access_verb_at(words, i, row) if {
 	want := split(row.verb, " ")
 	array.slice(words, i, i + count(want)) == want
 	not row.alone
+	not row.secret
+}
+
+access_verb_at(words, i, row) if {
+	want := split(row.verb, " ")
+	array.slice(words, i, i + count(want)) == want
+	row.secret
+	some w in array.slice(words, i + count(want), count(words))
+	regex.match(secret_var_pattern, w)
 }
 
 access_verb_at(words, i, row) if {
@@ -252,6 +319,14 @@ deny contains {"id": "cloud.credential_create", "msg": msg} if {
 	some [cmd, row] in access_hits
 	row.act == "credential"
 	msg := sprintf("Blocked: `%s` creates or prints a new credential for a cloud or SaaS account (an access key, a service account key, a token, a password); it would land in the transcript and outlive the task. Use the credentials already configured (--profile, the tool's login), or ask the user to create the credential and store it where the tool reads it.", [full_text(cmd)])
+}
+
+# T1562.008: the account's audit trail switched off or deleted; what
+# happens next, the agent's acts included, leaves no record.
+deny contains {"id": "cloud.audit_off", "msg": msg} if {
+	some [cmd, row] in access_hits
+	row.act == "audit_off"
+	msg := sprintf("Blocked: `%s` switches off or deletes a cloud account's audit logging or threat detection, and what happens meanwhile is never recorded. Tell the user the change you need.", [full_text(cmd)])
 }
 
 ask contains {"id": "cloud.access_grant", "msg": msg} if {
