@@ -229,34 +229,6 @@ access_verbs := {
 
 program_group contains [prog, "access"] if some prog, _ in access_verbs
 
-# The secret managers' options that take a value, so that an "alone" verb
-# stays alone (doppler secrets -c prd, infisical secrets --env prod).
-value_option contains [prog, opt] if {
-	some prog, opts in {
-		# Infrastructure state and outputs hold the passwords and keys the
-	# code created: all outputs at once, or one whose name says so.
-	"terraform": {
-		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
-		"state": [{"verb": "state pull", "act": "reveal"}],
-	},
-	"tofu": {
-		"output": [{"verb": "output", "act": "reveal", "alone": true, "flags": {"json"}}, {"verb": "output", "act": "reveal", "secret": true}],
-		"state": [{"verb": "state pull", "act": "reveal"}],
-	},
-	"pulumi": {
-		"stack": [
-			{"verb": "stack output", "act": "reveal", "flags": {"show-secrets"}},
-			{"verb": "stack export", "act": "reveal", "flags": {"show-secrets"}},
-		],
-		"config": [{"verb": "config", "act": "reveal", "flags": {"show-secrets"}}, {"verb": "config get", "act": "reveal", "secret": true}],
-	},
-	"doppler": {"-p", "--project", "-c", "--config", "--token", "--scope"},
-		"infisical": {"--env", "--projectId", "--path", "--token", "--domain"},
-		"railway": {"-s", "--service", "-e", "--environment"},
-	}
-	some opt in opts
-}
-
 # access_hits are the [command, row] pairs of the call: each command
 # read as a tool and its verbs (invocations: npx vercel env pull too).
 # Worked out once per call for the four rules below.
@@ -316,6 +288,7 @@ access_flags(cmd, row) if has_option(cmd, row.flags)
 access_unless(cmd, row) if has_option(cmd, row.unless)
 
 deny contains {"id": "cloud.credential_create", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
 	some [cmd, row] in access_hits
 	row.act == "credential"
 	msg := sprintf("Blocked: `%s` creates or prints a new credential for a cloud or SaaS account (an access key, a service account key, a token, a password); it would land in the transcript and outlive the task. Use the credentials already configured (--profile, the tool's login), or ask the user to create the credential and store it where the tool reads it.", [full_text(cmd)])
@@ -324,24 +297,28 @@ deny contains {"id": "cloud.credential_create", "msg": msg} if {
 # T1562.008: the account's audit trail switched off or deleted; what
 # happens next, the agent's acts included, leaves no record.
 deny contains {"id": "cloud.audit_off", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
 	some [cmd, row] in access_hits
 	row.act == "audit_off"
 	msg := sprintf("Blocked: `%s` switches off or deletes a cloud account's audit logging or threat detection, and what happens meanwhile is never recorded. Tell the user the change you need.", [full_text(cmd)])
 }
 
 ask contains {"id": "cloud.access_grant", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
 	some [cmd, row] in access_hits
 	row.act == "grant"
 	msg := sprintf("`%s` widens who can do what in a cloud or SaaS account (a user, role, policy, key or collaborator); the user has to approve it. Reading policies (get-*, list-*) needs no approval.", [full_text(cmd)])
 }
 
 ask contains {"id": "cloud.public_access", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
 	some [cmd, row] in access_hits
 	row.act == "public"
 	msg := sprintf("`%s` makes cloud data or a service reachable by anyone on the internet; the user has to approve it.", [full_text(cmd)])
 }
 
 ask contains {"id": "tokens.secret_store", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
 	some [cmd, row] in access_hits
 	row.act == "reveal"
 	msg := sprintf("`%s` reads secret values out of a secret manager into the transcript; the user has to approve it. Listing the names needs no approval, and a program that needs the values can be started through the manager (doppler run -- CMD).", [full_text(cmd)])
