@@ -165,17 +165,21 @@ access_verbs := {
 		"token": [{"verb": "token create", "act": "credential"}],
 		"deploy-key": [{"verb": "deploy-key add", "act": "grant"}],
 		"ssh-key": [{"verb": "ssh-key add", "act": "grant"}],
+		# glab api, like gh api, sends a POST as soon as it is given fields.
+		"api": [{"verb": "api", "act": "grant", "match": [
+			`(^|\s)/?(projects|groups)/\S+/(members|invitations|deploy_keys|access_tokens)`,
+			`(?i)(^|\s)(-X|--method)[ =]?(PUT|POST|PATCH)(\s|$)|(^|\s)(-f|-F|--field|--raw-field|--input)(\s|=|$)`,
+		]}],
 	},
 	"kubectl": {"create": [
 		{"verb": "create token", "act": "credential"},
 		{"verb": "create clusterrolebinding", "act": "grant"},
 		{"verb": "create rolebinding", "act": "grant"},
 	]},
-	"vault": {
-		"kv": [{"verb": "kv get", "act": "reveal"}],
-		"read": [{"verb": "read", "act": "reveal"}],
-		"token": [{"verb": "token create", "act": "credential"}],
-	},
+	"vault": vault_verbs,
+	"bao": vault_verbs, # OpenBao, vault's fork, keeps its commands
+	"conjur": {"variable": [{"verb": "variable get", "act": "reveal"}]},
+	"akeyless": {"get-secret-value": [{"verb": "get-secret-value", "act": "reveal"}]},
 	# Infrastructure state and outputs hold the passwords and keys the
 	# code created: all outputs at once, or one whose name says so.
 	"terraform": {
@@ -225,6 +229,12 @@ access_verbs := {
 	"bws": {"secret": [{"verb": "secret get", "act": "reveal"}, {"verb": "secret list", "act": "reveal"}]},
 	"oci": {"secrets": [{"verb": "secrets secret-bundle get", "act": "reveal"}]},
 	"kubeseal": {"*": [{"act": "reveal", "flags": {"recovery-unseal"}}]},
+}
+
+vault_verbs := {
+	"kv": [{"verb": "kv get", "act": "reveal"}],
+	"read": [{"verb": "read", "act": "reveal"}],
+	"token": [{"verb": "token create", "act": "credential"}],
 }
 
 program_group contains [prog, "access"] if some prog, _ in access_verbs
