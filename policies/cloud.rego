@@ -11,7 +11,7 @@ ask contains {"id": "cloud.destroy", "msg": msg} if {
 
 destroys_cloud_resource(cmd) if {
 	cmd.name == "aws"
-	regex.match(`^(delete-|terminate-|deregister-|remove-|rb$|purge-)`, cmd.operands[1])
+	regex.match(`^(delete-|terminate-|deregister-|remove-|rb$|purge-|schedule-key-deletion$|disable-key$)`, cmd.operands[1])
 }
 
 destroys_cloud_resource(cmd) if {

@@ -117,20 +117,15 @@ deny contains {"id": "tokens.print", "msg": msg} if {
 }
 
 # Secret stores that applications read for their configuration; reading
-# one needs the user's approval.
+# one needs the user's approval. Cloud and SaaS secret managers (vault,
+# aws secretsmanager, doppler ...) are rows of access_verbs (cloudiam.rego).
 ask contains {"id": "tokens.secret_store", "msg": msg} if {
 	"tokens" in input.agentjail.kinds
 	some cmd in commands
 	some words in invocations(cmd)
-	words[0] in {"vault", "npm", "secret-tool", "kubectl", "oc"} # the tools reads_secret_store knows
+	words[0] in {"npm", "secret-tool", "kubectl", "oc"} # the tools reads_secret_store knows
 	reads_secret_store(cmd, words)
 	msg := sprintf("`%s` reads secrets out of a secret store; the user has to approve it.", [full_text(cmd)])
-}
-
-reads_secret_store(_, words) if {
-	words[0] == "vault"
-	some verb in ["read", "kv get", "kv get", "kv list"]
-	has_words(array.slice(words, 1, count(words)), verb)
 }
 
 reads_secret_store(_, words) if {

@@ -49,6 +49,9 @@ value_options := {
 	"uv": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--default-index", "--index", "-p", "--python"},
 	"ssh": {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"},
 	"curl": {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-b", "--cookie", "-c", "--cookie-jar", "-T", "--upload-file", "-w", "--write-out", "-x", "--proxy", "--connect-timeout", "-m", "--max-time", "--retry", "--cacert", "--cert", "--key", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range"},
+	"doppler": {"-p", "--project", "-c", "--config", "--token", "--scope"},
+	"infisical": {"--env", "--projectId", "--path", "--token", "--domain"},
+	"railway": {"-s", "--service", "-e", "--environment"},
 	"wget": {"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "--header", "-U", "--user-agent", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute", "-t", "--tries", "-T", "--timeout"},
 }
 

@@ -43,7 +43,12 @@ var mcpRuns = regexp.MustCompile(`(?i)(exec|run|shell|terminal|process|command|b
 // commandKeys are the input fields (any case) that carry a command line
 // for a tool that runs things. "code" is left out on purpose: a tool that
 // runs code usually runs Python or JavaScript, not a shell.
-var commandKeys = []string{"command", "cmd", "script", "shell_command", "shellcommand", "commandline", "command_line", "bash_command"}
+var commandKeys = []string{"command", "cmd", "script", "shell_command", "shellcommand", "commandline", "command_line", "bash_command", "cli_command"}
+
+// commandLineKeys are the commandKeys that name nothing but a command
+// line: an MCP tool taking one runs it whatever the tool is called (the
+// AWS server's call_aws takes {"cli_command": "aws iam ..."}).
+var commandLineKeys = map[string]bool{"shell_command": true, "shellcommand": true, "commandline": true, "command_line": true, "bash_command": true, "cli_command": true}
 
 // shellCall reports whether the call runs a shell command, and the
 // command line to parse; bad says why the command cannot be read (not a
@@ -56,7 +61,7 @@ func shellCall(tool string, rawInput any) (command string, isShell bool, bad str
 		if !isObject {
 			return "", true, "the tool input is not an object"
 		}
-	case isMCP && mcpRuns.MatchString(mcpToolName(tool)):
+	case isMCP && (mcpRuns.MatchString(mcpToolName(tool)) || takesCommandLine(ti)):
 		if !isObject {
 			return "", false, ""
 		}
@@ -109,6 +114,17 @@ func shellCall(tool string, rawInput any) (command string, isShell bool, bad str
 		}
 	}
 	return command, true, ""
+}
+
+// takesCommandLine reports whether an input has a field (any case) of
+// commandLineKeys.
+func takesCommandLine(ti map[string]any) bool {
+	for k := range ti {
+		if commandLineKeys[strings.ToLower(k)] {
+			return true
+		}
+	}
+	return false
 }
 
 // mcpToolName is the tool part of mcp__server__tool (the server's name

@@ -27,6 +27,7 @@ func TestShellKind(t *testing.T) {
 		{"MCP runner with separate args", `{"tool_name":"mcp__p__start_process","tool_input":{"command":"npm","args":["test"]}}`, "shell", "npm", ""},
 		{"MCP tool that runs Python code is not a shell", `{"tool_name":"mcp__py__run_code","tool_input":{"code":"import os"}}`, "mcp", "", ""},
 		{"MCP tool whose name says nothing", `{"tool_name":"mcp__gh__list_issues","tool_input":{"command":"x"}}`, "mcp", "", ""},
+		{"MCP tool that takes a command line, whatever its name", `{"tool_name":"mcp__aws__call_aws","tool_input":{"cli_command":"aws s3 ls"}}`, "shell", "aws", ""},
 		{"the server's name does not count", `{"tool_name":"mcp__shell__list_files","tool_input":{"command":"x"}}`, "mcp", "", ""},
 		{"Read", `{"tool_name":"Read","tool_input":{"file_path":"a"}}`, "read", "", ""},
 		{"number", `{"tool_name":"Bash","tool_input":{"command":42}}`, "shell", "", "a number"},
