@@ -9,10 +9,12 @@ package agentjail
 # --- private data stores (ATT&CK T1005, T1539) -------------------------
 
 # The user's messages, mail, notes, contacts, calendars, Safari's
-# container and the TCC permission database, relative to the home
-# folder: reading them is reading the user's private life and the
-# sessions in it; they are judged as secrets (secrets.credentials).
-macos_private_home_pattern := `^Library/(Messages|Mail|Containers/com\.apple\.(Safari|mail|Notes|MobileSMS)|Group Containers/group\.com\.apple\.notes|Application Support/(AddressBook|CallHistoryDB|com\.apple\.TCC|Knowledge)|Calendars|Cookies|Accounts)(/.*)?$`
+# container, the TCC permission database and the local storage of chat
+# apps (Slack, Discord, Teams, Signal, Telegram: their cookies and
+# tokens log in as the user), relative to the home folder: reading them
+# is reading the user's private life and the sessions in it; they are
+# judged as secrets (secrets.credentials).
+macos_private_home_pattern := `^Library/(Messages|Mail|Containers/com\.apple\.(Safari|mail|Notes|MobileSMS)|Group Containers/group\.com\.apple\.notes|Application Support/(AddressBook|CallHistoryDB|com\.apple\.TCC|Knowledge|Slack|discord|Microsoft Teams|Microsoft/Teams|Signal|Telegram Desktop|WhatsApp)|Containers/com\.microsoft\.teams2?|Calendars|Cookies|Accounts)(/.*)?$`
 
 secret(p) if {
 	startswith(p, home_slash)
@@ -26,9 +28,26 @@ secret(p) if regex.match(`^/Library/Application Support/com\.apple\.TCC(/.*)?$`,
 
 # Programs that switch a protection off, by the words that do it: data
 # for disables_protection (priv.firewall_off).
-protection_switches := {
+protection_switches := {"profiles": [["remove"], ["-D"]]}
+
+# Turning disk encryption off (FileVault, an APFS volume's encryption)
+# leaves the data readable to whoever holds the disk; sometimes the user
+# wants it, and it can be turned back on: asked.
+encryption_switches := {
 	"fdesetup": [["disable"]],
-	"profiles": [["remove"], ["-D"]],
+	"diskutil": [["apfs", "decryptVolume"], ["cs", "revert"], ["coreStorage", "revert"]],
+}
+
+program_group contains [prog, "firewall"] if some prog, _ in encryption_switches
+
+ask contains {"id": "macos.encryption_off", "msg": msg} if {
+	"firewall" in input.agentjail.kinds
+	some cmd in commands
+	some words in encryption_switches[cmd.name]
+	every w in words {
+		w in cmd.args
+	}
+	msg := sprintf("`%s` turns disk encryption off; the user has to approve it.", [full_text(cmd)])
 }
 
 # Programs that open this Mac to logins from elsewhere (ssh, Apple
@@ -203,6 +222,8 @@ applescript_acts := [
 	{"re": `(?i)\b(keystroke|key code)\b|\.(keystroke|keyCode)\(`, "verdict": "deny", "what": "types keystrokes into other applications"},
 	{"re": `(?i)display dialog[^\n]*(hidden answer|passw|credential|admin)|(passw|credential)[^\n]*display dialog|displayDialog\([^\n]*hiddenAnswer`, "verdict": "deny", "what": "asks the user for a password in a dialog of its own"},
 	{"re": `(?i)(tell application|Application\()\s*"(Messages|Mail|Contacts|Address Book|Notes|Keychain Access|Photos|Calendar|Reminders)"`, "verdict": "deny", "what": "reads or sends the user's messages, mail, contacts or notes"},
+	{"re": `(?i)(execute[^\n]*javascript|do JavaScript|\.execute\(\{?\s*javascript)`, "verdict": "deny", "what": "runs JavaScript in the user's logged-in browser tabs"},
+	{"re": `(?i)(tell application|Application\()\s*"(Safari|Google Chrome|Chromium|Brave Browser|Microsoft Edge|Arc|Firefox)"[^\n]*\b(URL|source|text|name|title)s? of\b`, "verdict": "ask", "what": "reads what the user has open in the browser"},
 	{"re": `(?i)(tell application|Application\()\s*"(Terminal|iTerm2?)"[^\n]*(do script|write text|doScript)`, "verdict": "ask", "what": "runs a command in a terminal window"},
 	{"re": `(?i)with administrator privileges|administratorPrivileges`, "verdict": "ask", "what": "runs a command as administrator"},
 ]
@@ -227,6 +248,20 @@ ask contains {"id": "macos.applescript", "msg": msg} if {
 	some code in code_strings(cmd)
 	regex.match(act.re, code)
 	msg := sprintf("This AppleScript %s, outside agentjail's check; the user has to approve it.", [act.what])
+}
+
+# open runs a script file (.command, .tool, .sh ...) in a new Terminal
+# window, outside agentjail's check; opening apps, folders and documents
+# is everyday.
+program_group contains ["open", "capture"]
+
+ask contains {"id": "macos.open_script", "msg": msg} if {
+	"capture" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "open"
+	some a in positional(cmd)
+	regex.match(`(?i)\.(command|tool|sh|bash|zsh|scpt|applescript|workflow)$`, a)
+	msg := sprintf("`%s` runs %s in a new window, outside agentjail's check; the user has to approve it.", [full_text(cmd), a])
 }
 
 # screencapture records whatever is on the screen: passwords, messages.
@@ -261,3 +296,11 @@ format_command(cmd) if {
 	lower(subcommand(cmd)) in {"apfs", "cs", "corestorage", "ar", "appleraid"}
 	regex.match(`(?i)^(delete|erase|remove)`, cmd.operands[1])
 }
+
+# What the security CLI does with the files it is given: a certificate
+# it verifies, a signed profile it decodes. It uses them without showing
+# a key, so naming one (a project's cert.pem) is not reading a secret.
+program_role contains ["security", {"subcommands": {
+	"verify-cert": {"use": ["c", "r"], "value": ["p", "k", "s", "n"]},
+	"cms": {"use": ["i"], "value": ["o", "k", "c", "e", "u", "t", "Z", "N"]},
+}}]

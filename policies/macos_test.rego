@@ -16,7 +16,7 @@ test_macos_programs_are_grouped if {
 
 test_messages_db_is_secret if t_denied("secrets.credentials", t_bash([t_cmd("sqlite3", ["/home/dev/Library/Messages/chat.db", "select 1"], ["/home/dev/Library/Messages/chat.db"])]))
 
-test_app_support_of_editor_not_secret if not secret("/home/dev/Library/Application Support/Code/User/settings.json")
+test_app_support_of_editor_not_secret if not secret("/home/dev/Library/Application Support/Code/User/settings.json") with input as t_bash([])
 
 test_tcc_reset_all_denied if t_denied("macos.tcc_reset", t_bash([t_cmd("tccutil", ["reset", "All"], [])]))
 
@@ -42,7 +42,11 @@ test_security_agent_unloaded_denied if t_denied("priv.firewall_off", t_bash([t_c
 
 test_own_agent_unloaded_allowed if not t_fired("priv.firewall_off", t_bash([t_cmd("launchctl", ["bootout", "gui/501/com.example.dev"], [])]))
 
-test_filevault_off_denied if t_denied("priv.firewall_off", t_bash([t_cmd("fdesetup", ["disable"], [])]))
+test_filevault_off_asked if t_asked("macos.encryption_off", t_bash([t_cmd("fdesetup", ["disable"], [])]))
+
+test_filevault_status_allowed if not t_fired("macos.encryption_off", t_bash([t_cmd("fdesetup", ["status"], [])]))
+
+test_profiles_remove_denied if t_denied("priv.firewall_off", t_bash([t_cmd("profiles", ["remove", "-all"], [])]))
 
 test_remote_login_denied if t_denied("macos.remote_access", t_bash([t_cmd("systemsetup", ["-setremotelogin", "on"], [])]))
 
@@ -71,3 +75,13 @@ test_backup_list_allowed if not t_fired("macos.backup_destroyed", t_bash([t_cmd(
 test_apfs_delete_volume_denied if t_denied("fs.format_disk", t_bash([t_cmd("diskutil", ["apfs", "deleteVolume", "disk1s5"], [])]))
 
 test_apfs_list_allowed if not t_fired("fs.format_disk", t_bash([t_cmd("diskutil", ["apfs", "list"], [])]))
+
+test_browser_javascript_denied if t_denied("macos.applescript", t_osascript(`tell application "Google Chrome" to execute front window's active tab javascript "document.cookie"`))
+
+test_browser_open_location_allowed if not t_fired("macos.applescript", t_osascript(`tell application "Safari" to open location "http://localhost:3000"`))
+
+test_open_command_file_asked if t_asked("macos.open_script", t_bash([t_cmd("open", ["-a", "Terminal", "/tmp/run.command"], ["/tmp/run.command"])]))
+
+test_open_app_allowed if not t_fired("macos.open_script", t_bash([t_cmd("open", ["build/App.app"], ["/home/dev/project/build/App.app"])]))
+
+test_slack_storage_is_secret if secret("/home/dev/Library/Application Support/Slack/Cookies") with input as t_bash([])
