@@ -11,18 +11,17 @@ package agentjail
 # The user's messages, mail, notes, contacts, calendars, Safari's
 # container, the TCC permission database and the local storage of chat
 # apps (Slack, Discord, Teams, Signal, Telegram: their cookies and
-# tokens log in as the user), relative to the home folder: reading them
-# is reading the user's private life and the sessions in it; they are
-# judged as secrets (secrets.credentials).
-macos_private_home_pattern := `^Library/(Messages|Mail|Containers/com\.apple\.(Safari|mail|Notes|MobileSMS)|Group Containers/group\.com\.apple\.notes|Application Support/(AddressBook|CallHistoryDB|com\.apple\.TCC|Knowledge|Slack|discord|Microsoft Teams|Microsoft/Teams|Signal|Telegram Desktop|WhatsApp)|Containers/com\.microsoft\.teams2?|Calendars|Cookies|Accounts)(/.*)?$`
+# tokens log in as the user), in a home folder (/Users/NAME/Library,
+# /home/NAME/Library, /var/root/Library) or the machine's /Library:
+# reading them is reading the user's private life and the sessions in
+# it; they are judged as secrets (secrets.credentials). secret(p) is
+# asked of every unusual path, so a substring test comes first.
+macos_private_pattern := `^(/[^/]+){0,2}/Library/(Messages|Mail|Containers/com\.apple\.(Safari|mail|Notes|MobileSMS)|Group Containers/group\.com\.apple\.notes|Application Support/(AddressBook|CallHistoryDB|com\.apple\.TCC|Knowledge|Slack|discord|Microsoft Teams|Microsoft/Teams|Signal|Telegram Desktop|WhatsApp)|Containers/com\.microsoft\.teams2?|Calendars|Cookies|Accounts)(/.*)?$`
 
 secret(p) if {
-	startswith(p, home_slash)
-	startswith(substring(p, count(home_slash), -1), "Library/")
-	regex.match(macos_private_home_pattern, substring(p, count(home_slash), -1))
+	contains(p, "/Library/")
+	regex.match(macos_private_pattern, p)
 }
-
-secret(p) if regex.match(`^/Library/Application Support/com\.apple\.TCC(/.*)?$`, p)
 
 # --- security switches (ATT&CK T1562.001, T1553.001, T1021) ------------
 
