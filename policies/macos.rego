@@ -27,7 +27,19 @@ secret(p) if {
 
 # Programs that switch a protection off, by the words that do it: data
 # for disables_protection (priv.firewall_off).
-protection_switches := {"profiles": [["remove"], ["-D"]]}
+protection_switches := {
+	"profiles": [["remove"], ["-D"]],
+	"softwareupdate": [["--schedule", "off"]],
+}
+
+# Boot arguments that switch off code-signing enforcement (AMFI) or SIP.
+program_group contains ["nvram", "firewall"]
+
+disables_protection(cmd) if {
+	cmd.name == "nvram"
+	some a in cmd.args
+	regex.match(`(?i)^(boot-args=.*(amfi_get_out_of_my_way|cs_enforcement_disable|amfi=)|csr-active-config=)`, a)
+}
 
 # Turning disk encryption off (FileVault, an APFS volume's encryption)
 # leaves the data readable to whoever holds the disk; sometimes the user
@@ -47,6 +59,37 @@ ask contains {"id": "macos.encryption_off", "msg": msg} if {
 		w in cmd.args
 	}
 	msg := sprintf("`%s` turns disk encryption off; the user has to approve it.", [full_text(cmd)])
+}
+
+# Making a user an administrator, creating one, or granting an
+# authorization right to everyone: macOS's usermod -aG sudo, asked like
+# it (priv.sudo).
+program_group contains [prog, "firewall"] if some prog in {"dscl", "dseditgroup", "sysadminctl", "security"}
+
+runs_as_root(cmd) if {
+	cmd.name == "dscl"
+	some a in cmd.args
+	regex.match(`(?i)^-(append|create|merge)$`, a)
+	some g in cmd.args
+	regex.match(`(?i)^/(Groups/(admin|wheel)|Users/.+)$`, g)
+}
+
+runs_as_root(cmd) if {
+	cmd.name == "dseditgroup"
+	"edit" in cmd.args
+	some g in cmd.args
+	g in {"admin", "wheel"}
+}
+
+runs_as_root(cmd) if {
+	cmd.name == "sysadminctl"
+	has_option(cmd, {"addUser", "secureTokenOn", "adminUser"})
+}
+
+runs_as_root(cmd) if {
+	cmd.name == "security"
+	subcommand(cmd) == "authorizationdb"
+	"write" in cmd.args
 }
 
 # Programs that open this Mac to logins from elsewhere (ssh, Apple
@@ -195,8 +238,7 @@ ask contains {"id": "macos.quarantine_removed", "msg": msg} if {
 lifts_quarantine(cmd) if {
 	cmd.name == "xattr"
 	"com.apple.quarantine" in cmd.args
-	some f in cmd.flags
-	f in {"d", "w"}
+	"d" in cmd.flags
 }
 
 lifts_quarantine(cmd) if {
@@ -207,7 +249,7 @@ lifts_quarantine(cmd) if {
 
 lifts_quarantine(cmd) if {
 	cmd.name == "spctl"
-	has_option(cmd, {"add", "enable"})
+	has_option(cmd, {"add"})
 }
 
 # --- AppleScript (ATT&CK T1059.002, T1056.002, T1113) ------------------

@@ -85,3 +85,11 @@ test_open_command_file_asked if t_asked("macos.open_script", t_bash([t_cmd("open
 test_open_app_allowed if not t_fired("macos.open_script", t_bash([t_cmd("open", ["build/App.app"], ["/home/dev/project/build/App.app"])]))
 
 test_slack_storage_is_secret if secret("/home/dev/Library/Application Support/Slack/Cookies") with input as t_bash([])
+
+test_amfi_boot_args_denied if t_denied("priv.firewall_off", t_bash([t_cmd("nvram", ["boot-args=amfi_get_out_of_my_way=1"], [])]))
+
+test_nvram_print_allowed if not t_fired("priv.firewall_off", t_bash([t_cmd("nvram", ["-p"], [])]))
+
+test_admin_group_asked if t_asked("priv.sudo", t_bash([t_cmd("dscl", [".", "-append", "/Groups/admin", "GroupMembership", "eve"], [])]))
+
+test_dscl_read_allowed if not t_fired("priv.sudo", t_bash([t_cmd("dscl", [".", "-read", "/Users/dev"], [])]))
