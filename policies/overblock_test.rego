@@ -45,3 +45,21 @@ test_marker_quoted_folder if code_mentions_guard(`Path.home() / ".claude" / "set
 test_marker_method_not_token if not code_mentions_guard(`cur = con.cursor()`)
 
 test_marker_attribute_not_token if not code_mentions_guard(`self.claude_client = make()`)
+
+test_scanner_skipped_asked if {
+	cmd := object.union(t_cmd("git", ["commit", "-m", "x"], []), {"assigns": {"SKIP": "eslint,gitleaks"}})
+	t_asked("git.scanner_skipped", t_bash([cmd]))
+}
+
+test_other_hook_skipped_allowed if {
+	cmd := object.union(t_cmd("git", ["commit", "-m", "x"], []), {"assigns": {"SKIP": "eslint"}})
+	not t_fired("git.scanner_skipped", t_bash([cmd]))
+}
+
+test_env_gist_denied if t_denied("git.secret_gist", t_bash([t_cmd("gh", ["gist", "create", ".env"], [t_env])]))
+
+test_example_gist_allowed if not t_fired("git.secret_gist", t_bash([t_cmd("gh", ["gist", "create", ".env.example"], ["/home/dev/project/.env.example"])]))
+
+test_public_repo_push_asked if t_asked("git.public_repo", t_bash([t_cmd("gh", ["repo", "create", "x", "--public", "--source=.", "--push"], [])]))
+
+test_private_repo_push_allowed if not t_fired("git.public_repo", t_bash([t_cmd("gh", ["repo", "create", "x", "--private", "--source=.", "--push"], [])]))
