@@ -63,3 +63,7 @@ test_example_gist_allowed if not t_fired("git.secret_gist", t_bash([t_cmd("gh", 
 test_public_repo_push_asked if t_asked("git.public_repo", t_bash([t_cmd("gh", ["repo", "create", "x", "--public", "--source=.", "--push"], [])]))
 
 test_private_repo_push_allowed if not t_fired("git.public_repo", t_bash([t_cmd("gh", ["repo", "create", "x", "--private", "--source=.", "--push"], [])]))
+
+test_find_names_allowed if not t_fired("secrets.credentials", t_bash([t_cmd("find", ["~/.ssh", "-name", "*.pub"], ["/home/dev/.ssh"])]))
+
+test_find_exec_denied if t_denied("secrets.credentials", t_bash([t_cmd("find", ["~/.ssh", "-name", "id_*"], ["/home/dev/.ssh"]), object.union(t_cmd("cat", ["{}"], []), {"via": "find -exec"})]))

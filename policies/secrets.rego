@@ -45,11 +45,12 @@ shown(p) := sprintf("~%s", [trim_prefix(p, home)]) if {
 
 # metadata_only(name): a program that only looks at names or metadata,
 # or uses a key without revealing it, may name a secret path. wc prints
-# counts and file a type: neither shows a byte of the contents.
+# counts, file a type, tree names and the *sum programs a digest: none
+# shows a byte of the contents.
 metadata_only(name) if name in {
 	"ls", "stat", "test", "[", "cd", "pushd", "mkdir", "echo", "printf", "which", "type", "basename",
 	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
-	"wc", "file",
+	"wc", "file", "tree", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
 }
 
 # names_only_subcommands: subcommands that take a path as a name (to
@@ -60,6 +61,24 @@ names_only_subcommands := {"git": {"rm", "mv", "check-ignore", "check-attr", "ls
 names_only(cmd) if metadata_only(cmd.name)
 
 names_only(cmd) if cmd.operands[0] in names_only_subcommands[cmd.name]
+
+# find prints names unless an action runs, prints into a file or deletes.
+names_only(cmd) if {
+	cmd.name == "find"
+	not find_acts(cmd)
+}
+
+find_acts(cmd) if {
+	some a in cmd.args
+	a in {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+}
+
+# The daemon lifts -exec's and -ok's command out as a command of its own,
+# run via find.
+find_acts(_) if {
+	some other in input.agentjail.commands
+	startswith(other.via, "find ")
+}
 
 # Listing tools and a search of names (Glob) see names, not contents: a
 # project key file's name is no secret. (A search of names under a
