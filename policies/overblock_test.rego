@@ -67,3 +67,5 @@ test_private_repo_push_allowed if not t_fired("git.public_repo", t_bash([t_cmd("
 test_find_names_allowed if not t_fired("secrets.credentials", t_bash([t_cmd("find", ["~/.ssh", "-name", "*.pub"], ["/home/dev/.ssh"])]))
 
 test_find_exec_denied if t_denied("secrets.credentials", t_bash([t_cmd("find", ["~/.ssh", "-name", "id_*"], ["/home/dev/.ssh"]), object.union(t_cmd("cat", ["{}"], []), {"via": "find -exec"})]))
+
+test_copy_target_dir_asked if t_asked("secrets.key_file", t_bash([t_cmd("cp", ["-t", "/tmp", ".env"], ["/tmp", t_env])]))

@@ -144,11 +144,15 @@ key_file_read(p) if {
 	r.op in {"<", "<>"}
 }
 
-# key_copy_programs write their last path operand from the others.
+# key_copy_programs write their last path operand from the others
+# (internal/shell/writes.go's writesLastPath less ln and scp; a remote
+# destination such as host:/dir is a path of its own, so the key file is
+# not last and still counts as read).
 key_copy_programs := {"cp", "install", "rsync", "ditto"}
 
 copy_destination(cmd, p) if {
 	cmd.name in key_copy_programs
+	not has_flag(cmd, {"t", "target-directory"}) # cp -t DIR names the destination first
 	count(cmd.paths) > 1
 	cmd.paths[count(cmd.paths) - 1] == p
 	count([q | some q in cmd.paths; q == p]) == 1
