@@ -69,3 +69,5 @@ test_find_names_allowed if not t_fired("secrets.credentials", t_bash([t_cmd("fin
 test_find_exec_denied if t_denied("secrets.credentials", t_bash([t_cmd("find", ["~/.ssh", "-name", "id_*"], ["/home/dev/.ssh"]), object.union(t_cmd("cat", ["{}"], []), {"via": "find -exec"})]))
 
 test_copy_target_dir_asked if t_asked("secrets.key_file", t_bash([t_cmd("cp", ["-t", "/tmp", ".env"], ["/tmp", t_env])]))
+
+test_wc_files0_from_denied if t_denied("secrets.credentials", t_bash([t_cmd("wc", ["--files0-from=/home/dev/.aws/credentials"], ["/home/dev/.aws/credentials"])]))

@@ -58,7 +58,22 @@ metadata_only(name) if name in {
 # show its contents. git add is not one: it stages the file for a commit.
 names_only_subcommands := {"git": {"rm", "mv", "check-ignore", "check-attr", "ls-files", "status", "update-index"}}
 
-names_only(cmd) if metadata_only(cmd.name)
+names_only(cmd) if {
+	metadata_only(cmd.name)
+	not reads_a_list(cmd)
+}
+
+# Options with which a metadata program reads a file's lines (as names
+# to look at, checksums to check or magic to match) and prints them back
+# in its errors: wc --files0-from=~/.aws/credentials shows the file.
+list_options := {
+	"wc": {"files0-from"}, "du": {"files0-from", "X", "exclude-from"}, "file": {"f", "files-from", "m", "magic-file"},
+	"tree": {"fromfile"}, "md5sum": {"c", "check"}, "sha1sum": {"c", "check"}, "sha224sum": {"c", "check"},
+	"sha256sum": {"c", "check"}, "sha384sum": {"c", "check"}, "sha512sum": {"c", "check"}, "shasum": {"c", "check"},
+	"b2sum": {"c", "check"},
+}
+
+reads_a_list(cmd) if has_flag(cmd, list_options[cmd.name])
 
 names_only(cmd) if cmd.operands[0] in names_only_subcommands[cmd.name]
 
@@ -70,7 +85,7 @@ names_only(cmd) if {
 
 find_acts(cmd) if {
 	some a in cmd.args
-	a in {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+	a in {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
 }
 
 # The daemon lifts -exec's and -ok's command out as a command of its own,
