@@ -208,8 +208,19 @@ ask contains {"id": "remote.npx_unknown", "msg": msg} if {
 	has_flag(cmd, {"y", "yes"})
 	pos := positional(cmd)
 	count(pos) > 0
+	npx_own_yes(cmd, pos[0])
 	not npx_package(pos[0]) in npx_known
 	msg := sprintf("`npx -y %s` installs and runs a package without asking; the user has to approve it (or confirm the package name is the intended one).", [pos[0]])
+}
+
+# npx_own_yes(cmd, pkg): -y or --yes comes before the package, so it is
+# npx's own; after it (npx create-x app --yes) it is the package's flag.
+npx_own_yes(cmd, pkg) if {
+	some i, a in cmd.args
+	a in {"-y", "--yes", "--yes=true"}
+	some j, b in cmd.args
+	b == pkg
+	i < j
 }
 
 # npx_package("eslint@9") is "eslint"; "@scope/pkg@1" is "@scope/pkg".

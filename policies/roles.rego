@@ -112,7 +112,7 @@ _awk := {
 
 _python := {"code": ["c"], "value": ["m", "W", "X", "Q"], "program": ["m"], "stdin_code": true}
 
-_node := {"code": ["e", "eval", "p", "print"], "value": ["r", "require", "import", "input-type", "loader", "conditions"], "stdin_code": true}
+_node := {"code": ["e", "eval", "p", "print"], "value": ["r", "require", "import", "input-type", "loader", "conditions"], "use": ["env-file", "env-file-if-exists"], "stdin_code": true}
 
 _ruby := {"code": ["e"], "value": ["r", "I", "C"], "stdin_code": true}
 
@@ -213,7 +213,8 @@ core_program_roles := {
 	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color"], "dry_run": ["dryrun", "dry-run"]},
 	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration"]},
 	"az": {"text": ["subscription", "g", "resource-group", "n", "name", "o", "output", "query"]},
-	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert"], "value": ["config"]},
+	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config"]},
+	"podman": {"use": ["env-file"]},
 	"ansible": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "m", "module-name", "a", "args", "e", "extra-vars", "l", "limit"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"ansible-playbook": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "e", "extra-vars", "l", "limit", "t", "tags", "skip-tags"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"git-crypt": {"use": ["key-file"]},
@@ -227,12 +228,12 @@ core_program_roles := {
 	"npm": {"dir": ["prefix", "C"], "text": ["w", "workspace", "tag", "otp", "access", "registry"], "dry_run": ["dry-run"]},
 	"pnpm": {"dir": ["C", "dir", "prefix"], "text": ["filter", "F", "tag", "otp", "registry"], "dry_run": ["dry-run"]},
 	"yarn": {"dir": ["cwd"], "text": ["tag", "otp", "registry"], "dry_run": ["dry-run"]},
-	"bun": {"dir": ["cwd"], "code": ["e", "eval", "p", "print"], "dry_run": ["dry-run"]},
+	"bun": {"dir": ["cwd"], "code": ["e", "eval", "p", "print"], "use": ["env-file"], "dry_run": ["dry-run"]},
 	"cargo": {"dir": ["C"], "value": ["manifest-path", "target-dir"], "text": ["p", "package", "features", "F", "j", "jobs", "bin", "example", "test", "bench", "target", "config", "Z", "color", "registry", "token", "index"], "dry_run": ["dry-run", "n"]},
 	"go": {"dir": ["C"]},
 	"twine": {"use": ["p", "password", "config-file"], "text": ["u", "username", "r", "repository", "repository-url", "comment"]},
 	"poetry": {"dir": ["C", "directory"], "dry_run": ["dry-run"]},
-	"uv": {"dir": ["directory", "project"], "dry_run": ["dry-run"]},
+	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "dry_run": ["dry-run"]},
 	"pip": {"dry_run": ["dry-run"]},
 	"pip3": {"dry_run": ["dry-run"]},
 	"chezmoi": {"dry_run": ["n", "dry-run"]},
@@ -252,7 +253,7 @@ core_program_roles := {
 	"python3.13": _python,
 	"node": _node,
 	"nodejs": _node,
-	"deno": {"subcommands": {"eval": {"code_operands": 1}}},
+	"deno": {"use": ["env-file"], "subcommands": {"eval": {"code_operands": 1}, "run": {"use": ["env-file"]}}},
 	"ruby": _ruby,
 	"perl": _perl,
 	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},

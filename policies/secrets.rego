@@ -44,10 +44,65 @@ shown(p) := sprintf("~%s", [trim_prefix(p, home)]) if {
 } else := p
 
 # metadata_only(name): a program that only looks at names or metadata,
-# or uses a key without revealing it, may name a secret path.
+# or uses a key without revealing it, may name a secret path. wc prints
+# counts, file a type, tree names and the *sum programs a digest: none
+# shows a byte of the contents.
 metadata_only(name) if name in {
 	"ls", "stat", "test", "[", "cd", "pushd", "mkdir", "echo", "printf", "which", "type", "basename",
 	"dirname", "realpath", "readlink", "du", "chmod", "touch", "ssh", "ssh-add", "ssh-keygen", "ssh-copy-id",
+	"wc", "file", "tree", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shasum", "b2sum", "cksum",
+}
+
+# names_only_subcommands: subcommands that take a path as a name (to
+# stop tracking it, to ask whether it is ignored or tracked) and never
+# show its contents. git add is not one: it stages the file for a commit.
+names_only_subcommands := {"git": {"rm", "mv", "check-ignore", "check-attr", "ls-files", "status", "update-index"}}
+
+names_only(cmd) if {
+	metadata_only(cmd.name)
+	not reads_a_list(cmd)
+}
+
+# Options with which a metadata program reads a file's lines (as names
+# to look at, checksums to check or magic to match) and prints them back
+# in its errors: wc --files0-from=~/.aws/credentials shows the file.
+list_options := {
+	"wc": {"files0-from"}, "du": {"files0-from", "X", "exclude-from"}, "file": {"f", "files-from", "m", "magic-file"},
+	"tree": {"fromfile"}, "md5sum": {"c", "check"}, "sha1sum": {"c", "check"}, "sha224sum": {"c", "check"},
+	"sha256sum": {"c", "check"}, "sha384sum": {"c", "check"}, "sha512sum": {"c", "check"}, "shasum": {"c", "check"},
+	"b2sum": {"c", "check"},
+}
+
+reads_a_list(cmd) if has_flag(cmd, list_options[cmd.name])
+
+names_only(cmd) if cmd.operands[0] in names_only_subcommands[cmd.name]
+
+# find prints names unless an action runs, prints into a file or deletes.
+names_only(cmd) if {
+	cmd.name == "find"
+	not find_acts(cmd)
+}
+
+find_acts(cmd) if {
+	some a in cmd.args
+	a in {"-delete", "-fprint", "-fprint0", "-fprintf", "-fls", "-files0-from"}
+}
+
+# The daemon lifts -exec's and -ok's command out as a command of its own,
+# run via find.
+find_acts(_) if {
+	some other in input.agentjail.commands
+	startswith(other.via, "find ")
+}
+
+# Listing tools and a search of names (Glob) see names, not contents: a
+# project key file's name is no secret. (A search of names under a
+# credential folder stays denied: secret_read.)
+names_only_tool if input.agentjail.tool_kind == "list"
+
+names_only_tool if {
+	input.agentjail.tool_kind == "search"
+	input.agentjail.search.content == false
 }
 
 # secret_path(p): p, one of the call's paths, is a secret.
@@ -72,12 +127,50 @@ protected_named := {p |
 # reads_contents(p): p, one of the call's paths, is named by a file tool
 # (every path of a call that is not a shell's), or is an operand of a
 # program that does more than look at names (metadata_only).
-reads_contents(p) if not shell_call
+reads_contents(p) if {
+	not shell_call
+	input.agentjail.tool_kind != "list"
+}
 
 reads_contents(p) if {
 	some cmd in input.agentjail.commands
 	p in cmd.paths
-	not metadata_only(cmd.name)
+	not names_only(cmd)
+}
+
+# key_file_read(p): the call reads a project key file, other than as the
+# destination of a copy (cp .env.example .env fills it, shows nothing).
+key_file_read(p) if {
+	not shell_call
+	not names_only_tool
+}
+
+key_file_read(p) if {
+	some cmd in input.agentjail.commands
+	p in cmd.paths
+	not names_only(cmd)
+	not copy_destination(cmd, p)
+}
+
+key_file_read(p) if {
+	some cmd in input.agentjail.commands
+	some r in cmd.redirects
+	r.path == p
+	r.op in {"<", "<>"}
+}
+
+# key_copy_programs write their last path operand from the others
+# (internal/shell/writes.go's writesLastPath less ln and scp; a remote
+# destination such as host:/dir is a path of its own, so the key file is
+# not last and still counts as read).
+key_copy_programs := {"cp", "install", "rsync", "ditto"}
+
+copy_destination(cmd, p) if {
+	cmd.name in key_copy_programs
+	not has_flag(cmd, {"t", "target-directory"}) # cp -t DIR names the destination first
+	count(cmd.paths) > 1
+	cmd.paths[count(cmd.paths) - 1] == p
+	count([q | some q in cmd.paths; q == p]) == 1
 }
 
 # secret_read(p): the call reads, copies or changes p; a redirect counts
@@ -222,7 +315,7 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 	not secret_path(p) # denied as a secret
 	key_file(p)
 	not harmless_key_file(p)
-	reads_contents(p)
+	key_file_read(p)
 	msg := sprintf("%s usually holds secrets (API keys, passwords, private keys); the user has to approve this. If you only need the variable names, read .env.example instead.", [shown(p)])
 }
 

@@ -459,13 +459,18 @@ script_code(cmd) := {a |
 	regex.match(re, a)
 }
 
-# guard_markers: text in code that points at what keeps agentjail running.
-guard_markers := {"agentjail", ".claude", ".codex", ".gemini", ".cursor", ".copilot", "managed-settings", "launchagents", "systemd"}
+# guard_markers: names in code that point at what keeps agentjail
+# running. A marker counts as a path-like token, not glued to the name
+# around it: ~/.cursor/mcp.json and ".claude" do, con.cursor() and
+# self.claude_client do not. agentjail is a name of its own and counts
+# anywhere.
+guard_markers := {".claude", ".codex", ".gemini", ".cursor", ".copilot", "managed-settings", "launchagents", "systemd"}
 
-code_mentions_guard(code) if {
-	some m in guard_markers
-	contains(lower(code), m)
-}
+guard_marker_token := concat("", [`(^|[^a-z0-9_)\]])(`, concat("|", [replace(m, ".", `\.`) | some m in guard_markers]), `)([^a-z0-9_]|$)`])
+
+code_mentions_guard(code) if contains(lower(code), "agentjail")
+
+code_mentions_guard(code) if regex.match(guard_marker_token, lower(code))
 
 code_mentions_guard(code) if {
 	some d in array.concat(policy_dirs, [daemon_socket])

@@ -8,7 +8,10 @@ package agentjail
 # daemon/written.go), the watched keys it adds, the lines it adds to
 # instructions. Rows are data: a user's policy adds kinds of its own with
 # `written_files_extra contains {...}` (they come after the pack's rows,
-# and the first row whose pattern matches a path decides its kind).
+# and the first row whose pattern matches a path decides its kind). A
+# row matches only the files its program runs or obeys: a README or
+# notes beside hooks are prose, so hook folders match hook names and
+# shell scripts, not *.md.
 #
 # Row fields (see internal/written.Row): kind, match (a regular expression
 # on the path, ~ for the home folder), format (json yaml toml lines shell
@@ -93,7 +96,7 @@ written_files_pack := [
 	]},
 	{"kind": "idea_run_config", "match": `(^|/)\.idea/(runConfigurations/[^/]+|workspace|tasks)\.xml$`, "format": "lines", "lines": `name="(?:SCRIPT_TEXT|scriptText|SCRIPT_PATH|COMMAND)"\s+value="([^"]+)"`},
 	{"kind": "git_hook", "match": `(^|/)\.git/hooks/[^/.]+$`, "format": "shell", "auto": true},
-	{"kind": "hook_manager", "match": `(^|/)(\.husky/[^/_][^/]*|\.githooks/[^/]+|\.lefthook/[^/]+/[^/]+)$`, "format": "shell"},
+	{"kind": "hook_manager", "match": `(^|/)(\.husky|\.githooks|\.lefthook/[^/]+)/[^/._][^/.]*(\.(sh|bash|zsh|ksh|dash))?$`, "format": "shell"},
 	{"kind": "lefthook", "match": `(^|/)\.?lefthook(-local)?\.ya?ml$`, "format": "yaml", "commands": ["*/commands/*/run", "*/scripts/*/runner"]},
 	{"kind": "git_config", "match": `(^|/)\.git/config$`, "format": "lines", "lines": `^\s*(?:fsmonitor|sshCommand|pager|editor|askpass|gitProxy|clean|smudge|process|textconv|helper|hooksPath)\s*=\s*!?(.+)$|^\s*[A-Za-z0-9-]+\s*=\s*!(.+)$`, "watch": [
 		# hooksPath inside the project (.githooks, .husky) points at hooks
