@@ -324,11 +324,16 @@ default_setting(line) if {
 	}
 }
 
+# npm_remote_spec: a package.json dependency from a URL, a VCS or a
+# GitHub shorthand (user/repo) rather than from the registry.
+npm_remote_spec := `^(https?://|git(\+[a-z]+)?:|git@|github:|gitlab:|bitbucket:)|^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(#.*)?$`
+
 ask contains {"id": "written.package_source", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("package_source")
-	not default_setting(a.key)
-	msg := sprintf("%s: `%s` changes where packages are downloaded from (or turns their checks off); the user has to approve it.", [pretty(f.path), a.key])
+	shown := trim_space(concat(" ", [a.key, object.get(a, "value", "")]))
+	not default_setting(shown)
+	msg := sprintf("%s: `%s` changes where packages are downloaded from (another index, a URL, a fork, or checks turned off); the user has to approve it.", [pretty(f.path), shown])
 }
 
 # The same lines written by a command (echo ... >> .npmrc, tee, sed -i).
