@@ -205,7 +205,7 @@ program_group contains [prog, "registry"] if some prog in {"go", "pip", "pip3", 
 
 ask contains {"id": "remote.package_source", "msg": msg} if {
 	"registry" in input.agentjail.kinds
-	some cmd in commands
+	some cmd in input.agentjail.commands
 	some name, value in cmd.assigns
 	not source_default(name, value)
 	msg := sprintf("`%s=%s` points `%s` at another package index or turns its checks off; the user has to approve it.", [name, value, cmd.name])
@@ -339,7 +339,8 @@ ask contains {"id": "written.package_source", "msg": msg} if {
 # The same lines written by a command (echo ... >> .npmrc, tee, sed -i).
 ask contains {"id": "written.package_source", "msg": msg} if {
 	input.agentjail.writes[0]
-	some p in writes
+	input.agentjail.tool_kind == "shell" # a file tool's write is read through written_files
+	some p in input.agentjail.writes
 	regex.match(package_config_files, p)
 	some cmd in commands
 	some a in cmd.args
@@ -351,12 +352,13 @@ ask contains {"id": "written.package_source", "msg": msg} if {
 
 # A lockfile's integrity or source edited by hand rather than by its
 # package manager: what the next install trusts without checking.
-lockfiles := {"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "Cargo.lock", "poetry.lock", "uv.lock", "Pipfile.lock", "Gemfile.lock", "go.sum", "composer.lock"}
+lockfile_paths := `(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock|Cargo\.lock|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|go\.sum|composer\.lock)$`
 
 ask contains {"id": "written.lockfile", "msg": msg} if {
 	input.agentjail.writes[0]
-	some p in writes
-	base_name(p) in lockfiles
+	input.agentjail.tool_kind == "shell"
+	some p in input.agentjail.writes
+	regex.match(lockfile_paths, p)
 	some cmd in commands
 	some w in cmd.writes
 	w == p
