@@ -75,7 +75,16 @@ ask contains {"id": "publish.release", "msg": msg} if {
 	words[0] == row.tool
 	publish_verb(words, row)
 	publish_flags(cmd, row)
+	not has_flag(cmd, {"help"})
+	not local_registry(words)
 	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it. Build or pack it locally (or use --dry-run) and let the user publish.", [full_text(cmd)])
+}
+
+# local_registry(words): the image goes to a registry on this machine
+# (docker push localhost:5000/app), which publishes nothing.
+local_registry(words) if {
+	some w in words
+	regex.match(`^(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?/`, w)
 }
 
 publish_candidate(cmd) if {
@@ -247,7 +256,7 @@ deploy_rows := [
 	{"tool": "eb", "verbs": ["deploy"]},
 	{"tool": "gcloud", "verbs": ["app deploy", "run deploy", "functions deploy"]},
 	{"tool": "kubectl", "verbs": ["apply", "create", "replace", "patch", "set", "rollout restart", "rollout undo", "scale", "edit", "annotate", "label", "expose", "autoscale"], "context": ["--context", "-n", "--namespace", "--cluster"]},
-	{"tool": "oc", "verbs": ["apply", "create", "replace", "patch", "set", "rollout", "scale", "edit"], "context": ["--context", "-n", "--namespace", "--cluster"]},
+	{"tool": "oc", "verbs": ["apply", "create", "replace", "patch", "set", "rollout restart", "rollout undo", "rollout latest", "scale", "edit"], "context": ["--context", "-n", "--namespace", "--cluster"]},
 	{"tool": "helm", "verbs": ["install", "upgrade", "rollback"], "context": ["--kube-context", "-n", "--namespace"]},
 ]
 
