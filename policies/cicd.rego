@@ -127,8 +127,16 @@ ask contains {"id": "publish.tag_push", "msg": msg} if {
 	"git" in input.agentjail.names
 	"push" in git_subcommands
 	some cmd in git_pushes
-	has_flag(cmd, {"tags"})
+	all_tags(cmd)
 	msg := sprintf("`%s` pushes every local tag at once, and others fetch them for good; the user has to approve it. Push the one tag meant for release (git push origin TAG).", [full_text(cmd)])
+}
+
+all_tags(cmd) if has_flag(cmd, {"tags"})
+
+all_tags(cmd) if {
+	some t in push_targets(cmd)
+	startswith(t, "refs/tags/")
+	contains(t, "*")
 }
 
 # --- repository settings, access and secrets ---------------------------
@@ -316,6 +324,48 @@ deploy_context(cmd, row) if {
 	some v in option_values(cmd, {o | some o in row.context})
 	is_production(v)
 }
+
+# A context made current earlier in the same call (kubectl config
+# use-context prod && kubectl apply ...).
+deploy_context(cmd, row) if {
+	row.tool in {"kubectl", "oc", "helm"}
+	not option_value(cmd, {"--context", "--kube-context"})
+	some c in commands
+	selected_context(c)
+}
+
+selected_context(c) if {
+	c.name == "kubectl"
+	pos := positional(c)
+	pos[0] == "config"
+	pos[1] == "use-context"
+	is_production(pos[2])
+}
+
+selected_context(c) if {
+	c.name == "kubectx"
+	is_production(c.operands[0])
+}
+
+program_group contains ["kubectx", "deploy"]
+
+# git push to a remote named for production or to a platform that
+# deploys what it receives (git push heroku main).
+deploy_remotes := {"heroku", "dokku", "piku"}
+
+ask contains {"id": "deploy.production", "msg": msg} if {
+	"git" in input.agentjail.names
+	"push" in git_subcommands
+	some cmd in git_pushes
+	pos := positional(cmd)
+	count(pos) > 1
+	production_remote(pos[1])
+	msg := sprintf("`%s` pushes to %s, which deploys what it receives to production; the user has to approve it.", [full_text(cmd), pos[1]])
+}
+
+production_remote(r) if r in deploy_remotes
+
+production_remote(r) if is_production(r)
 
 # --- package sources written into their configuration files ----------
 
