@@ -188,10 +188,11 @@ func (d *Decider) compileWithout(ctx context.Context, pack, user []engine.Source
 // policyData is what the policies read under data.config.
 func policyData(cfg config.Config) map[string]any {
 	return map[string]any{"config": map[string]any{
-		"disabled_rules":  anyList(cfg.DisabledRules),
-		"protected_paths": anyList(cfg.ProtectedPaths),
-		"allowed_paths":   anyList(cfg.AllowedPaths),
-		"policy_dirs":     anyList(cfg.PolicyDirs), // protected like $AGENTJAIL_HOME
+		"disabled_rules":      anyList(cfg.DisabledRules),
+		"protected_paths":     anyList(cfg.ProtectedPaths),
+		"allowed_paths":       anyList(cfg.AllowedPaths),
+		"production_contexts": anyList(cfg.ProductionContexts),
+		"policy_dirs":         anyList(cfg.PolicyDirs), // protected like $AGENTJAIL_HOME
 	}}
 }
 

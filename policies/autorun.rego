@@ -132,7 +132,20 @@ git_code_value(key, value) if {
 	startswith(value, "!")
 }
 
-git_code_value(key, _) if not regex.match(`(?i)^alias\.`, key)
+git_code_value(key, value) if {
+	not regex.match(`(?i)^alias\.`, key)
+	not same_host_rewrite(key, value)
+}
+
+# url.git@github.com:.insteadOf https://github.com/ only switches the
+# protocol to the same host (ssh for https): code still comes from there.
+same_host_rewrite(key, value) if {
+	regex.match(`(?i)^url\..+\.(insteadof|pushinsteadof)$`, key)
+	target := regex.replace(key, `(?i)^url\.(.+)\.(insteadof|pushinsteadof)$`, "$1")
+	git_url_host(target) == git_url_host(value)
+}
+
+git_url_host(u) := lower(regex.replace(u, `^([A-Za-z+]+://)?([^@/]+@)?([^:/]+).*$`, "$3"))
 
 scheduler_programs := {"systemd-run", "osascript", "defaults"}
 
@@ -212,8 +225,22 @@ swaps_registry(cmd) if {
 	pos := positional(cmd)
 	some i, w in pos
 	w == "set"
-	regex.match(`(?i)(^|:)(registry|npmRegistryServer|unsafeHttpWhitelist)(=|$)|^@[^:]+:registry`, pos[i + 1])
+	key := pos[i + 1]
+	regex.match(`(?i)(^|:)(registry|npmRegistryServer|unsafeHttpWhitelist|strict-ssl|enableStrictSsl|_auth|_authToken)(=|$)|^@[^:]+:registry`, key)
+	not default_registry_setting(key, word_at(pos, i + 2))
 }
+
+# word_at(words, i) is words[i], or "" past the end.
+word_at(words, i) := words[i] if i < count(words)
+else := ""
+
+# Setting the registry back to the default one changes nothing.
+default_registry_setting(key, value) if {
+	regex.match(`(?i)^(registry|npmRegistryServer)$`, key)
+	regex.match(default_indexes, value)
+}
+
+default_registry_setting(key, _) if regex.match(`(?i)^(registry|npmRegistryServer)=https://(registry\.npmjs\.org|registry\.yarnpkg\.com)/?$`, key)
 
 swaps_registry(cmd) if {
 	cmd.name in {"pip", "pip3"}
@@ -221,6 +248,7 @@ swaps_registry(cmd) if {
 	pos[0] == "config"
 	pos[1] == "set"
 	regex.match(`(?i)index-url|trusted-host|find-links`, pos[2])
+	not regex.match(default_indexes, word_at(pos, 3))
 }
 
 swaps_registry(cmd) if {
@@ -235,13 +263,33 @@ swaps_registry(cmd) if {
 	has_flag(cmd, {"w"})
 	some a in cmd.args
 	regex.match(`^(GOPROXY|GONOSUMDB|GONOSUMCHECK|GOSUMDB|GOINSECURE|GOFLAGS|GOPRIVATE|GONOPROXY)=`, a)
+	not go_env_ordinary(a)
 }
+
+# GOPRIVATE and GONOPROXY naming one's own organisation's modules
+# (host/path patterns) are how private modules are fetched; a whole host
+# or * turns checks off for everyone's. GOFLAGS without -insecure, and
+# the default proxy, change nothing about where code comes from.
+go_env_ordinary(a) if {
+	regex.match(`^(GOPRIVATE|GONOPROXY)=`, a)
+	every p in split(substring(a, indexof(a, "=") + 1, -1), ",") {
+		regex.match(`^[^*/]+\.[^/]+/[^*]`, p)
+	}
+}
+
+go_env_ordinary(a) if {
+	startswith(a, "GOFLAGS=")
+	not contains(a, "-insecure")
+}
+
+go_env_ordinary(a) if regex.match(`^GOPROXY=(https://proxy\.golang\.org(,direct)?|direct)$`, a)
 
 swaps_registry(cmd) if {
 	cmd.name == "conda"
 	positional(cmd)[0] == "config"
+	has_flag(cmd, {"add", "append", "prepend", "set"})
 	some a in cmd.args
-	a in {"channels", "custom_channels", "channel_alias"}
+	a in {"channels", "custom_channels", "channel_alias", "ssl_verify"}
 }
 
 swaps_registry(cmd) if {

@@ -142,34 +142,4 @@ discards_work(cmd) if {
 	cmd.operands[1] in {"drop", "clear"}
 }
 
-# Publishing: package registries and releases.
-ask contains {"id": "publish.release", "msg": msg} if {
-	"publish" in input.agentjail.kinds
-	some cmd in commands
-	some verb in cmd.args
-	verb in {"publish", "upload", "push", "release"} # a word of publishes(cmd), a cheap test before it
-	publishes(cmd)
-	msg := sprintf("`%s` publishes to the world and cannot be undone; the user has to approve it.", [concat(" ", array.concat([cmd.name], cmd.args))])
-}
-
-publishes(cmd) if {
-	cmd.name in {"npm", "pnpm", "yarn", "bun", "cargo", "poetry", "flit", "hatch", "uv"}
-	subcommand(cmd) == "publish"
-	not dry_run(cmd) # --dry-run uploads nothing
-}
-
-publishes(cmd) if {
-	cmd.name == "twine"
-	subcommand(cmd) == "upload"
-}
-
-publishes(cmd) if {
-	cmd.name in {"gem", "docker", "podman"}
-	subcommand(cmd) == "push"
-}
-
-publishes(cmd) if {
-	cmd.name == "gh"
-	cmd.operands[0] == "release"
-	cmd.operands[1] in {"create", "upload", "edit", "delete"}
-}
+# Publishing (publish.release) is in cicd.rego, with releases and deploys.

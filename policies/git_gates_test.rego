@@ -1,7 +1,7 @@
 package agentjail
 
 # git.rego's git.force_push as one rule over force_push_asks, and the
-# word test in front of publishes(cmd).
+# publishing table of cicd.rego.
 
 test_force_push_asks_each_case if {
 	msgs := force_push_asks with input as t_bash([

@@ -106,7 +106,7 @@ default_indexes := `^https://(pypi\.org|files\.pythonhosted\.org|registry\.npmjs
 # runners that can start one (uv run pip install ...): invocations(cmd)
 # reads a command as another tool only behind a runner. Their group
 # narrows the family's own "install" gate.
-package_installers := {"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "python", "python3"}
+package_installers := {"pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "python", "python3", "cargo", "gem"}
 
 package_callers := package_installers | {name | some name, _ in runner_prefixes}
 
@@ -134,7 +134,7 @@ package_sources(cmd, words) := {w |
 	regex.match(`^(https?|ftp|git(\+[a-z]+)?|ssh|hg\+[a-z]+|svn\+[a-z]+)://|^git@|^git\+`, w)
 	not regex.match(default_indexes, w)
 } | {v |
-	some v in option_values(cmd, {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--registry", "--default-index", "--index", "--trusted-host"})
+	some v in option_values(cmd, {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--registry", "--default-index", "--index", "--trusted-host", "--git", "--source"})
 	not regex.match(default_indexes, v)
 }
 

@@ -226,7 +226,7 @@ family_programs := {
 	},
 	"install": {
 		"pip", "pip3", "uv", "pipx", "python", "python3", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "pnpx", "deno",
-		"uvx", "go", "curl", "wget", "git",
+		"uvx", "go", "curl", "wget", "git", "cargo", "gem",
 	},
 	"persist": {
 		"git", "systemd-run", "osascript", "ssh-copy-id", "npm", "yarn", "pnpm", "pip", "pip3", "gem", "go", "conda",

@@ -51,6 +51,10 @@ type Config struct {
 	// AllowedPaths are outside the project yet fine to delete or change,
 	// such as a build output folder that lives elsewhere.
 	AllowedPaths []string `mapstructure:"allowed_paths"`
+	// ProductionContexts are more names (cluster contexts, namespaces,
+	// stages) that mean production, besides those named like it (prod,
+	// production, prd, live): changes there are asked about.
+	ProductionContexts []string `mapstructure:"production_contexts"`
 	// Notifications turns the desktop notification on deny on or off.
 	Notifications bool `mapstructure:"notifications"`
 	// OrgRoots are bundle roots besides agentjail/org that an org bundle
@@ -143,6 +147,7 @@ func Parse(path string, text []byte) (Config, error) {
 	v.SetDefault("disabled_rules", []string{})
 	v.SetDefault("protected_paths", []string{})
 	v.SetDefault("allowed_paths", []string{})
+	v.SetDefault("production_contexts", []string{})
 	v.SetDefault("notifications", def.Notifications)
 	v.SetDefault("org_roots", []string{})
 	if err := v.ReadConfig(bytes.NewReader(text)); err != nil {
