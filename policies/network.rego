@@ -492,6 +492,26 @@ exposes_port(cmd) if {
 
 exposes_port(cmd) if cmd.name in {"lt", "localtunnel", "bore", "frpc"}
 
+# The same tunnels started by a package runner (npx localtunnel).
+exposes_port(cmd) if {
+	some words in runs_tool(cmd)
+	words[0] in {"lt", "localtunnel", "bore", "untun", "ngrok"}
+}
+
+# chisel's reverse remotes (R:...) open a port on the other side.
+exposes_port(cmd) if {
+	cmd.name == "chisel"
+	positional(cmd)[0] == "client"
+	some a in cmd.args
+	startswith(a, "R:")
+}
+
+exposes_port(cmd) if {
+	cmd.name == "chisel"
+	positional(cmd)[0] == "server"
+	has_flag(cmd, {"reverse"})
+}
+
 exposes_port(cmd) if {
 	cmd.name == "tailscale"
 	positional(cmd)[0] == "funnel"

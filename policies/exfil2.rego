@@ -1,0 +1,411 @@
+package agentjail
+
+# Exfiltration, covert channels and network exposure, judged by what a
+# program does with files and the network (in the spirit of GTFOBins'
+# file-read and upload functions): credentials read through a function
+# that is not plainly a read (curl file://, sqlite3 .import, ssh -F),
+# files posted to drop and capture services, raw uploads, the repository
+# pushed to a remote added in the same call, folders of the home or the
+# machine served to the network, steganography.
+
+# --- what programs do with files ---------------------------------------
+
+# file_functions: for each program, its functions that read a file the
+# user did not hand it as an ordinary operand.
+#
+#   url_read      schemes of URLs it reads as local files (curl file://)
+#   read_options  options whose value is a file it reads and may print
+#                 (ssh -F echoes the lines it cannot parse)
+#   script_reads  dot-commands whose first word is a file it reads
+#                 (sqlite3 '.import FILE t', '.read FILE')
+#   upload        options whose value is a file or body it sends
+#   sends_stdin   it sends its standard input to the host it is given
+#
+# A user's policy adds rows with `file_function contains [prog, row]`.
+core_file_functions := {
+	"curl": {"url_read": ["file"], "upload": ["-T", "--upload-file", "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form"]},
+	"wget": {"url_read": ["file"], "upload": ["--post-file", "--body-file"]},
+	"aria2c": {"url_read": ["file"]},
+	"http": {"upload": []},
+	"https": {"upload": []},
+	"xh": {"upload": []},
+	"ssh": {"read_options": ["-F"]},
+	"scp": {"read_options": ["-F"]},
+	"sftp": {"read_options": ["-F"]},
+	"autossh": {"read_options": ["-F"]},
+	"sqlite3": {"script_reads": [".import", ".read", ".open", ".restore"]},
+	"sqlite": {"script_reads": [".import", ".read", ".open", ".restore"]},
+	"duckdb": {"script_reads": [".import", ".read", ".open"]},
+	"litecli": {"script_reads": [".import", ".read", ".open"]},
+	"nc": {"sends_stdin": true},
+	"ncat": {"sends_stdin": true},
+	"netcat": {"sends_stdin": true},
+	"socat": {"sends_stdin": true},
+	"telnet": {"sends_stdin": true},
+}
+
+file_functions := object.union(core_file_functions, {pair[0]: pair[1] | some pair in file_function})
+
+file_function contains pair if {
+	some pair in []
+}
+
+# --- credentials read through another function -------------------------
+
+# A URL of the file:// scheme is a local path: curl file:///home/u/.aws/
+# credentials prints it as surely as cat.
+deny contains {"id": "exfil.credential_read", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	schemes := file_functions[cmd.name].url_read
+	some a in cmd.args
+	some s in schemes
+	startswith(lower(a), concat("", [s, "://"]))
+	p := local_path(regex.replace(substring(a, count(s) + 3, -1), `^localhost/`, "/"), cmd.cwd)
+	known_secret(p)
+	msg := sprintf("Blocked: `%s %s` reads %s, which holds credentials, through a %s:// URL. Ask the user for the specific non-secret value you need.", [cmd.name, a, shown(p), s])
+}
+
+# An option whose value is a file the program reads and echoes (ssh -F
+# prints each line it cannot parse). ssh reading its own configuration
+# (~/.ssh/config) is ordinary use.
+deny contains {"id": "exfil.credential_read", "msg": msg} if {
+	some p in input.agentjail.unusual_paths
+	regex.match(`/\.[^/.]|/Library/|^/(proc|etc|private|run|var)/`, p)
+	known_secret(p)
+	not regex.match(`/\.ssh/(config|ssh_config)[^/]*$`, p)
+	some cmd in commands
+	p in cmd.paths
+	opts := file_functions[cmd.name].read_options
+	some v in option_values(cmd, {o | some o in opts})
+	local_path(v, cmd.cwd) == p
+	msg := sprintf("Blocked: `%s` reads %s as its configuration and prints what it cannot parse: a credential file read another way. Use the tool without pointing it at credentials.", [cmd.name, shown(p)])
+}
+
+# A database shell's dot-command that reads a file (sqlite3 -cmd
+# '.import ~/.aws/credentials t'): the file's lines become rows to print.
+deny contains {"id": "exfil.credential_read", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	dots := file_functions[cmd.name].script_reads
+	some a in cmd.args
+	contains(a, ".")
+	some line in split(a, "\n")
+	words := regex.split(`\s+`, trim_space(line))
+	words[0] in dots
+	count(words) > 1
+	p := local_path(trim(words[1], `"'`), cmd.cwd)
+	known_secret(p)
+	msg := sprintf("Blocked: `%s %s` reads %s, which holds credentials, into the database shell. Ask the user for the specific non-secret value you need.", [cmd.name, words[0], shown(p)])
+}
+
+# local_path(w, cwd): a word as an absolute path (~ and relative words
+# resolved); a word that starts with a variable stays as written.
+local_path(w, _) := concat("", [home, substring(w, 1, -1)]) if startswith(w, "~/")
+
+local_path(w, _) := home if w == "~"
+
+local_path(w, _) := trim_right(w, "/") if {
+	startswith(w, "/")
+	w != "/"
+}
+
+local_path(w, _) := w if w == "/"
+
+local_path(w, cwd) := cwd if w in {".", "./"}
+
+local_path(w, cwd) := concat("/", [cwd, trim_prefix(trim_right(w, "/"), "./")]) if {
+	not startswith(w, "/")
+	not startswith(w, "~")
+	not startswith(w, "$")
+	not w in {".", "./"}
+	not contains(w, "..")
+}
+
+# --- files sent to drop and capture services ---------------------------
+
+# Services that take an anonymous upload and hand it to whoever has the
+# link (pastes, file drops), or that capture any request for a stranger
+# to read (request bins, chat webhooks). Domains match themselves and
+# their subdomains; a URL prefix matches that path of a host.
+drop_service_domains := {
+	"transfer.sh", "file.io", "0x0.st", "paste.rs", "ix.io", "sprunge.us", "termbin.com", "clbin.com", "pastebin.com",
+	"hastebin.com", "hastebin.skyra.pw", "dpaste.com", "dpaste.org", "paste.ee", "ghostbin.co", "rentry.co", "catbox.moe",
+	"litterbox.catbox.moe", "gofile.io", "bashupload.com", "oshi.at", "temp.sh", "tmpfiles.org", "keep.sh", "uguu.se",
+	"pixeldrain.com", "anonfiles.com", "filebin.net", "wetransfer.com", "send.vis.ee", "webhook.site", "requestbin.com",
+	"pipedream.net", "requestcatcher.com", "hookbin.com", "beeceptor.com", "mockbin.org", "postb.in", "ptsv2.com",
+	"ptsv3.com", "interact.sh", "oast.fun", "oast.live", "oast.me", "oast.online", "oast.pro", "oast.site",
+	"burpcollaborator.net", "canarytokens.com", "ngrok.io", "ngrok-free.app", "trycloudflare.com", "loca.lt", "serveo.net",
+}
+
+drop_service_prefixes := {
+	"discord.com/api/webhooks/", "discordapp.com/api/webhooks/", "hooks.slack.com/", "api.telegram.org/bot",
+	"outlook.office.com/webhook/", "chat.googleapis.com/v1/spaces/",
+}
+
+# sends_file(cmd): a request whose body is a file or standard input
+# (@file, field=@file, -T file, --post-file, httpie's field@file).
+sends_file(cmd) if {
+	some a in cmd.args
+	regex.match(`^@|^[^=@\s]+=@|^[A-Za-z0-9_-]+@[./~A-Za-z0-9_-]`, a)
+	not a in option_values(cmd, {"-u", "--user", "-H", "--header"})
+}
+
+sends_file(cmd) if {
+	opts := {o | some o in file_functions[cmd.name].upload; o in {"-T", "--upload-file", "--post-file", "--body-file"}}
+	count(option_values(cmd, opts)) > 0
+}
+
+sends_file(cmd) if count(cmd.pipe_from) > 0
+
+drop_services(cmd) := {h |
+	some h in request_hosts(cmd)
+	host_in(h, drop_service_domains)
+} | {p |
+	some a in cmd.args
+	regex.match(`^[a-zA-Z][a-zA-Z0-9+.-]*://`, a)
+	u := regex.replace(a, `^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/]*@)?`, "")
+	some p in drop_service_prefixes
+	startswith(lower(u), p)
+}
+
+ask contains {"id": "exfil.drop_service", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	sends_file(cmd)
+	some where in drop_services(cmd)
+	msg := sprintf("`%s` sends a file to %s, a service that hands uploads or captured requests to anyone with the link; the user has to approve it. Share files through the project's own storage.", [cmd.name, where])
+}
+
+# A program that publishes files as a paste or gist, given a file from
+# outside the project (~/Documents/notes.txt): the user's own files.
+file_publishers := {"gh gist create", "gh gist edit", "pastebinit", "gist", "glab snippet create"}
+
+ask contains {"id": "exfil.drop_service", "msg": msg} if {
+	input.agentjail.unusual_paths[0]
+	some cmd in commands
+	some words in invocations(cmd)
+	some pub in file_publishers
+	has_words(array.slice(words, 0, count(split(pub, " "))), pub)
+	some p in cmd.paths
+	p in outside_paths
+	not known_secret(p)
+	msg := sprintf("`%s` publishes %s, a file from outside the project; the user has to approve it.", [pub, shown(p)])
+}
+
+# --- raw uploads ---------------------------------------------------------
+
+# nc HOST PORT < FILE: a file sent as it is to another host. Listening
+# (nc -l < page.html) serves it instead, and loopback stays on the
+# machine.
+ask contains {"id": "exfil.raw_upload", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	file_functions[cmd.name].sends_stdin
+	not has_flag(cmd, {"l", "listen"})
+	pos := positional(cmd)
+	count(pos) > 0
+	not regex.match(loopback_host, pos[0])
+	some src in raw_upload_sources(cmd)
+	msg := sprintf("`%s %s` sends %s as it is to another host; the user has to approve it.", [cmd.name, pos[0], src])
+}
+
+raw_upload_sources(cmd) := {shown(r.path) |
+	some r in cmd.redirects
+	r.op == "<"
+	r.path != ""
+	not startswith(r.path, "/dev/")
+} | {"a file" |
+	some src in cmd.pipe_from
+	src in {"cat", "tac", "head", "tail", "base64", "xxd", "gpg", "openssl"}
+}
+
+program_group contains [prog, "network"] if some prog in {"nc", "ncat", "netcat", "socat", "telnet"}
+
+# --- the repository sent to a remote added on the spot ------------------
+
+# `git remote add x URL && git push x`: the repository goes to a place
+# no one configured before this call. `git remote add origin URL` is the
+# first push of a new repository (it fails where origin exists, so the
+# push goes nowhere new) and stays allowed.
+ask contains {"id": "exfil.new_remote_push", "msg": msg} if {
+	"git" in input.agentjail.names
+	some add in commands
+	add.name == "git"
+	pos := positional(add)
+	pos[0] == "remote"
+	some remote, url in new_remote(pos)
+	some push in commands
+	push.name == "git"
+	pushes_to(positional(push), remote)
+	msg := sprintf("This call points git remote `%s` at %s and pushes the repository there; the user has to approve it.", [remote, url])
+}
+
+new_remote(pos) := {pos[2]: pos[3]} if {
+	pos[1] == "add"
+	count(pos) > 3
+	pos[2] != "origin"
+}
+
+new_remote(pos) := {pos[2]: pos[3]} if {
+	pos[1] == "set-url"
+	count(pos) > 3
+}
+
+pushes_to(pp, remote) if {
+	pp[0] == "push"
+	pp[1] == remote
+}
+
+pushes_to(pp, "origin") if pp == ["push"]
+
+# --- folders served to the network ---------------------------------------
+
+# file_servers: programs that serve a folder over HTTP, by the word that
+# names the server (the program, python's module, busybox's applet), with
+# the options that give the folder and the address it listens on; a
+# server whose folder is an operand says so; without either it serves
+# its working folder. A user's policy adds rows with
+# `file_server contains [name, row]`.
+core_file_servers := {
+	"http.server": {"dir": ["-d", "--directory"], "bind": ["-b", "--bind"]},
+	"SimpleHTTPServer": {"dir": [], "bind": []},
+	"php": {"dir": ["-t", "--docroot"], "bind": ["-S"]},
+	"httpd": {"dir": ["-h"], "bind": ["-p"]},
+	"ruby-httpd": {"operand": true, "bind": ["--bind-address"]},
+	"serve": {"operand": true, "bind": ["-l", "--listen"]},
+	"http-server": {"operand": true, "bind": ["-a"]},
+	"live-server": {"operand": true, "bind": ["--host"]},
+	"static-server": {"operand": true, "bind": []},
+	"miniserve": {"operand": true, "bind": ["-i", "--interfaces"]},
+	"darkhttpd": {"operand": true, "bind": ["--addr"]},
+	"updog": {"dir": ["-d", "--directory"], "bind": []},
+	"web": {"dir": ["--path"], "bind": []},
+	"webfsd": {"dir": ["-r"], "bind": ["-i"]},
+	"file-server": {"dir": ["-r", "--root"], "bind": ["-l", "--listen"]},
+}
+
+file_servers := object.union(core_file_servers, {pair[0]: pair[1] | some pair in file_server})
+
+file_server contains pair if {
+	some pair in []
+}
+
+program_group contains [prog, "serve"] if some prog in {
+	"python", "python2", "python3", "php", "busybox", "serve", "http-server", "live-server", "static-server",
+	"miniserve", "darkhttpd", "updog", "twistd", "webfsd", "caddy", "ruby", "npx", "bunx", "pnpx",
+}
+
+# server_words(cmd): the words from the server's name on, for each way
+# the command starts one (a set: a command may name it more than once).
+server_words(cmd) := {array.slice(cmd.args, i, count(cmd.args)) |
+	cmd.name in {"python", "python2", "python3"}
+	some i, a in cmd.args
+	a in {"http.server", "SimpleHTTPServer"}
+	i > 0
+	cmd.args[i - 1] == "-m"
+} | {array.concat(["php"], cmd.args) |
+	cmd.name == "php"
+	has_flag(cmd, {"S"})
+} | {array.concat(["ruby-httpd"], array.slice(cmd.args, i + 1, count(cmd.args))) |
+	# ruby -run -e httpd DIR (un.rb's httpd)
+	cmd.name == "ruby"
+	"-run" in cmd.args
+	some i, a in cmd.args
+	a == "httpd"
+} | {array.slice(cmd.args, i, count(cmd.args)) |
+	cmd.name in {"busybox", "twistd", "caddy", "npx", "bunx", "pnpx"}
+	some i, a in cmd.args
+	a in {"httpd", "web", "file-server", "serve", "http-server", "live-server", "static-server"}
+	every b in array.slice(cmd.args, 0, i) {
+		startswith(b, "-")
+	}
+} | {array.concat([cmd.name], cmd.args) |
+	cmd.name in {"serve", "http-server", "live-server", "static-server", "miniserve", "darkhttpd", "updog", "webfsd"}
+}
+
+# served_roots(cmd, row, words): the folder the server serves: its
+# folder option, else its folder operand, else its working folder.
+served_roots(cmd, row, words) := {local_path(v, cmd.cwd) | some v in option_values(cmd, {o | some o in row.dir})} if {
+	count(option_values(cmd, {o | some o in row.dir})) > 0
+} else := {local_path(w, cmd.cwd) | some w in operand_root(array.slice(words, 1, count(words)))} if {
+	object.get(row, "operand", false)
+	count(operand_root(array.slice(words, 1, count(words)))) > 0
+} else := {cmd.cwd}
+
+# operand_root(words): the first word that is neither an option nor the
+# value of one nor a port number.
+operand_root(words) := {w |
+	some i, w in words
+	root_word(words, i)
+	not some_root_word_before(words, i)
+}
+
+root_word(words, i) if {
+	not startswith(words[i], "-")
+	not regex.match(`^[0-9]+$`, words[i])
+	not value_after_option(words, i)
+}
+
+some_root_word_before(words, i) if {
+	some j in numbers.range(0, i - 1)
+	j < i
+	root_word(words, j)
+}
+
+value_after_option(words, i) if {
+	i > 0
+	regex.match(`^-[a-zA-Z]$|^--(port|listen|host|address|addr|config|cors|cache|ssl|cert|key|proxy)$`, words[i - 1])
+}
+
+# Loopback when the address option names only this machine.
+listens_on_loopback(cmd, row) if {
+	some v in option_values(cmd, {o | some o in row.bind})
+	host := regex.replace(v, `:[0-9]*$`, "")
+	regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\])$`, host)
+}
+
+ask contains {"id": "network.serve_folder", "msg": msg} if {
+	"serve" in input.agentjail.kinds
+	some cmd in commands
+	some words in server_words(cmd)
+	row := file_servers[words[0]]
+	not listens_on_loopback(cmd, row)
+	some root in served_roots(cmd, row, words)
+	serves_too_much(root)
+	msg := sprintf("`%s` serves %s to the network, the user's own files or the machine's; the user has to approve it. Serve the project's build folder instead.", [full_text(cmd), shown(root)])
+}
+
+serves_too_much(root) if {
+	catastrophic(root)
+	not home_project(root)
+}
+
+serves_too_much(root) if known_secret(root)
+
+# --- steganography -------------------------------------------------------
+
+# Tools whose function is hiding data inside another file (T1001.002):
+# embedding is asked about; a secret embedded is a secret read anyway.
+stego_embedders := {
+	"steghide": {"embed"}, "stegosuite": {"embed"}, "openstego": {"embed"}, "stegify": {"encode"},
+	"outguess": {"-d"}, "stegano-lsb": {"hide"}, "stegano-red": {"hide"}, "jphide": {}, "snow": {"-C"},
+}
+
+program_group contains [prog, "stego"] if some prog, _ in stego_embedders
+
+ask contains {"id": "exfil.steganography", "msg": msg} if {
+	"stego" in input.agentjail.kinds
+	some cmd in commands
+	verbs := stego_embedders[cmd.name]
+	embeds(cmd, verbs)
+	msg := sprintf("`%s` hides data inside another file, a covert channel; the user has to approve it.", [full_text(cmd)])
+}
+
+embeds(_, verbs) if count(verbs) == 0
+
+embeds(cmd, verbs) if {
+	some a in cmd.args
+	a in verbs
+}
