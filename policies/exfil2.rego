@@ -366,23 +366,227 @@ listens_on_loopback(cmd, row) if {
 	regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\])$`, host)
 }
 
-ask contains {"id": "network.serve_folder", "msg": msg} if {
+# served_folders: [command, folder] for each server the call starts that
+# listens beyond this machine.
+served_folders contains [cmd, root] if {
 	"serve" in input.agentjail.kinds
 	some cmd in commands
 	some words in server_words(cmd)
 	row := file_servers[words[0]]
 	not listens_on_loopback(cmd, row)
 	some root in served_roots(cmd, row, words)
-	serves_too_much(root)
+}
+
+# The home folder, a folder that holds it (/, /home) or a credential
+# folder served: its keys and tokens go to anyone who can reach the port.
+deny contains {"id": "network.serve_secrets", "msg": msg} if {
+	some [cmd, root] in served_folders
+	serves_secrets(root)
+	msg := sprintf("Blocked: `%s` serves %s to the network, and with it the keys and tokens it holds. Serve the project's build folder instead.", [full_text(cmd), shown(root)])
+}
+
+serves_secrets(root) if under(home, root)
+
+serves_secrets("/")
+
+serves_secrets(root) if known_secret(root)
+
+ask contains {"id": "network.serve_folder", "msg": msg} if {
+	some [cmd, root] in served_folders
+	not serves_secrets(root)
+	catastrophic(root)
+	not home_project(root)
 	msg := sprintf("`%s` serves %s to the network, the user's own files or the machine's; the user has to approve it. Serve the project's build folder instead.", [full_text(cmd), shown(root)])
 }
 
-serves_too_much(root) if {
-	catastrophic(root)
-	not home_project(root)
+# --- shells and control sockets served to the network --------------------
+
+# Programs whose whole function is a shell reachable over the network
+# (web terminals, telnet daemons), run directly or as a busybox applet.
+shell_servers := {"gotty", "ttyd", "wetty", "shellinaboxd", "telnetd", "utelnetd", "in.telnetd"}
+
+# Servers that run code for whoever connects and are safe only behind
+# their authentication and on loopback: each row gives the options of the
+# address they listen on (their default is loopback) and patterns of the
+# words that turn authentication off.
+unauthenticated_servers := {
+	"code-server": {"bind": ["--bind-addr", "--host"], "noauth": [`^--auth=none$`, `^none$`]},
+	"openvscode-server": {"bind": ["--host"], "noauth": [`^--without-connection-token$`]},
+	"jupyter": {"bind": ["--ip"], "noauth": [`^--(NotebookApp|ServerApp)\.(token|password)=(''|""|)$`]},
+	"jupyter-lab": {"bind": ["--ip"], "noauth": [`^--(NotebookApp|ServerApp)\.(token|password)=(''|""|)$`]},
+	"jupyter-notebook": {"bind": ["--ip"], "noauth": [`^--(NotebookApp|ServerApp)\.(token|password)=(''|""|)$`]},
 }
 
-serves_too_much(root) if known_secret(root)
+# Daemons whose API is root on this machine, told to listen on TCP.
+control_daemons := {"dockerd": ["-H", "--host"], "containerd": ["--address"], "podman": ["--url"]}
+
+program_group contains [prog, "serve"] if some prog in shell_servers
+
+program_group contains [prog, "serve"] if some prog, _ in unauthenticated_servers
+
+program_group contains [prog, "serve"] if some prog, _ in control_daemons
+
+program_group contains ["socat", "serve"]
+
+deny contains {"id": "network.shell_server", "msg": msg} if {
+	"serve" in input.agentjail.kinds
+	some cmd in commands
+	serves_shell(cmd)
+	msg := sprintf("Blocked: `%s` serves a shell or this machine's control socket to the network, where anyone who reaches the port runs commands as you. Ask the user to set up remote access themselves.", [full_text(cmd)])
+}
+
+serves_shell(cmd) if {
+	cmd.name in shell_servers
+	not info_only(cmd)
+}
+
+serves_shell(cmd) if {
+	cmd.name == "busybox"
+	positional(cmd)[0] in shell_servers
+}
+
+serves_shell(cmd) if {
+	row := unauthenticated_servers[cmd.name]
+	some a in cmd.args
+	some pat in row.noauth
+	regex.match(pat, a)
+	some v in option_values(cmd, {o | some o in row.bind})
+	not regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\])(:[0-9]+)?$`, v)
+}
+
+serves_shell(cmd) if {
+	opts := control_daemons[cmd.name]
+	some v in option_values(cmd, {o | some o in opts})
+	startswith(v, "tcp://")
+	not regex.match(`^tcp://(localhost|127\.[0-9.]+|\[::1\])(:|$)`, v)
+}
+
+# socat TCP-LISTEN:2375,fork UNIX-CONNECT:/var/run/docker.sock: a local
+# socket (Docker's, containerd's) handed to whoever connects.
+serves_shell(cmd) if {
+	cmd.name == "socat"
+	some a in cmd.args
+	regex.match(`(?i)^(tcp|tcp4|tcp6|ssl|openssl)-listen:`, a)
+	not regex.match(`(?i),bind=(localhost|127\.[0-9.]+|\[?::1\]?)(,|$)`, a)
+	some b in cmd.args
+	regex.match(`(?i)^(unix-connect|unix-client|unix):.*\.sock$`, b)
+}
+
+info_only(cmd) if has_flag(cmd, {"version", "help", "v", "h", "V"})
+
+info_only(cmd) if count(cmd.args) == 0
+
+# --- data stores opened to every interface -------------------------------
+
+# Each row: patterns of a data store's words that make it listen on every
+# interface or turn its protection off (redis' protected mode, MySQL's
+# grant tables, Elasticsearch's security).
+open_service_words := {
+	"redis-server": [`^--protected-mode no$`, `^--bind (0\.0\.0\.0|\*|::|::\*)( |$)`],
+	"valkey-server": [`^--protected-mode no$`, `^--bind (0\.0\.0\.0|\*|::|::\*)( |$)`],
+	"mongod": [`^--bind_ip_all$`, `^--bind_ip[= ](0\.0\.0\.0|\*|::)$`],
+	"memcached": [`^(-l|--listen)[= ]?(0\.0\.0\.0|::)$`],
+	"postgres": [`^-h (\*|0\.0\.0\.0)$`, `^-c listen_addresses=(\*|0\.0\.0\.0)$`],
+	"mysqld": [`^--bind-address[= ](0\.0\.0\.0|\*|::)$`, `^--skip-grant-tables$`],
+	"mariadbd": [`^--bind-address[= ](0\.0\.0\.0|\*|::)$`, `^--skip-grant-tables$`],
+	"elasticsearch": [`^-E network\.host=(0\.0\.0\.0|_site_|_global_)$`, `^-E xpack\.security\.enabled=false$`],
+}
+
+program_group contains [prog, "serve"] if some prog, _ in open_service_words
+
+ask contains {"id": "network.open_service", "msg": msg} if {
+	"serve" in input.agentjail.kinds
+	some cmd in commands
+	pats := open_service_words[cmd.name]
+	some w in word_pairs(cmd)
+	some pat in pats
+	regex.match(pat, w)
+	msg := sprintf("`%s` opens a data store to every network interface or turns its protection off (%s); the user has to approve it. Bind it to 127.0.0.1.", [cmd.name, w])
+}
+
+# word_pairs(cmd): each word, and each word with the one after it
+# (--bind 0.0.0.0), so a pattern sees both spellings.
+word_pairs(cmd) := {w | some w in cmd.args} | {concat(" ", [a, cmd.args[i + 1]]) |
+	some i, a in cmd.args
+	startswith(a, "-")
+	i + 1 < count(cmd.args)
+}
+
+# --- remote and production databases dumped ------------------------------
+
+# Programs that copy a database out: the words that name its host.
+dump_tools := {
+	"pg_dump": ["-h", "--host", "-d", "--dbname"], "pg_dumpall": ["-h", "--host", "-d", "--dbname"],
+	"mysqldump": ["-h", "--host"], "mariadb-dump": ["-h", "--host"], "mydumper": ["-h", "--host"],
+	"mongodump": ["-h", "--host", "--uri"], "mongoexport": ["-h", "--host", "--uri"],
+	"redis-cli": ["-h", "-u"], "psql": ["-h", "--host", "-d", "--dbname"],
+}
+
+program_group contains [prog, "database"] if some prog, _ in dump_tools
+
+program_group contains [prog, "database"] if some prog in {"kubectl", "oc"}
+
+# dump_words(cmd): the command's words, and those of a command it runs in
+# a container (kubectl exec POD -- pg_dump ...).
+dump_words(cmd) := {array.concat([cmd.name], cmd.args)} | {array.slice(cmd.args, i + 1, count(cmd.args)) |
+	cmd.name in {"kubectl", "oc", "docker", "podman"}
+	"exec" in cmd.args
+	some i, a in cmd.args
+	a == "--"
+}
+
+ask contains {"id": "exfil.remote_dump", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	some words in dump_words(cmd)
+	count(words) > 0
+	opts := dump_tools[base_name(words[0])]
+	dumps(words)
+	where := remote_database(cmd, words, opts)
+	msg := sprintf("`%s` copies the data of %s to this machine; the user has to approve it. Work on a local or development copy.", [base_name(words[0]), where])
+}
+
+dumps(words) if not words[0] in {"redis-cli", "psql"}
+
+dumps(words) if {
+	words[0] == "redis-cli"
+	some w in words
+	w in {"--rdb", "--scan", "--bigkeys", "KEYS", "keys", "MGET", "mget"}
+}
+
+dumps(words) if {
+	words[0] == "psql"
+	some w in words
+	regex.match(`(?i)(\\copy|\bcopy\b).*\bto\b`, w)
+}
+
+remote_database(cmd, words, opts) := "a database inside a container" if {
+	words[0] != cmd.name
+}
+
+else := h if {
+	some h in database_hosts(words, opts)
+	not regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\]|0\.0\.0\.0|/.*)$`, h)
+	h != ""
+} else := "a production database" if {
+	some w in words
+	regex.match(`(?i)\$\{?[A-Z0-9_]*PROD`, w)
+}
+
+database_hosts(words, opts) := {url_host(v) |
+	some i, a in words
+	a in opts
+	v := words[i + 1]
+	not startswith(v, "$")
+} | {url_host(substring(a, count(o) + 1, -1)) |
+	some a in words
+	some o in opts
+	startswith(o, "--")
+	startswith(a, concat("", [o, "="]))
+} | {url_host(a) |
+	some a in words
+	regex.match(`^(postgres(ql)?|mysql|mariadb|mongodb(\+srv)?|rediss?)://`, a)
+}
 
 # --- steganography -------------------------------------------------------
 
@@ -408,4 +612,116 @@ embeds(_, verbs) if count(verbs) == 0
 embeds(cmd, verbs) if {
 	some a in cmd.args
 	a in verbs
+}
+
+# --- key files sent away ---------------------------------------------------
+
+# A project's key file (.env, server.key, secrets.yml) read in place is
+# asked about; sent to another host it is gone, so sending is denied:
+# posted by a request, mailed, written raw to a socket, copied to a
+# remote, or read into a request by a substitution.
+mailers := {"mail", "mailx", "s-nail", "mutt", "neomutt", "sendmail", "msmtp", "ssmtp", "swaks", "sendemail"}
+
+program_group contains [prog, "network"] if some prog in mailers
+
+program_group contains [prog, "network"] if some prog in {"scp", "rsync", "sftp"}
+
+deny contains {"id": "exfil.key_file_sent", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	some p in sent_paths(cmd)
+	key_file(p)
+	not harmless_key_file(p)
+	msg := sprintf("Blocked: `%s` sends %s, which usually holds secrets (API keys, passwords, private keys), to another host. Send only the specific non-secret values needed.", [cmd.name, shown(p)])
+}
+
+# sent_paths(cmd): the local files cmd sends to another host.
+sent_paths(cmd) := request_upload_paths(cmd) if cmd.name in request_tools
+
+sent_paths(cmd) := mailed_paths(cmd) if cmd.name in mailers
+
+sent_paths(cmd) := {r.path |
+	file_functions[cmd.name].sends_stdin
+	not has_flag(cmd, {"l", "listen"})
+	some r in cmd.redirects
+	r.op == "<"
+} if file_functions[cmd.name].sends_stdin
+
+sent_paths(cmd) := {local_path(b, cmd.cwd) |
+	pos := positional(cmd)
+	some j, a in pos
+	remote_destination(a)
+	some k, b in pos
+	k < j
+	not remote_destination(b)
+	not local_path(b, cmd.cwd) in cmd.uses
+} if cmd.name in {"scp", "rsync", "rclone"}
+
+request_upload_paths(cmd) := {local_path(f, cmd.cwd) |
+	some a in cmd.args
+	m := regex.find_all_string_submatch_n(`^(?:[^=@\s]*=)?@([^;@]+)`, a, 1)
+	count(m) > 0
+	f := m[0][1]
+	f != "-"
+} | {local_path(v, cmd.cwd) |
+	some v in option_values(cmd, {"-T", "--upload-file", "--post-file", "--body-file"})
+} | substituted_reads(cmd)
+
+mailed_paths(cmd) := {r.path |
+	some r in cmd.redirects
+	r.op == "<"
+	r.path != ""
+} | {local_path(trim_prefix(v, "@"), cmd.cwd) |
+	some v in option_values(cmd, {"-a", "-A", "--attach", "--attach-file", "--attachment"})
+} | substituted_reads(cmd)
+
+# substituted_reads(cmd): files read by the commands whose output is
+# substituted into cmd's words (curl -H "X: $(base64 < .env)").
+substituted_reads(cmd) := {p |
+	some other in commands
+	other.via == "substitution"
+	other.name in cmd.subst
+	some p in array.concat(other.paths, [r.path | some r in other.redirects; r.op == "<"])
+}
+
+# A file mailed to an address: the user has to approve it; a message
+# typed on a pipe (echo done | mail -s CI dev@x) stays allowed.
+ask contains {"id": "exfil.mail_file", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in mailers
+	some p in mailed_paths(cmd)
+	not startswith(p, "/dev/")
+	not key_file(p)
+	msg := sprintf("`%s` mails %s to another address; the user has to approve it.", [cmd.name, shown(p)])
+}
+
+# --- data copied from one bucket to another --------------------------------
+
+# Storage clients, the verbs that copy, and how a bucket is written for
+# each: copying between two different buckets moves the data out of the
+# account it lived in as easily as inside it.
+bucket_copiers := {
+	"aws": {"verbs": ["cp", "sync", "mv"], "bucket": `^s3://([^/]+)`},
+	"s3cmd": {"verbs": ["cp", "sync", "mv"], "bucket": `^s3://([^/]+)`},
+	"gsutil": {"verbs": ["cp", "rsync", "mv"], "bucket": `^gs://([^/]+)`},
+	"gcloud": {"verbs": ["cp", "rsync", "mv"], "bucket": `^gs://([^/]+)`},
+	"azcopy": {"verbs": ["copy", "cp", "sync"], "bucket": `^https://([^/]+\.blob\.core\.windows\.net/[^/?]+)`},
+	"rclone": {"verbs": ["copy", "sync", "move", "copyto", "moveto"], "bucket": `^([A-Za-z0-9_-]{2,}:[^/]*)`},
+	"mc": {"verbs": ["cp", "mirror", "mv"], "bucket": `^([A-Za-z0-9_-]+/[^/]+)`},
+}
+
+ask contains {"id": "exfil.bucket_copy", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	row := bucket_copiers[cmd.name]
+	some v in positional(cmd)
+	v in row.verbs
+	buckets := {m[0][1] |
+		some a in positional(cmd)
+		m := regex.find_all_string_submatch_n(row.bucket, a, 1)
+		count(m) > 0
+	}
+	count(buckets) > 1
+	msg := sprintf("`%s` copies data between two buckets (%s); the user has to approve it, as the data may leave the account it belongs to.", [full_text(cmd), concat(", ", sort([b | some b in buckets]))])
 }
