@@ -654,7 +654,7 @@ sent_paths(cmd) := {local_path(b, cmd.cwd) |
 	some k, b in pos
 	k < j
 	not remote_destination(b)
-	not local_path(b, cmd.cwd) in cmd.uses
+	not local_path(b, cmd.cwd) in object.get(cmd, "uses", [])
 } if cmd.name in {"scp", "rsync", "rclone"}
 
 request_upload_paths(cmd) := {local_path(f, cmd.cwd) |
