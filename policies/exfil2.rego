@@ -50,6 +50,10 @@ file_function contains pair if {
 	some pair in []
 }
 
+# Every program of the table is in the "file_function" group, so rules
+# over the table start with a test OPA's rule index answers.
+program_group contains [prog, "file_function"] if some prog, _ in file_functions
+
 # --- credentials read through another function -------------------------
 
 # A URL of the file:// scheme is a local path: curl file:///home/u/.aws/
@@ -70,22 +74,21 @@ deny contains {"id": "exfil.credential_read", "msg": msg} if {
 # prints each line it cannot parse). ssh reading its own configuration
 # (~/.ssh/config) is ordinary use.
 deny contains {"id": "exfil.credential_read", "msg": msg} if {
-	some p in input.agentjail.unusual_paths
-	regex.match(`/\.[^/.]|/Library/|^/(proc|etc|private|run|var)/`, p)
-	known_secret(p)
-	not regex.match(`/\.ssh/(config|ssh_config)[^/]*$`, p)
+	"file_function" in input.agentjail.kinds
+	input.agentjail.unusual_paths[0]
 	some cmd in commands
-	p in cmd.paths
 	opts := file_functions[cmd.name].read_options
 	some v in option_values(cmd, {o | some o in opts})
-	local_path(v, cmd.cwd) == p
+	p := local_path(v, cmd.cwd)
+	known_secret(p)
+	not regex.match(`/\.ssh/(config|ssh_config)[^/]*$`, p)
 	msg := sprintf("Blocked: `%s` reads %s as its configuration and prints what it cannot parse: a credential file read another way. Use the tool without pointing it at credentials.", [cmd.name, shown(p)])
 }
 
 # A database shell's dot-command that reads a file (sqlite3 -cmd
 # '.import ~/.aws/credentials t'): the file's lines become rows to print.
 deny contains {"id": "exfil.credential_read", "msg": msg} if {
-	"database" in input.agentjail.kinds
+	"file_function" in input.agentjail.kinds
 	some cmd in commands
 	dots := file_functions[cmd.name].script_reads
 	some a in cmd.args
@@ -182,9 +185,17 @@ ask contains {"id": "exfil.drop_service", "msg": msg} if {
 # outside the project (~/Documents/notes.txt): the user's own files.
 file_publishers := {"gh gist create", "gh gist edit", "pastebinit", "gist", "glab snippet create"}
 
+# Their first words, written out: a rule can test them without building
+# the set on every call.
+file_publisher_programs := {"gh", "pastebinit", "gist", "glab"}
+
+program_group contains [prog, "publish"] if some prog in file_publisher_programs
+
 ask contains {"id": "exfil.drop_service", "msg": msg} if {
+	"publish" in input.agentjail.kinds
 	input.agentjail.unusual_paths[0]
 	some cmd in commands
+	cmd.name in file_publisher_programs
 	some words in invocations(cmd)
 	some pub in file_publishers
 	has_words(array.slice(words, 0, count(split(pub, " "))), pub)
@@ -233,6 +244,7 @@ ask contains {"id": "exfil.new_remote_push", "msg": msg} if {
 	"git" in input.agentjail.names
 	some add in commands
 	add.name == "git"
+	"remote" in add.args
 	pos := positional(add)
 	pos[0] == "remote"
 	some remote, url in new_remote(pos)
@@ -380,6 +392,7 @@ served_folders contains [cmd, root] if {
 # The home folder, a folder that holds it (/, /home) or a credential
 # folder served: its keys and tokens go to anyone who can reach the port.
 deny contains {"id": "network.serve_secrets", "msg": msg} if {
+	"serve" in input.agentjail.kinds
 	some [cmd, root] in served_folders
 	serves_secrets(root)
 	msg := sprintf("Blocked: `%s` serves %s to the network, and with it the keys and tokens it holds. Serve the project's build folder instead.", [full_text(cmd), shown(root)])
@@ -392,6 +405,7 @@ serves_secrets("/")
 serves_secrets(root) if known_secret(root)
 
 ask contains {"id": "network.serve_folder", "msg": msg} if {
+	"serve" in input.agentjail.kinds
 	some [cmd, root] in served_folders
 	not serves_secrets(root)
 	catastrophic(root)
@@ -522,9 +536,9 @@ dump_tools := {
 	"redis-cli": ["-h", "-u"], "psql": ["-h", "--host", "-d", "--dbname"],
 }
 
-program_group contains [prog, "database"] if some prog, _ in dump_tools
+program_group contains [prog, "dump"] if some prog, _ in dump_tools
 
-program_group contains [prog, "database"] if some prog in {"kubectl", "oc"}
+program_group contains [prog, "dump"] if some prog in {"kubectl", "oc", "docker", "podman"}
 
 # dump_words(cmd): the command's words, and those of a command it runs in
 # a container (kubectl exec POD -- pg_dump ...).
@@ -536,7 +550,7 @@ dump_words(cmd) := {array.concat([cmd.name], cmd.args)} | {array.slice(cmd.args,
 }
 
 ask contains {"id": "exfil.remote_dump", "msg": msg} if {
-	"database" in input.agentjail.kinds
+	"dump" in input.agentjail.kinds
 	some cmd in commands
 	some words in dump_words(cmd)
 	count(words) > 0
