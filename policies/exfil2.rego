@@ -13,7 +13,10 @@ package agentjail
 # file_functions: for each program, its functions that read a file the
 # user did not hand it as an ordinary operand.
 #
-#   url_read      schemes of URLs it reads as local files (curl file://)
+#   read_prefixes prefixes of words that name a local file it reads
+#                 (curl file://PATH, socat FILE:PATH)
+#   sql_reads     its SQL reads files named in quotes (LOAD DATA LOCAL
+#                 INFILE '/x', pg_read_file('/x'), COPY t FROM '/x')
 #   read_options  options whose value is a file it reads and may print
 #                 (ssh -F echoes the lines it cannot parse)
 #   script_reads  dot-commands whose first word is a file it reads
@@ -23,9 +26,9 @@ package agentjail
 #
 # A user's policy adds rows with `file_function contains [prog, row]`.
 core_file_functions := {
-	"curl": {"url_read": ["file"], "upload": ["-T", "--upload-file", "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form"]},
-	"wget": {"url_read": ["file"], "upload": ["--post-file", "--body-file"]},
-	"aria2c": {"url_read": ["file"]},
+	"curl": {"read_prefixes": ["file://"], "upload": ["-T", "--upload-file", "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form"]},
+	"wget": {"read_prefixes": ["file://"], "upload": ["--post-file", "--body-file"]},
+	"aria2c": {"read_prefixes": ["file://"]},
 	"http": {"upload": []},
 	"https": {"upload": []},
 	"xh": {"upload": []},
@@ -33,14 +36,19 @@ core_file_functions := {
 	"scp": {"read_options": ["-F"]},
 	"sftp": {"read_options": ["-F"]},
 	"autossh": {"read_options": ["-F"]},
-	"sqlite3": {"script_reads": [".import", ".read", ".open", ".restore"]},
-	"sqlite": {"script_reads": [".import", ".read", ".open", ".restore"]},
-	"duckdb": {"script_reads": [".import", ".read", ".open"]},
-	"litecli": {"script_reads": [".import", ".read", ".open"]},
+	"sqlite3": {"script_reads": [".import", ".read", ".open", ".restore"], "sql_reads": true},
+	"sqlite": {"script_reads": [".import", ".read", ".open", ".restore"], "sql_reads": true},
+	"duckdb": {"script_reads": [".import", ".read", ".open"], "sql_reads": true},
+	"litecli": {"script_reads": [".import", ".read", ".open"], "sql_reads": true},
+	"mysql": {"sql_reads": true},
+	"mariadb": {"sql_reads": true},
+	"psql": {"sql_reads": true},
+	"clickhouse-client": {"sql_reads": true},
+	"du": {"read_options": ["--files0-from"]},
 	"nc": {"sends_stdin": true},
 	"ncat": {"sends_stdin": true},
 	"netcat": {"sends_stdin": true},
-	"socat": {"sends_stdin": true},
+	"socat": {"sends_stdin": true, "read_prefixes": ["FILE:", "OPEN:", "GOPEN:", "READLINE,history="]},
 	"telnet": {"sends_stdin": true},
 }
 
@@ -59,15 +67,29 @@ program_group contains [prog, "file_function"] if some prog, _ in file_functions
 # A URL of the file:// scheme is a local path: curl file:///home/u/.aws/
 # credentials prints it as surely as cat.
 deny contains {"id": "exfil.credential_read", "msg": msg} if {
-	"download" in input.agentjail.kinds
+	"file_function" in input.agentjail.kinds
 	some cmd in commands
-	schemes := file_functions[cmd.name].url_read
+	prefixes := file_functions[cmd.name].read_prefixes
 	some a in cmd.args
-	some s in schemes
-	startswith(lower(a), concat("", [s, "://"]))
-	p := local_path(regex.replace(substring(a, count(s) + 3, -1), `^localhost/`, "/"), cmd.cwd)
+	some pre in prefixes
+	startswith(lower(a), lower(pre))
+	rest := regex.replace(substring(a, count(pre), -1), `^localhost/`, "/")
+	p := local_path(split(rest, ",")[0], cmd.cwd)
 	known_secret(p)
-	msg := sprintf("Blocked: `%s %s` reads %s, which holds credentials, through a %s:// URL. Ask the user for the specific non-secret value you need.", [cmd.name, a, shown(p), s])
+	msg := sprintf("Blocked: `%s %s` reads %s, which holds credentials. Ask the user for the specific non-secret value you need.", [cmd.name, a, shown(p)])
+}
+
+# SQL that reads a file named in quotes: the file's lines become rows.
+deny contains {"id": "exfil.credential_read", "msg": msg} if {
+	"file_function" in input.agentjail.kinds
+	some cmd in commands
+	file_functions[cmd.name].sql_reads
+	some a in cmd.args
+	contains(a, "'")
+	some m in regex.find_all_string_submatch_n(`'(~?/[^']+)'`, a, 8)
+	p := local_path(m[1], cmd.cwd)
+	known_secret(p)
+	msg := sprintf("Blocked: `%s` runs SQL that reads %s, which holds credentials. Ask the user for the specific non-secret value you need.", [cmd.name, shown(p)])
 }
 
 # An option whose value is a file the program reads and echoes (ssh -F
