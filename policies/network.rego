@@ -492,6 +492,35 @@ exposes_port(cmd) if {
 
 exposes_port(cmd) if cmd.name in {"lt", "localtunnel", "bore", "frpc"}
 
+# Tunnels inside DNS or ICMP, a covert way in and out (T1572, T1071.004).
+exposes_port(cmd) if {
+	cmd.name in covert_tunnels
+	count(cmd.args) > 0
+	not has_flag(cmd, {"version", "help", "V", "h"})
+}
+
+covert_tunnels := {"iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel", "ptunnel-ng", "hans", "icmptunnel", "icmpsh"}
+
+# The same tunnels started by a package runner (npx localtunnel).
+exposes_port(cmd) if {
+	some words in runs_tool(cmd)
+	words[0] in {"lt", "localtunnel", "bore", "untun", "ngrok"}
+}
+
+# chisel's reverse remotes (R:...) open a port on the other side.
+exposes_port(cmd) if {
+	cmd.name == "chisel"
+	positional(cmd)[0] == "client"
+	some a in cmd.args
+	startswith(a, "R:")
+}
+
+exposes_port(cmd) if {
+	cmd.name == "chisel"
+	positional(cmd)[0] == "server"
+	has_flag(cmd, {"reverse"})
+}
+
 exposes_port(cmd) if {
 	cmd.name == "tailscale"
 	positional(cmd)[0] == "funnel"

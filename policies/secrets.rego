@@ -194,14 +194,23 @@ batch_uploads contains p if {
 	input.agentjail.tool_kind == "shell"
 	some cmd in commands
 	cmd.name in batch_transfer_clients
-	some r in cmd.redirects
-	startswith(r.op, "<<")
-	some line in split(r.target, "\n")
+	some line in batch_lines(cmd)
 	words := regex.split(`\s+`, trim_space(line))
 	words[0] in {"put", "mput", "reput", "append", "send"}
 	some w in array.slice(words, 1, count(words))
 	not startswith(w, "-")
 	p := batch_path(trim(w, `"'`), cmd.cwd)
+}
+
+# batch_lines(cmd): the client's commands, from a here-document or
+# from its command option (smbclient -c 'put F', lftp -c, ftp -e).
+batch_lines(cmd) := {line |
+	some r in cmd.redirects
+	startswith(r.op, "<<")
+	some line in split(r.target, "\n")
+} | {line |
+	some v in option_values(cmd, {"-c", "--command", "-e"})
+	some line in regex.split(`[;\n]`, v)
 }
 
 batch_path(w, _) := concat("", [home, substring(w, 1, -1)]) if startswith(w, "~/")

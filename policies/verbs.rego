@@ -219,7 +219,11 @@ family_programs := {
 		"php", "node", "lua", "awk", "gawk",
 	},
 	"dns": {"host", "dig", "nslookup", "drill", "ping", "ping6", "traceroute", "getent", "resolvectl"},
-	"tunnel": {"ssh", "autossh", "ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "tailscale"},
+	"tunnel": {
+		"ssh", "autossh", "ngrok", "cloudflared", "lt", "localtunnel", "bore", "frpc", "tailscale", "chisel", "npx", "bunx",
+		"pnpx", "iodine", "iodined", "dnscat", "dnscat2", "dns2tcpc", "dns2tcpd", "ptunnel", "ptunnel-ng", "hans",
+		"icmptunnel", "icmpsh",
+	},
 	"wipe": {
 		"rsync", "shred", "truncate", "mv", "blkdiscard", "sgdisk", "cryptsetup", "hdparm", "nvme", "zpool", "lvremove",
 		"vgremove", "pvremove", "mdadm", "srm", "wipe", "rm", "chmod",
