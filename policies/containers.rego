@@ -52,16 +52,31 @@ starts_container(cmd) if {
 	array.slice(pos, 0, count(verb)) == verb
 }
 
-# mount_sources(cmd): the host side of every bind mount of cmd, with
-# `~`, `$HOME` and a trailing slash written out.
-mount_sources(cmd) := {host_side(split(v, ":")[0]) |
+# mounts(cmd): every bind mount of cmd as [host side, container side],
+# the host side with `~`, `$HOME` and a trailing slash written out.
+mounts(cmd) := {[host_side(parts[0]), second(parts)] |
 	some v in option_values(cmd, {"-v", "--volume"})
-} | {host_side(kv[1]) |
+	parts := split(v, ":")
+} | {[host_side(fields.src), object.get(fields, "dst", "")] |
 	some v in option_values(cmd, {"--mount"})
-	some field in split(v, ",")
-	kv := split(field, "=")
-	kv[0] in {"source", "src"}
+	fields := {mount_field_name(kv[0]): kv[1] |
+		some field in split(v, ",")
+		kv := split(field, "=")
+		count(kv) == 2
+		mount_field_name(kv[0])
+	}
+	fields.src
 }
+
+second(parts) := parts[1] if count(parts) > 1
+
+else := ""
+
+mount_field_name(k) := "src" if k in {"source", "src"}
+
+mount_field_name(k) := "dst" if k in {"target", "dst", "destination"}
+
+mount_sources(cmd) := {m[0] | some m in mounts(cmd)}
 
 host_side(s) := home if s in {"~", "$HOME", "${HOME}"}
 
@@ -85,12 +100,24 @@ gives_host(p) if {
 	not not_secret(p)
 }
 
+# tool_configuration(p, target): a credential folder or file of the home
+# mounted where the container's own tool reads it (-v ~/.aws:/root/.aws
+# for the aws-cli image, ~/.kube/config:/.kube/config): the credentials
+# are used by their tool, as `aws --profile` uses them on the host.
+# Anywhere else (-v ~/.ssh:/keys) the files are handed over.
+tool_configuration(p, target) if {
+	rel := home_rel(p)
+	startswith(rel, ".")
+	endswith(trim_suffix(target, "/"), concat("", ["/", rel]))
+}
+
 deny contains {"id": "containers.host_mount", "msg": msg} if {
 	"containers" in input.agentjail.kinds
 	some cmd in commands
 	starts_container(cmd)
-	some p in mount_sources(cmd)
+	some [p, target] in mounts(cmd)
 	gives_host(p)
+	not tool_configuration(p, target)
 	msg := sprintf("Blocked: `%s` mounts %s into a container, which hands the code in the image the host's files or the user's credentials. Mount only the project folder (-v \"$PWD\":/app), or run the tool on the host.", [full_text(cmd), shown(p)])
 }
 
