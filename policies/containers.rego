@@ -89,36 +89,52 @@ host_side(s) := trim_suffix(s, "/") if {
 
 host_side("/") := "/"
 
-# gives_host(p): a bind mount of p hands the container the machine or the
-# user's secrets.
+# gives_host(p): a bind mount of p hands the container the machine: its
+# root, a whole system folder, or the user's home folder.
 gives_host(p) if p in host_folders_whole
 
 gives_host(p) if under(home, p) # the home folder, /home, /Users
-
-gives_host(p) if {
-	secret(p)
-	not not_secret(p)
-}
-
-# tool_configuration(p, target): a credential folder or file of the home
-# mounted where the container's own tool reads it (-v ~/.aws:/root/.aws
-# for the aws-cli image, ~/.kube/config:/.kube/config): the credentials
-# are used by their tool, as `aws --profile` uses them on the host.
-# Anywhere else (-v ~/.ssh:/keys) the files are handed over.
-tool_configuration(p, target) if {
-	rel := home_rel(p)
-	startswith(rel, ".")
-	endswith(trim_suffix(target, "/"), concat("", ["/", rel]))
-}
 
 deny contains {"id": "containers.host_mount", "msg": msg} if {
 	"containers" in input.agentjail.kinds
 	some cmd in commands
 	starts_container(cmd)
-	some [p, target] in mounts(cmd)
+	some p in mount_sources(cmd)
 	gives_host(p)
-	not tool_configuration(p, target)
-	msg := sprintf("Blocked: `%s` mounts %s into a container, which hands the code in the image the host's files or the user's credentials. Mount only the project folder (-v \"$PWD\":/app), or run the tool on the host.", [full_text(cmd), shown(p)])
+	msg := sprintf("Blocked: `%s` mounts %s into a container, which hands the code in the image this machine's files. Mount only the project folder (-v \"$PWD\":/app) or a named volume.", [full_text(cmd), shown(p)])
+}
+
+# credential_tool_images: for a credential folder of the home, the images
+# its own vendor publishes for the tool that reads it. Mounted where that
+# image's tool reads it (-v ~/.aws:/root/.aws amazon/aws-cli), the
+# credentials are used by their tool, as `aws --profile` uses them on
+# the host; any other image, or another place, is handed them.
+credential_tool_images := {
+	".aws": `^(docker\.io/)?amazon/aws-cli([:@]|$)|^public\.ecr\.aws/aws-cli/aws-cli([:@]|$)`,
+	".config/gcloud": `^(docker\.io/)?google/cloud-sdk([:@]|$)|^gcr\.io/google\.com/cloudsdktool/(google-)?cloud-(sdk|cli)([:@]|$)`,
+	".azure": `^mcr\.microsoft\.com/azure-cli([:@]|$)`,
+	".kube": `^(docker\.io/)?bitnami/kubectl([:@]|$)|^registry\.k8s\.io/kubectl([:@]|$)`,
+}
+
+ask contains {"id": "containers.secret_mount", "msg": msg} if {
+	"containers" in input.agentjail.kinds
+	some cmd in commands
+	starts_container(cmd)
+	some [p, target] in mounts(cmd)
+	not gives_host(p)
+	secret(p)
+	not not_secret(p)
+	not vendor_tool_mount(cmd, p, target)
+	msg := sprintf("`%s` mounts %s into a container, which hands the code in the image the user's credentials; the user has to approve it. Run the tool on the host, or use the vendor's own image with the folder where its tool reads it.", [full_text(cmd), shown(p)])
+}
+
+vendor_tool_mount(cmd, p, target) if {
+	rel := home_rel(p)
+	endswith(trim_suffix(target, "/"), concat("", ["/", rel]))
+	some folder, image in credential_tool_images
+	under(rel, folder)
+	some a in cmd.args
+	regex.match(image, a)
 }
 
 # The engine's socket mounted in a container: root on the host, and what

@@ -11,13 +11,17 @@ test_mount_option_root_denied if t_denied("containers.host_mount", t_docker(["ru
 
 test_volume_equals_form_denied if t_denied("containers.host_mount", t_docker(["run", "--volume=/etc:/x:ro", "alpine"]))
 
-test_credential_folder_denied if t_denied("containers.host_mount", t_docker(["run", "-v", "/home/dev/.aws:/root/.aws", "amazon/aws-cli"]))
+test_credential_folder_asked if t_asked("containers.secret_mount", t_docker(["run", "-v", "/home/dev/.aws:/x", "alpine"]))
+
+test_credential_other_image_asked if t_asked("containers.secret_mount", t_docker(["run", "-v", "/home/dev/.aws:/root/.aws", "acme/tool"]))
+
+test_credential_vendor_image_allowed if not t_fired("containers.secret_mount", t_docker(["run", "-v", "/home/dev/.aws:/root/.aws:ro", "amazon/aws-cli:2.15.0", "s3", "ls"]))
 
 test_tilde_home_denied if t_denied("containers.host_mount", t_docker(["run", "-v", "~:/h", "alpine"]))
 
 test_container_create_denied if t_denied("containers.host_mount", t_docker(["container", "create", "-v", "/root:/r", "alpine"]))
 
-test_podman_denied if t_denied("containers.host_mount", t_bash([t_cmd("podman", ["run", "-v", "/home/dev/.ssh:/k:Z", "fedora"], [])]))
+test_podman_asked if t_asked("containers.secret_mount", t_bash([t_cmd("podman", ["run", "-v", "/home/dev/.ssh:/k:Z", "fedora"], [])]))
 
 test_project_mount_allowed if not t_fired("containers.host_mount", t_docker(["run", "-v", "/home/dev/project:/app", "node", "npm", "test"]))
 
