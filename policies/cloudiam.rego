@@ -171,8 +171,9 @@ access_verbs := {
 			`(?i)(^|\s)(-X|--method)[ =]?(PUT|POST|PATCH)(\s|$)|(^|\s)(-f|-F|--field|--raw-field|--input)(\s|=|$)`,
 		]}],
 	},
+	# kubectl create token (a short-lived service-account token) is
+	# containers.rego's k8s.token, an ask.
 	"kubectl": {"create": [
-		{"verb": "create token", "act": "credential"},
 		{"verb": "create clusterrolebinding", "act": "grant"},
 		{"verb": "create rolebinding", "act": "grant"},
 	]},

@@ -120,6 +120,16 @@ _perl := {"code": ["e", "E"], "value": ["I", "M", "m"], "stdin_code": true}
 
 _ssh_family := {"use": ["i"], "value": ["b", "c", "D", "E", "e", "F", "I", "J", "L", "l", "m", "O", "o", "p", "P", "Q", "R", "S", "W", "w", "B"]}
 
+# A bind mount's host side is handed to the container, not read here
+# (containers.rego judges which host folders it may be).
+_container_run := {"use": ["v", "volume", "mount", "env-file"]}
+
+_container_engine := {
+	"run": _container_run, "create": _container_run,
+	"container": {"subcommands": {"run": _container_run, "create": _container_run}},
+	"compose": {"use": ["env-file"], "subcommands": {"run": _container_run}},
+}
+
 core_program_roles := {
 	# Free text.
 	"echo": {"text_operands": -1},
@@ -213,8 +223,9 @@ core_program_roles := {
 	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color"], "dry_run": ["dryrun", "dry-run"]},
 	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration"]},
 	"az": {"text": ["subscription", "g", "resource-group", "n", "name", "o", "output", "query"]},
-	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config"]},
-	"podman": {"use": ["env-file"]},
+	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config"], "subcommands": _container_engine},
+	"podman": {"use": ["env-file"], "subcommands": _container_engine},
+	"nerdctl": {"use": ["env-file"], "subcommands": _container_engine},
 	"ansible": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "m", "module-name", "a", "args", "e", "extra-vars", "l", "limit"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"ansible-playbook": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "e", "extra-vars", "l", "limit", "t", "tags", "skip-tags"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"git-crypt": {"use": ["key-file"]},

@@ -145,4 +145,15 @@ reads_secret_store(cmd, words) if {
 	regex.match(`^(secrets?|secret/.+|secrets/.+)$`, words[2])
 	some v in option_values(cmd, {"-o", "--output"})
 	regex.match(`^(yaml|json|jsonpath|go-template|custom-columns)`, v)
+	not secret_metadata_only(v)
+}
+
+# A template that names only a secret's name, labels, type or kind
+# (-o jsonpath='{.type}', custom-columns=NAME:.metadata.name) prints no
+# value; one that names its data, its annotations (kubectl apply keeps
+# the whole secret in one), its whole metadata or no field prints them.
+secret_metadata_only(v) if {
+	regex.match(`^(jsonpath|go-template|custom-columns)`, v)
+	regex.match(`\.(metadata\.|type\b|kind\b|apiVersion\b)`, v)
+	not regex.match(`(?i)(^|[^a-z])(string|binary)?data\b|annotations|managedFields|\.metadata([^.]|$)`, v)
 }
