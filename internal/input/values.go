@@ -54,6 +54,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	if d.Command != "" || d.Shell != nil {
 		b.Field("command", b.String(d.Command)) // a shell call's, even when empty
 	}
+	if d.Root {
+		b.Field("root", b.Bool(true))
+	}
 	if d.PatchTruncated {
 		b.Field("patch_truncated", b.Bool(true))
 	}
