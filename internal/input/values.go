@@ -124,6 +124,8 @@ func encodeCommand[V any](c shell.Command, b Builder[V]) V {
 	b.Field("uses", b.Strings(c.Uses))
 	b.Field("maybe", b.Strings(c.Maybe))
 	b.Field("dry_run", b.Bool(c.DryRun))
+	b.Field("repeats", b.String(c.Repeats))
+	b.Field("background", b.Bool(c.Background))
 	a := b.Mark()
 	for k, v := range c.Assigns {
 		b.Field(k, b.String(v))
