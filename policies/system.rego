@@ -6,18 +6,24 @@ package agentjail
 # covering tracks (history, system logs, audit rules, timestamps, the
 # agent's own transcripts).
 
-# system_programs: the programs these rules look at (input.agentjail.kinds
-# lists "system" when one runs, so other calls skip the rules).
-system_programs := {
-	"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service", "loginctl", "launchctl",
-	"auditctl", "journalctl", "log", "wevtutil", "wevtutil.exe",
-	"touch", "unset", "set", "history", "fc",
-	"dd", "fallocate", "mkfile", "yes", "cat", "head", "tail", "stress", "stress-ng", "truncate",
-} | {p | some p, _ in root_acts} | {p | some p in miners}
+# system_groups: the programs each group of rules below looks at; the
+# daemon lists a call's groups in input.agentjail.kinds, so a rule that
+# starts with its group costs nothing for other calls.
+system_groups := {
+	"power": {"shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "loginctl"},
+	"root_act": {p | some p, _ in root_acts},
+	"logging": {"auditctl", "systemctl", "service", "launchctl", "journalctl", "log", "wevtutil", "wevtutil.exe"},
+	"exhaust": {"dd", "fallocate", "mkfile", "yes", "truncate", "stress", "stress-ng"},
+	"stream_reader": {"cat", "head", "tail"},
+	"shell_history": {"history", "unset", "set"},
+	"timestamps": {"touch"},
+	"miner": miners | {"docker", "podman", "nerdctl"},
+}
 
-program_group contains [prog, "system"] if some prog in system_programs
-
-system_call if "system" in input.agentjail.kinds
+program_group contains [prog, group] if {
+	some group, progs in system_groups
+	some prog in progs
+}
 
 asks_for_help(cmd) if has_option(cmd, {"help", "version"})
 
@@ -46,7 +52,7 @@ powers_off(cmd) if {
 }
 
 ask contains {"id": "system.power", "msg": msg} if {
-	system_call
+	"power" in input.agentjail.kinds
 	some cmd in commands
 	powers_off(cmd)
 	msg := sprintf("`%s` powers off, reboots or ends the sessions of this machine, losing every other running program's work; the user has to approve it.", [full_text(cmd)])
@@ -105,7 +111,7 @@ root_read(cmd) if {
 
 ask contains {"id": "system.as_root", "msg": msg} if {
 	input.agentjail.root == true
-	system_call
+	"root_act" in input.agentjail.kinds
 	some cmd in commands
 	root_act(cmd)
 	msg := sprintf("This session runs as root, so `%s` changes the machine's accounts or kernel as `sudo` would; the user has to approve it.", [full_text(cmd)])
@@ -145,7 +151,7 @@ blinds_records(cmd) if {
 }
 
 deny contains {"id": "system.logging_off", "msg": msg} if {
-	system_call
+	"logging" in input.agentjail.kinds
 	some cmd in commands
 	blinds_records(cmd)
 	msg := sprintf("Blocked: `%s` stops the machine's audit or system log from recording. Ask the user to do this themselves.", [full_text(cmd)])
@@ -160,7 +166,8 @@ deny contains {"id": "system.logging_off", "msg": msg} if {
 paces := {"sleep", "wait", "read", "timeout", "inotifywait", "fswatch"}
 
 # repeating: the commands in loops or self-calling functions, once per
-# call, so that the rules below look at no other command.
+# call, so that the rules below look at no other command; the rules
+# start with input.agentjail.repeats, which is set only when there are.
 repeating := [cmd | some cmd in commands; cmd.repeats != ""]
 
 fork_bomb(cmd) if {
@@ -199,6 +206,7 @@ paced if "timeout" in input.agentjail.names
 fork_code := `fork\s+while\s+fork|while\s*\(?\s*(1|True|true)\s*\)?\s*[:{]?\s*(os\.)?fork\s*\(|loop\s*(do|\{)\s*(Process\.)?fork|fork\s+(while|until)\s+(1|true)|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork`
 
 deny contains {"id": "system.fork_bomb", "msg": msg} if {
+	input.agentjail.repeats == true
 	some cmd in repeating
 	fork_bomb(cmd)
 	msg := sprintf("Blocked: `%s` starts itself again and again without end (a fork bomb) and makes the machine unusable. Run a bounded number of jobs and `wait` for them.", [full_text(cmd)])
@@ -217,6 +225,7 @@ deny contains {"id": "system.fork_bomb", "msg": msg} if {
 loop_exits := {"break", "exit", "return"}
 
 ask contains {"id": "system.endless_loop", "msg": msg} if {
+	input.agentjail.repeats == true
 	some cmd in repeating
 	cmd.repeats == "forever"
 	not cmd.background
@@ -244,7 +253,7 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 
 # Load generators that exhaust memory, CPU or processes on purpose.
 ask contains {"id": "system.memory_bomb", "msg": msg} if {
-	system_call
+	"exhaust" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in {"stress", "stress-ng"}
 	not asks_for_help(cmd)
@@ -253,7 +262,8 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 
 # tail of an endless stream with no newline holds it all in memory.
 ask contains {"id": "system.memory_bomb", "msg": msg} if {
-	system_call
+	"stream_reader" in input.agentjail.kinds
+	strings.any_prefix_match(input.agentjail.paths, "/dev/")
 	some cmd in commands
 	cmd.name == "tail"
 	some p in cmd.paths
@@ -263,6 +273,15 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 
 # Disk fillers: an endless stream written to a file fills the disk.
 endless_devices := {"/dev/zero", "/dev/urandom", "/dev/random"}
+
+# disk_fill_candidate: cat, head and tail, common in every pipeline,
+# matter only with a device named; the writers always.
+disk_fill_candidate if "exhaust" in input.agentjail.kinds
+
+disk_fill_candidate if {
+	"stream_reader" in input.agentjail.kinds
+	strings.any_prefix_match(input.agentjail.paths, "/dev/")
+}
 
 size_units := {"": 1, "c": 1, "w": 2, "b": 512, "k": 1024, "m": 1048576, "g": 1073741824, "t": 1099511627776, "p": 1125899906842624}
 
@@ -313,7 +332,7 @@ fills_disk(cmd) if {
 }
 
 deny contains {"id": "system.disk_fill", "msg": msg} if {
-	system_call
+	disk_fill_candidate
 	some cmd in commands
 	fills_disk(cmd)
 	msg := sprintf("Blocked: `%s` writes until the disk is full, which breaks every program that needs to write. Give it a size (count=, -c) well below the free space.", [full_text(cmd)])
@@ -335,7 +354,7 @@ large_write(cmd) := size_bytes(dd_operand(cmd, "bs")) * to_number(dd_operand(cmd
 }
 
 ask contains {"id": "system.disk_fill", "msg": msg} if {
-	system_call
+	disk_fill_candidate
 	some cmd in commands
 	large_write(cmd) >= disk_fill_threshold
 	msg := sprintf("`%s` writes %d GiB or more, enough to fill many disks; use a smaller size, or the user has to approve it.", [full_text(cmd), disk_fill_threshold / 1073741824])
@@ -351,18 +370,27 @@ miners := {
 miner_marker := `(?i)stratum[0-9]?\+(tcp|ssl|tls)://|(^|[\s/:])(xmrig|xmr-stak|cpuminer|ethminer|nbminer|lolminer|srbminer)([\s/:._-]|$)`
 
 deny contains {"id": "system.miner", "msg": msg} if {
-	system_call
+	"miner" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in miners
 	msg := sprintf("Blocked: `%s` runs a cryptocurrency miner, which spends this machine's CPU and power for someone else. Ask the user.", [cmd.name])
 }
 
-# A miner by its pool address or its image, whatever program starts it
-# (docker run ... xmrig): one look at the command line first.
+# A miner by its pool address, whatever program starts it.
 deny contains {"id": "system.miner", "msg": msg} if {
-	shell_call
-	regex.match(miner_marker, input.agentjail.command)
+	input.agentjail.tool_kind == "shell"
+	contains(input.agentjail.command, "stratum")
 	some cmd in commands
+	some a in cmd.args
+	regex.match(miner_marker, a)
+	msg := sprintf("Blocked: `%s` runs a cryptocurrency miner (%s), which spends this machine's CPU and power for someone else. Ask the user.", [cmd.name, a])
+}
+
+# A miner by its image (docker run ... xmrig).
+deny contains {"id": "system.miner", "msg": msg} if {
+	"miner" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"docker", "podman", "nerdctl"}
 	some a in cmd.args
 	regex.match(miner_marker, a)
 	msg := sprintf("Blocked: `%s` runs a cryptocurrency miner (%s), which spends this machine's CPU and power for someone else. Ask the user.", [cmd.name, a])
@@ -396,14 +424,15 @@ hides_history(cmd) if {
 }
 
 ask contains {"id": "system.history_off", "msg": msg} if {
-	system_call
+	"shell_history" in input.agentjail.kinds
 	some cmd in commands
 	hides_history(cmd)
 	msg := sprintf("`%s` switches off or clears the shell's history, which hides what runs next; the user has to approve it.", [full_text(cmd)])
 }
 
 ask contains {"id": "system.history_off", "msg": msg} if {
-	shell_call
+	input.agentjail.tool_kind == "shell"
+	contains(input.agentjail.command, "HIST")
 	regex.match(history_vars, input.agentjail.command)
 	msg := "This command sets HISTFILE or HISTSIZE so that the shell keeps no history, which hides what runs next; the user has to approve it."
 }
@@ -412,7 +441,8 @@ ask contains {"id": "system.history_off", "msg": msg} if {
 history_file := `/\.(bash_history|zsh_history|zhistory|history|sh_history|ksh_history|python_history|node_repl_history|psql_history|mysql_history|sqlite_history|rediscli_history|irb_history|local/share/fish/fish_history)$`
 
 deny contains {"id": "system.history_wipe", "msg": msg} if {
-	some p in writes
+	strings.any_prefix_match(input.agentjail.writes, home_slash)
+	some p in input.agentjail.writes
 	regex.match(history_file, p)
 	msg := sprintf("Blocked: this command changes or deletes %s, the record of the commands run on this machine. Leave the history as it is.", [pretty(p)])
 }
@@ -440,10 +470,9 @@ wiped_logs(cmd) := {p |
 }
 
 # log_call: the call names a log folder (such paths are always unusual).
-log_call if {
-	some p in unusual_paths
-	regex.match(log_dirs, p)
-}
+log_call if strings.any_prefix_match(input.agentjail.unusual_paths, log_prefixes)
+
+log_prefixes := ["/var/log", "/var/audit", "/var/account", "/var/adm", "/private/var/", "/run/log/journal", "/Library/Logs"]
 
 deny contains {"id": "system.log_wipe", "msg": msg} if {
 	log_call
@@ -469,7 +498,7 @@ clears_log(cmd) if {
 }
 
 deny contains {"id": "system.log_wipe", "msg": msg} if {
-	system_call
+	"logging" in input.agentjail.kinds
 	some cmd in commands
 	clears_log(cmd)
 	msg := sprintf("Blocked: `%s` erases the system's log. Read logs freely; ask the user to rotate or clear them.", [full_text(cmd)])
@@ -502,7 +531,7 @@ touch_path(a, _) := a if startswith(a, "/")
 touch_path(a, cwd) := concat("/", [cwd, a]) if not startswith(a, "/")
 
 ask contains {"id": "system.timestomp", "msg": msg} if {
-	system_call
+	"timestamps" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name == "touch"
 	time_set(cmd)
@@ -511,8 +540,8 @@ ask contains {"id": "system.timestomp", "msg": msg} if {
 	msg := sprintf("`%s` sets the times of %s, outside the project, to hide when it changed; the user has to approve it.", [full_text(cmd), p])
 }
 
-# deleted_or_written: what the call writes, and what find deletes.
-deleted_or_written := writes | {p |
+# find_deleted: what find -delete deletes (not among the call's writes).
+find_deleted contains p if {
 	"find" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "find"
@@ -520,13 +549,19 @@ deleted_or_written := writes | {p |
 	some p in cmd.paths
 }
 
+transcript_dir := `^\.(claude/projects|codex/sessions|gemini/tmp|copilot/history-session-state|cursor/chats)(/|$)`
+
 # The agent's own transcripts are the record of what it did.
-transcript_dirs := [".claude/projects", ".codex/sessions", ".gemini/tmp", ".copilot/history-session-state", ".cursor/chats"]
+deny contains {"id": "system.transcripts", "msg": msg} if {
+	strings.any_prefix_match(input.agentjail.writes, home_slash)
+	some p in input.agentjail.writes
+	regex.match(transcript_dir, home_rel(p))
+	msg := sprintf("Blocked: %s is the record of what the agent did in past sessions; agents may not change or delete it. Leave it to the user.", [pretty(p)])
+}
 
 deny contains {"id": "system.transcripts", "msg": msg} if {
-	some p in deleted_or_written
-	some d in transcript_dirs
-	under(p, concat("/", [home, d]))
+	some p in find_deleted
+	regex.match(transcript_dir, home_rel(p))
 	msg := sprintf("Blocked: %s is the record of what the agent did in past sessions; agents may not change or delete it. Leave it to the user.", [pretty(p)])
 }
 
@@ -549,7 +584,7 @@ ask contains {"id": "system.commit_identity", "msg": msg} if {
 	"git" in input.agentjail.names
 	some cmd in commands
 	cmd.name == "git"
-	positional(cmd)[0] in {"commit", "commit-tree", "merge", "rebase", "am", "cherry-pick", "revert"}
 	borrows_identity(cmd)
+	positional(cmd)[0] in {"commit", "commit-tree", "merge", "rebase", "am", "cherry-pick", "revert"}
 	msg := sprintf("`%s` records the change under a name other than the configured author's, which hides who made it; commit as the configured user, or the user has to approve it.", [full_text(cmd)])
 }

@@ -38,27 +38,30 @@ test_power_asked_for_any_caller if {
 
 t_repeat(cmd, repeats, background) := object.union(cmd, {"repeats": repeats, "background": background})
 
+# t_loop: a shell call with a command in a loop, as the daemon marks it.
+t_loop(cmds) := object.union(t_bash(cmds), {"agentjail": {"repeats": true}})
+
 test_background_in_endless_loop_is_a_fork_bomb if {
-	t_denied("system.fork_bomb", t_bash([t_repeat(t_cmd("worker", [], []), "forever", true)]))
+	t_denied("system.fork_bomb", t_loop([t_repeat(t_cmd("worker", [], []), "forever", true)]))
 }
 
 test_paced_endless_loop_is_not if {
-	ev := t_bash([t_repeat(t_cmd("worker", [], []), "forever", true), t_repeat(t_cmd("sleep", ["1"], []), "forever", false)])
+	ev := t_loop([t_repeat(t_cmd("worker", [], []), "forever", true), t_repeat(t_cmd("sleep", ["1"], []), "forever", false)])
 	not t_fired("system.fork_bomb", ev)
 	not t_fired("system.endless_loop", ev)
 }
 
 test_bounded_loop_is_not if {
-	not t_fired("system.fork_bomb", t_bash([t_repeat(t_cmd("job", [], []), "loop", true), t_cmd("wait", [], [])]))
+	not t_fired("system.fork_bomb", t_loop([t_repeat(t_cmd("job", [], []), "loop", true), t_cmd("wait", [], [])]))
 }
 
 test_self_pipe_is_a_fork_bomb if {
-	t_denied("system.fork_bomb", t_bash([object.union(t_repeat(t_cmd("b", [], []), "forever", false), {"pipe_from": ["b"]})]))
+	t_denied("system.fork_bomb", t_loop([object.union(t_repeat(t_cmd("b", [], []), "forever", false), {"pipe_from": ["b"]})]))
 }
 
 test_endless_loop_without_pause_asked if {
-	t_asked("system.endless_loop", t_bash([t_repeat(t_cmd("curl", ["-s", "http://x"], []), "forever", false)]))
-	not t_fired("system.endless_loop", t_bash([t_repeat(t_cmd("curl", [], []), "forever", false), t_cmd("break", [], [])]))
+	t_asked("system.endless_loop", t_loop([t_repeat(t_cmd("curl", ["-s", "http://x"], []), "forever", false)]))
+	not t_fired("system.endless_loop", t_loop([t_repeat(t_cmd("curl", [], []), "forever", false), t_cmd("break", [], [])]))
 }
 
 test_size_bytes if {
@@ -78,4 +81,8 @@ test_dd_without_count_from_zero_denied if {
 	t_denied("system.disk_fill", t_bash([t_cmd("dd", ["if=/dev/zero", "of=/tmp/f", "bs=1M"], [])]))
 	not t_fired("system.disk_fill", t_bash([t_cmd("dd", ["if=/dev/zero", "of=/tmp/f", "bs=1M", "count=10"], [])]))
 	not t_fired("system.disk_fill", t_bash([t_cmd("dd", ["if=/dev/zero", "of=/dev/null", "bs=1M"], [])]))
+}
+
+test_loops_unmarked_are_skipped if {
+	not t_fired("system.fork_bomb", t_bash([t_repeat(t_cmd("worker", [], []), "forever", true)]))
 }

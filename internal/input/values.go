@@ -93,11 +93,26 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		names := commandNames(d.Shell.Commands)
 		b.Field("names", b.Strings(names))
 		b.Field("kinds", b.Strings(kinds(names, d.groups)))
+		if repeats(d.Shell.Commands) {
+			b.Field("repeats", b.Bool(true))
+		}
 		if d.Shell.Error != "" {
 			b.Field("parse_error", b.String(d.Shell.Error))
 		}
 	}
 	return b.Object(m)
+}
+
+// repeats reports a command that runs in a loop or a function calling
+// itself (input.agentjail.repeats), so that rules about loops skip
+// every other call without looking at its commands.
+func repeats(cmds []shell.Command) bool {
+	for _, c := range cmds {
+		if c.Repeats != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // encodeCommand makes one parsed command of input.agentjail.commands.
