@@ -263,7 +263,7 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 # tail of an endless stream with no newline holds it all in memory.
 ask contains {"id": "system.memory_bomb", "msg": msg} if {
 	"stream_reader" in input.agentjail.kinds
-	strings.any_prefix_match(input.agentjail.paths, "/dev/")
+	names_device
 	some cmd in commands
 	cmd.name == "tail"
 	some p in cmd.paths
@@ -274,14 +274,9 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 # Disk fillers: an endless stream written to a file fills the disk.
 endless_devices := {"/dev/zero", "/dev/urandom", "/dev/random"}
 
-# disk_fill_candidate: cat, head and tail, common in every pipeline,
-# matter only with a device named; the writers always.
-disk_fill_candidate if "exhaust" in input.agentjail.kinds
-
-disk_fill_candidate if {
-	"stream_reader" in input.agentjail.kinds
-	strings.any_prefix_match(input.agentjail.paths, "/dev/")
-}
+# names_device: cat, head and tail, common in every pipeline, matter
+# only when the call names a device.
+names_device if strings.any_prefix_match(input.agentjail.paths, "/dev/")
 
 size_units := {"": 1, "c": 1, "w": 2, "b": 512, "k": 1024, "m": 1048576, "g": 1073741824, "t": 1099511627776, "p": 1125899906842624}
 
@@ -332,11 +327,21 @@ fills_disk(cmd) if {
 }
 
 deny contains {"id": "system.disk_fill", "msg": msg} if {
-	disk_fill_candidate
+	"exhaust" in input.agentjail.kinds
 	some cmd in commands
 	fills_disk(cmd)
-	msg := sprintf("Blocked: `%s` writes until the disk is full, which breaks every program that needs to write. Give it a size (count=, -c) well below the free space.", [full_text(cmd)])
+	msg := disk_fill_msg(cmd)
 }
+
+deny contains {"id": "system.disk_fill", "msg": msg} if {
+	"stream_reader" in input.agentjail.kinds
+	names_device
+	some cmd in commands
+	fills_disk(cmd)
+	msg := disk_fill_msg(cmd)
+}
+
+disk_fill_msg(cmd) := sprintf("Blocked: `%s` writes until the disk is full, which breaks every program that needs to write. Give it a size (count=, -c) well below the free space.", [full_text(cmd)])
 
 large_write(cmd) := size_bytes(option_value(cmd, {"-l", "--length"})) if cmd.name == "fallocate"
 
@@ -354,11 +359,21 @@ large_write(cmd) := size_bytes(dd_operand(cmd, "bs")) * to_number(dd_operand(cmd
 }
 
 ask contains {"id": "system.disk_fill", "msg": msg} if {
-	disk_fill_candidate
+	"exhaust" in input.agentjail.kinds
 	some cmd in commands
 	large_write(cmd) >= disk_fill_threshold
-	msg := sprintf("`%s` writes %d GiB or more, enough to fill many disks; use a smaller size, or the user has to approve it.", [full_text(cmd), disk_fill_threshold / 1073741824])
+	msg := large_write_msg(cmd)
 }
+
+ask contains {"id": "system.disk_fill", "msg": msg} if {
+	"stream_reader" in input.agentjail.kinds
+	names_device
+	some cmd in commands
+	large_write(cmd) >= disk_fill_threshold
+	msg := large_write_msg(cmd)
+}
+
+large_write_msg(cmd) := sprintf("`%s` writes %d GiB or more, enough to fill many disks; use a smaller size, or the user has to approve it.", [full_text(cmd), disk_fill_threshold / 1073741824])
 
 # Miners turn the machine's CPU into someone else's money (T1496).
 miners := {
@@ -440,9 +455,15 @@ ask contains {"id": "system.history_off", "msg": msg} if {
 # History files: changing one rewrites the record of what ran.
 history_file := `/\.(bash_history|zsh_history|zhistory|history|sh_history|ksh_history|python_history|node_repl_history|psql_history|mysql_history|sqlite_history|rediscli_history|irb_history|local/share/fish/fish_history)$`
 
-deny contains {"id": "system.history_wipe", "msg": msg} if {
-	strings.any_prefix_match(input.agentjail.writes, home_slash)
+# home_dot_writes: the call's writes to dot files and folders of the
+# home directory, worked out once for the rules that follow.
+home_dot_writes := {p |
 	some p in input.agentjail.writes
+	startswith(home_rel(p), ".")
+}
+
+deny contains {"id": "system.history_wipe", "msg": msg} if {
+	some p in home_dot_writes
 	regex.match(history_file, p)
 	msg := sprintf("Blocked: this command changes or deletes %s, the record of the commands run on this machine. Leave the history as it is.", [pretty(p)])
 }
@@ -470,7 +491,10 @@ wiped_logs(cmd) := {p |
 }
 
 # log_call: the call names a log folder (such paths are always unusual).
-log_call if strings.any_prefix_match(input.agentjail.unusual_paths, log_prefixes)
+log_call if {
+	input.agentjail.unusual_paths[0]
+	strings.any_prefix_match(input.agentjail.unusual_paths, log_prefixes)
+}
 
 log_prefixes := ["/var/log", "/var/audit", "/var/account", "/var/adm", "/private/var/", "/run/log/journal", "/Library/Logs"]
 
@@ -553,8 +577,7 @@ transcript_dir := `^\.(claude/projects|codex/sessions|gemini/tmp|copilot/history
 
 # The agent's own transcripts are the record of what it did.
 deny contains {"id": "system.transcripts", "msg": msg} if {
-	strings.any_prefix_match(input.agentjail.writes, home_slash)
-	some p in input.agentjail.writes
+	some p in home_dot_writes
 	regex.match(transcript_dir, home_rel(p))
 	msg := sprintf("Blocked: %s is the record of what the agent did in past sessions; agents may not change or delete it. Leave it to the user.", [pretty(p)])
 }
