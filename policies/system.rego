@@ -505,10 +505,35 @@ deny contains {"id": "system.log_wipe", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` deletes or empties %s, a system log or audit record. Read logs freely; ask the user to rotate or clear them.", [cmd.name, p])
 }
 
+# journalctl --vacuum-* frees disk by deleting old journal files: asked,
+# and denied when it keeps next to nothing (--vacuum-time=1s, -size=1K,
+# -files=1), which erases the record.
 clears_log(cmd) if {
+	cmd.name == "journalctl"
+	some v in option_values(cmd, {"--vacuum-time"})
+	regex.match(`^[0-9]+(us|ms|s|sec|m|min|h)?$`, v)
+}
+
+clears_log(cmd) if {
+	cmd.name == "journalctl"
+	some v in option_values(cmd, {"--vacuum-size"})
+	regex.match(`^[0-9]+[KkBb]?$`, v)
+}
+
+clears_log(cmd) if {
+	cmd.name == "journalctl"
+	some v in option_values(cmd, {"--vacuum-files"})
+	v in {"0", "1"}
+}
+
+ask contains {"id": "system.log_wipe", "msg": msg} if {
+	"logging" in input.agentjail.kinds
+	some cmd in commands
 	cmd.name == "journalctl"
 	some a in cmd.args
 	regex.match(`^--vacuum-(time|size|files)`, a)
+	not clears_log(cmd)
+	msg := sprintf("`%s` deletes old system journal files to free disk; the user has to approve it.", [full_text(cmd)])
 }
 
 clears_log(cmd) if {
