@@ -33,10 +33,13 @@ type Options struct {
 	Socket   string // the Unix socket to listen on
 	Home     string // $AGENTJAIL_HOME, made private (0700)
 	UserHome string // the user's home directory
-	Pack     fs.FS  // the embedded default policy pack
-	Version  string // reported by status
-	Mode     string // how it runs, reported by status; "" means "headless"
-	Tray     string // whether a tray runs and if not why, reported by status
+	// UID is DeciderOptions.UID: the uid the policies see as the hook's
+	// (nil: the daemon's own).
+	UID     *int
+	Pack    fs.FS  // the embedded default policy pack
+	Version string // reported by status
+	Mode    string // how it runs, reported by status; "" means "headless"
+	Tray    string // whether a tray runs and if not why, reported by status
 	// Desktop, when set (a tray runs), reports what the tray and the
 	// notifications do now; its tray state replaces Tray.
 	Desktop Desktop
@@ -118,7 +121,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, fmt.Errorf("creating the policies folder: %w", err)
 	}
-	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, KeepLastGood: true})
+	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
 	if err != nil {
 		ln.Close()
 		return nil, err

@@ -28,6 +28,7 @@ type Decider struct {
 	pack       fs.FS
 	home       string // $AGENTJAIL_HOME
 	userHome   string
+	uid        *int
 	socket     string // the socket served, so rules see $AGENTJAIL_SOCKET expanded
 	configPath string
 
@@ -83,6 +84,10 @@ type DeciderOptions struct {
 	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
 	UserHome string // the user's home directory, for ~ in paths
 	Socket   string // the socket the daemon serves (input.agentjail.socket)
+	// UID is the uid the hook runs as, for input.agentjail.root; nil
+	// means the daemon's own, the only uid checkPeer admits. Tests set
+	// it so that a test run as root judges calls as a user's.
+	UID *int
 	// KeepLastGood saves each config.yaml that loads cleanly as
 	// config.LastGoodName in Home, for the next start to fall back on.
 	KeepLastGood bool
@@ -96,6 +101,7 @@ func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
 		pack:       opts.Pack,
 		home:       opts.Home,
 		userHome:   opts.UserHome,
+		uid:        opts.UID,
 		socket:     opts.Socket,
 		configPath: filepath.Join(opts.Home, "config.yaml"),
 
@@ -349,7 +355,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 
 // inputEnv is what deriving req's input needs beyond its event.
 func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
-	return InputEnv(set.engine, DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket}, req.Cwd, req.Agent)
+	return InputEnv(set.engine, DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket, UID: d.uid}, req.Cwd, req.Agent)
 }
 
 // InputEnv is what a Decider made with opts derives an event's input
@@ -364,12 +370,22 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		Agent:         agent,
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
+		Root:          callerUID(opts.UID) == 0,
 		Socket:        opts.Socket,
 		ProgramGroups: eng.ProgramGroups(),
 		Roles:         eng.ShellRoles(),
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 		Written:       eng.WrittenFiles(),      // writes to files run later are judged on what they add
 	}
+}
+
+// callerUID is the uid of the hook's process: uid when set, else the
+// daemon's own (checkPeer refuses every other).
+func callerUID(uid *int) int {
+	if uid != nil {
+		return *uid
+	}
+	return ownUID
 }
 
 // DeriveInput is the whole policy input (the event, and input.agentjail

@@ -34,6 +34,7 @@ type tableCase struct {
 	event      []byte
 	agent      string // the hook's --agent, "" for Claude Code
 	home       string // the session's home: caseHome unless the file sets another
+	uid        int    // the hook's uid: daemontest.UID unless the file sets another
 }
 
 // request is the hook's request for the case.
@@ -44,22 +45,32 @@ func (c tableCase) request() *wire.Request {
 // caseProjectIn is the session's project in home: caseProject in caseHome.
 func caseProjectIn(home string) string { return home + "/project" }
 
-// caseDaemons decides each case in a daemon for its session's home:
-// caseHome's is d, one for each other home is started when first needed.
+// caseDaemons decides each case in a daemon for its session (home and
+// uid): caseHome's as daemontest.UID is d, one for each other session is
+// started when first needed.
 type caseDaemons struct {
 	t      testing.TB
-	byHome map[string]*daemontest.Daemon
+	byHome map[caseSession]*daemontest.Daemon
 }
 
+// caseSession is whom a case file's calls come from.
+type caseSession struct {
+	home string
+	uid  int
+}
+
+func (s caseSession) String() string { return fmt.Sprintf("HOME=%s uid %d", s.home, s.uid) }
+
 func newCaseDaemons(t testing.TB, d *daemontest.Daemon) *caseDaemons {
-	return &caseDaemons{t: t, byHome: map[string]*daemontest.Daemon{caseHome: d}}
+	return &caseDaemons{t: t, byHome: map[caseSession]*daemontest.Daemon{{caseHome, daemontest.UID}: d}}
 }
 
 func (s *caseDaemons) decide(c tableCase) (*wire.Decision, error) {
-	d := s.byHome[c.home]
+	session := caseSession{c.home, c.uid}
+	d := s.byHome[session]
 	if d == nil {
-		d = daemontest.StartFor(s.t, c.home, nil)
-		s.byHome[c.home] = d
+		d = daemontest.StartAs(s.t, c.home, c.uid, nil)
+		s.byHome[session] = d
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -80,7 +91,7 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			t.Fatal(err)
 		}
 		category := strings.TrimSuffix(filepath.Base(file), ".txt")
-		home := caseHome
+		home, uid := caseHome, daemontest.UID
 		sc := bufio.NewScanner(f)
 		for n := 1; sc.Scan(); n++ {
 			line := strings.TrimSpace(sc.Text())
@@ -92,6 +103,14 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 					t.Fatalf("%s:%d: `home: PATH` takes a clean absolute path, before the file's first case", file, n)
 				}
 				home = h
+				continue
+			}
+			if u, ok := strings.CutPrefix(line, "uid: "); ok {
+				n2, err := strconv.Atoi(u)
+				if len(out[category]) > 0 || err != nil || n2 < 0 {
+					t.Fatalf("%s:%d: `uid: N` takes a uid, before the file's first case", file, n)
+				}
+				uid = n2
 				continue
 			}
 			if home != caseHome && strings.Contains(line, "{aj}") {
@@ -109,7 +128,7 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName, home: home})
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName, home: home, uid: uid})
 		}
 		f.Close()
 	}
@@ -232,13 +251,13 @@ func TestCaseTable(t *testing.T) {
 	if all < 300 {
 		t.Errorf("the table has %d cases, want at least 300", all)
 	}
-	for home, d := range daemons.byHome {
+	for session, d := range daemons.byHome {
 		st, err := (&wire.Client{Socket: d.Socket}).Status(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if st.EvalErrors != 0 {
-			t.Errorf("HOME=%s: %d evaluation errors (last: %s); rules must never fail at evaluation time", home, st.EvalErrors, st.LastEvalErr)
+			t.Errorf("%s: %d evaluation errors (last: %s); rules must never fail at evaluation time", session, st.EvalErrors, st.LastEvalErr)
 		}
 	}
 
@@ -358,7 +377,8 @@ func BenchmarkCaseTable(b *testing.B) {
 	// cache would otherwise answer all but the first round.
 	ctx := engine.NoCache(context.Background())
 	home := b.TempDir()
-	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: home, UserHome: caseHome})
+	uid := daemontest.UID
+	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: home, UserHome: caseHome, UID: &uid})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -366,7 +386,7 @@ func BenchmarkCaseTable(b *testing.B) {
 	var typical, all []*wire.Request
 	for category, list := range cases {
 		for _, c := range list {
-			if c.home != caseHome { // the decider's home is caseHome
+			if c.home != caseHome || c.uid != uid { // the decider's session
 				continue
 			}
 			r := c.request()

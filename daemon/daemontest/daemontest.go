@@ -29,6 +29,10 @@ type Daemon struct {
 // UserHome is the home directory test daemons resolve ~ against.
 const UserHome = "/home/tester"
 
+// UID is the uid test daemons take the hook to run as, whatever uid the
+// test runs as: a user's, so that tests run as root (CI) judge the same.
+const UID = 1000
+
 // Start runs a daemon with the embedded pack on a fresh home, with the
 // given user policy files (name -> Rego) written first. It stops at the
 // end of the test.
@@ -40,6 +44,12 @@ func Start(t testing.TB, userPolicies map[string]string) *Daemon {
 // StartFor is Start for a user whose home directory is userHome.
 func StartFor(t testing.TB, userHome string, userPolicies map[string]string) *Daemon {
 	t.Helper()
+	return StartAs(t, userHome, UID, userPolicies)
+}
+
+// StartAs is StartFor for a hook that runs as uid (0: root).
+func StartAs(t testing.TB, userHome string, uid int, userPolicies map[string]string) *Daemon {
+	t.Helper()
 	// Unix socket paths are limited to ~104 bytes: keep the home short.
 	dir, err := os.MkdirTemp("", "aj")
 	if err != nil {
@@ -48,16 +58,16 @@ func StartFor(t testing.TB, userHome string, userPolicies map[string]string) *Da
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	home := filepath.Join(dir, "home")
 	WritePolicies(t, home, userPolicies)
-	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome)
+	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome, uid)
 }
 
 // StartAt runs a daemon on an existing home and socket.
 func StartAt(t testing.TB, home, socket string) *Daemon {
 	t.Helper()
-	return startAt(t, home, socket, UserHome)
+	return startAt(t, home, socket, UserHome, UID)
 }
 
-func startAt(t testing.TB, home, socket, userHome string) *Daemon {
+func startAt(t testing.TB, home, socket, userHome string, uid int) *Daemon {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
@@ -70,6 +80,7 @@ func startAt(t testing.TB, home, socket, userHome string) *Daemon {
 		Socket:   socket,
 		Home:     home,
 		UserHome: userHome,
+		UID:      &uid,
 		Pack:     policies.FS,
 		Version:  "test",
 		Logger:   slog.New(slog.NewTextHandler(logs, nil)),

@@ -219,10 +219,11 @@ var internedStrings = []string{
 	"agent", "home", "agentjail_home", "temp", "daemon_pid", "tool", "tool_kind", "tool_name", "socket", "cwd",
 	"paths", "writes", "unusual_paths", "prefixes", "urls", "file_path", "command", "patch_truncated",
 	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "commands", "names",
-	"kinds", "parse_error",
+	"kinds", "parse_error", "root", "repeats",
 	// input.agentjail.commands[_]
 	"program", "name", "args", "flags", "operands", "dynamic", "wrappers", "via", "pipe_from", "subst",
 	"remote", "depth", "text", "uses", "maybe", "dry_run", "assigns", "redirects", "op", "target", "prefix",
+	"background",
 	// events
 	"session_id", "transcript_path", "hook_event_name", "tool_input", "tool_use_id", "permission_mode",
 	"description", "old_string", "new_string", "replace_all", "notebook_path",

@@ -71,6 +71,12 @@ func TestInputKeysDocumented(t *testing.T) {
 		}
 		input.Encode(d, r)
 	}
+	// Facts about the caller rather than the event: a hook run as root.
+	_, d, err := input.Build([]byte(`{"tool_name":"Bash","tool_input":{"command":"reboot"}}`), input.Env{Home: "/root", ClientCwd: "/w/p", Root: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input.Encode(d, r)
 	if len(r.keys) < 45 {
 		t.Fatalf("only %d keys recorded; the events above no longer reach most fields", len(r.keys))
 	}

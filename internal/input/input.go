@@ -34,7 +34,10 @@ type Env struct {
 	Agent         string // "claude-code" when empty
 	Temp          string // the temp directory, for $TMPDIR
 	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
-	Socket        string // the daemon's socket ($AGENTJAIL_SOCKET or its default)
+	// Root is set when the hook runs as uid 0 (a container, CI, a VM):
+	// what sudo is asked for is then done by a plain command.
+	Root   bool
+	Socket string // the daemon's socket ($AGENTJAIL_SOCKET or its default)
 	// ProgramGroups maps a program to the rule groups that care about it
 	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
 	// lists the groups of the programs a call runs.
@@ -75,6 +78,8 @@ type Derived struct {
 	AgentjailHome string
 	Temp          string
 	DaemonPID     int
+	// Root is Env.Root (input.agentjail.root, only when set).
+	Root bool
 	// Cwd is the event's cwd made absolute (against the hook's cwd) and
 	// cleaned; the hook's cwd when the event has none; the folder the tool
 	// itself names when it runs elsewhere (Gemini's dir_path).
@@ -193,7 +198,7 @@ func pathLike(key string) bool {
 
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
-	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Socket: env.Socket, groups: env.ProgramGroups}
+	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Root: env.Root, Socket: env.Socket, groups: env.ProgramGroups}
 	if d.Agent == "" {
 		d.Agent = "claude-code"
 	}

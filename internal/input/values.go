@@ -54,6 +54,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	if d.Command != "" || d.Shell != nil {
 		b.Field("command", b.String(d.Command)) // a shell call's, even when empty
 	}
+	if d.Root {
+		b.Field("root", b.Bool(true))
+	}
 	if d.PatchTruncated {
 		b.Field("patch_truncated", b.Bool(true))
 	}
@@ -90,11 +93,26 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		names := commandNames(d.Shell.Commands)
 		b.Field("names", b.Strings(names))
 		b.Field("kinds", b.Strings(kinds(names, d.groups)))
+		if repeats(d.Shell.Commands) {
+			b.Field("repeats", b.Bool(true))
+		}
 		if d.Shell.Error != "" {
 			b.Field("parse_error", b.String(d.Shell.Error))
 		}
 	}
 	return b.Object(m)
+}
+
+// repeats reports a command that runs in a loop or a function calling
+// itself (input.agentjail.repeats), so that rules about loops skip
+// every other call without looking at its commands.
+func repeats(cmds []shell.Command) bool {
+	for _, c := range cmds {
+		if c.Repeats != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // encodeCommand makes one parsed command of input.agentjail.commands.
@@ -121,6 +139,8 @@ func encodeCommand[V any](c shell.Command, b Builder[V]) V {
 	b.Field("uses", b.Strings(c.Uses))
 	b.Field("maybe", b.Strings(c.Maybe))
 	b.Field("dry_run", b.Bool(c.DryRun))
+	b.Field("repeats", b.String(c.Repeats))
+	b.Field("background", b.Bool(c.Background))
 	a := b.Mark()
 	for k, v := range c.Assigns {
 		b.Field(k, b.String(v))

@@ -43,7 +43,8 @@ func TestMapShape(t *testing.T) {
 	want := "args:[]interface {} assigns:map[string]interface {} cwd:string depth:int dry_run:bool dynamic:bool " +
 		"flags:[]interface {} glob:bool maybe:[]interface {} name:string operands:[]interface {} paths:[]interface {} " +
 		"pipe_from:[]interface {} prefixes:[]interface {} program:string redirects:[]interface {} remote:bool " +
-		"subst:[]interface {} text:[]interface {} uses:[]interface {} via:string wrappers:[]interface {} writes:[]interface {}"
+		"subst:[]interface {} text:[]interface {} uses:[]interface {} via:string wrappers:[]interface {} writes:[]interface {} " +
+		"repeats:string background:bool"
 	if got := shape(cmd); got != sortedFields(want) {
 		t.Errorf("command fields\n got  %s\n want %s", got, sortedFields(want))
 	}

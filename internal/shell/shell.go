@@ -83,6 +83,13 @@ type Command struct {
 	Remote bool `json:"remote,omitempty"`
 	// Depth counts the nested shells (bash -c, eval, ssh ...) around it.
 	Depth int `json:"depth"`
+	// Repeats says the command runs again and again: "loop" in a loop's
+	// body, "forever" in an endless loop's (while true, until false,
+	// for ((;;))) or when a function calls itself.
+	Repeats string `json:"repeats,omitempty"`
+	// Background is set when a `&` starts it without waiting, inside
+	// its innermost loop or function body: each round starts another.
+	Background bool `json:"background,omitempty"`
 }
 
 // Redirect is one redirection of a command.

@@ -176,3 +176,37 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+// Loops and self-calling functions say how their commands repeat, and
+// whether a `&` inside them starts a new process each round.
+func TestRepeats(t *testing.T) {
+	tests := []struct {
+		name, cmd, prog, repeats string
+		background               bool
+	}{
+		{"fork bomb", ":(){ :|:& };:", ":", "forever", true},
+		{"named bomb", "b() { b & b; }; b", "b", "forever", true},
+		{"endless loop in background", "while true; do ./w & done", "w", "forever", true},
+		{"until false", "until false; do x & done", "x", "forever", true},
+		{"for ((;;))", "for ((;;)); do x; done", "x", "forever", false},
+		{"bounded loop", "for i in 1 2; do j & done; wait", "j", "loop", true},
+		{"read loop", "while read f; do gz \"$f\"; done < l", "gz", "loop", false},
+		{"a loop in the background", "while true; do make; done &", "make", "forever", false},
+		{"plain", "make &", "make", "", true},
+		{"function calling another", "b() { make & }; b", "make", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse(tt.cmd, Env{Cwd: "/w"})
+			for _, c := range r.Commands {
+				if c.Name == tt.prog {
+					if c.Repeats != tt.repeats || c.Background != tt.background {
+						t.Errorf("%s: repeats %q background %v, want %q %v", tt.prog, c.Repeats, c.Background, tt.repeats, tt.background)
+					}
+					return
+				}
+			}
+			t.Errorf("no command %s in %+v", tt.prog, r.Commands)
+		})
+	}
+}

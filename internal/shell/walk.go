@@ -37,6 +37,11 @@ type scope struct {
 	// stdin are the items the commands before this one in its pipeline
 	// are known to print (printf '%s\n' X | xargs rm): xargs hands them on.
 	stdin []word
+	// repeats, fn and background give Command.Repeats and Background:
+	// the innermost loop's kind, the function whose body this is, and
+	// whether a `&` stands between that loop or body and here.
+	repeats, fn string
+	background  bool
 }
 
 func (w *walker) fail(msg string) {
@@ -101,6 +106,12 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		w.fail(fmt.Sprintf("the command runs more than %d commands", MaxCommands))
 		return
 	}
+	if s.Background && !sc.background {
+		// cmd & runs in a subshell: what it changes does not leak out.
+		bg := *sc
+		bg.background = true
+		sc = &bg
+	}
 	// Redirections of a compound command apply to every command inside.
 	inner := *sc
 	if _, isCall := s.Cmd.(*syntax.CallExpr); !isCall && len(s.Redirs) > 0 && w.spend(len(sc.redirects)+len(s.Redirs), 0) {
@@ -138,15 +149,25 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		sc.vars = inner.vars
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, &inner)
-		w.stmts(c.Do, &inner)
-		sc.vars = inner.vars
+		body := inner
+		body.repeats, body.background = "loop", false
+		if endless(c) {
+			body.repeats = "forever"
+		}
+		w.stmts(c.Do, &body)
+		sc.vars = body.vars
 	case *syntax.ForClause:
 		w.substIn(c.Loop, &inner)
 		if wi, ok := c.Loop.(*syntax.WordIter); ok && wi.Name != nil {
 			w.setVar(&inner, wi.Name.Value, w.loopVar(wi, &inner))
 		}
-		w.stmts(c.Do, &inner)
-		sc.vars = inner.vars
+		body := inner
+		body.repeats, body.background = "loop", false
+		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok && cl.Cond == nil {
+			body.repeats = "forever" // for ((;;))
+		}
+		w.stmts(c.Do, &body)
+		sc.vars = body.vars
 	case *syntax.CaseClause:
 		w.substIn(c.Word, &inner)
 		for _, item := range c.Items {
@@ -155,7 +176,9 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		sc.vars = inner.vars
 	case *syntax.FuncDecl:
 		// The body runs whenever the function is called; assume it is.
-		w.stmt(c.Body, &inner)
+		body := inner
+		body.fn, body.background = c.Name.Value, false
+		w.stmt(c.Body, &body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, &inner)
@@ -175,6 +198,25 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		// [[ ]], (( )), let: only their substitutions run commands.
 		w.substIn(c, &inner)
 	}
+}
+
+// endless reports a loop whose condition never ends it: while true,
+// while :, until false.
+func endless(c *syntax.WhileClause) bool {
+	if len(c.Cond) != 1 {
+		return false
+	}
+	ce, ok := c.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 1 || c.Cond[0].Negated {
+		return false
+	}
+	switch ce.Args[0].Lit() {
+	case "true", ":":
+		return !c.Until
+	case "false":
+		return c.Until
+	}
+	return false
 }
 
 // pipeline walks a | b | c, telling each command what feeds it.
@@ -366,6 +408,10 @@ func (w *walker) emit(cmd Command, sc *scope) {
 		return
 	}
 	cmd.Via, cmd.Depth, cmd.Remote = sc.via, sc.depth, sc.remote
+	cmd.Repeats, cmd.Background = sc.repeats, sc.background
+	if sc.fn != "" && cmd.Name == sc.fn {
+		cmd.Repeats = "forever" // a function that calls itself
+	}
 	cmd.PipeFrom = sc.pipeFrom
 	cmd.Writes = writes(&cmd)
 	if cmd.Args == nil {
