@@ -148,12 +148,7 @@ func TestRealGeminiFailOpenNotice(t *testing.T) {
 		t.Helper()
 		rec.reset()
 		api.script(&modelCall{Name: "run_shell_command", Args: map[string]any{"command": harmless}})
-		r := runProcess(t, agentEnv(e,
-			"GOOGLE_GEMINI_BASE_URL="+api.url,
-			"GEMINI_API_KEY=x",
-			"GEMINI_CLI_TRUST_WORKSPACE=true",
-			"GEMINI_CLI_NO_RELAUNCH=true",
-		), work.dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
+		r := runGemini(t, e, api, work.dir, gemini)
 		if r.code != 0 {
 			t.Fatalf("gemini: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
@@ -182,12 +177,7 @@ func TestRealCodexFailOpenNotice(t *testing.T) {
 	e := newEnv(t)
 	api := startFakeModel(t)
 	work := newAgentWork(t, e)
-	codexHome := filepath.Join(e.home, ".codex")
-	os.MkdirAll(codexHome, 0o700)
-	config := codexConfig(api, "")
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeCodexHome(t, e, api, "")
 	installFor(t, e, "codex")
 
 	// run has Codex run the harmless command in one app-server turn and

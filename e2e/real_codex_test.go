@@ -40,13 +40,7 @@ func TestRealCodex(t *testing.T) {
 
 	// The user's own Codex configuration, comments and all: the provider
 	// is the fake model. Uninstall must give it back byte for byte.
-	codexHome := filepath.Join(e.home, ".codex")
-	os.MkdirAll(codexHome, 0o700)
-	config := codexConfig(api, "  # a local model server")
-	configPath, hooksPath := filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
-	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	_, configPath, hooksPath := writeCodexHome(t, e, api, "  # a local model server")
 	before := takeSnapshot(configPath, hooksPath)
 
 	installFor(t, e, "codex")
@@ -203,10 +197,19 @@ func codexHooksList(t *testing.T, e *env, codex, dir string) []map[string]any {
 	return out
 }
 
-// codexConfig is a user's own Codex config.toml, a comment included,
-// whose model provider is the fake model API; comment ends the provider
-// line (uninstall must keep it byte for byte).
-func codexConfig(api *fakeModel, comment string) string {
-	return "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"" + comment + "\n\n" +
+// writeCodexHome writes a user's own Codex config.toml, a comment
+// included, whose model provider is the fake model API; comment ends the
+// provider line (uninstall must keep it byte for byte). It returns the
+// text and the paths of config.toml and hooks.json.
+func writeCodexHome(t *testing.T, e *env, api *fakeModel, comment string) (config, configPath, hooksPath string) {
+	t.Helper()
+	codexHome := filepath.Join(e.home, ".codex")
+	os.MkdirAll(codexHome, 0o700)
+	config = "# my Codex settings\nmodel = \"gpt-5.1-codex\"\nmodel_provider = \"fake\"" + comment + "\n\n" +
 		"[model_providers.fake]\nname = \"fake model API\"\nbase_url = \"" + api.url + "/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n"
+	configPath, hooksPath = filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
+	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return config, configPath, hooksPath
 }

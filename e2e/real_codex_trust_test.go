@@ -20,13 +20,7 @@ func TestRealCodexMovedHook(t *testing.T) {
 	api := startFakeModel(t)
 	work := newAgentWork(t, e)
 
-	codexHome := filepath.Join(e.home, ".codex")
-	os.MkdirAll(codexHome, 0o700)
-	config := codexConfig(api, "")
-	configPath, hooksPath := filepath.Join(codexHome, "config.toml"), filepath.Join(codexHome, "hooks.json")
-	if err := os.WriteFile(configPath, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	config, configPath, hooksPath := writeCodexHome(t, e, api, "")
 	installFor(t, e, "codex")
 
 	// status with Codex's own app server on PATH, or with no codex at all.

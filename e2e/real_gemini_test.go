@@ -63,12 +63,7 @@ func TestRealGemini(t *testing.T) {
 		t.Helper()
 		rec.reset()
 		api.script(call)
-		r := runProcess(t, agentEnv(e,
-			"GOOGLE_GEMINI_BASE_URL="+api.url,
-			"GEMINI_API_KEY=x",
-			"GEMINI_CLI_TRUST_WORKSPACE=true",
-			"GEMINI_CLI_NO_RELAUNCH=true",
-		), work.dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
+		r := runGemini(t, e, api, work.dir, gemini)
 		out := r.stdout + r.stderr
 		if r.code != 0 {
 			t.Fatalf("gemini: exit %d\n%s", r.code, out)
@@ -202,12 +197,7 @@ func TestRealGeminiHooksSwitchedOff(t *testing.T) {
 		t.Helper()
 		rec.reset()
 		api.script(&modelCall{Name: "run_shell_command", Args: map[string]any{"command": harmless}})
-		r := runProcess(t, agentEnv(e,
-			"GOOGLE_GEMINI_BASE_URL="+api.url,
-			"GEMINI_API_KEY=x",
-			"GEMINI_CLI_TRUST_WORKSPACE=true",
-			"GEMINI_CLI_NO_RELAUNCH=true",
-		), work.dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
+		r := runGemini(t, e, api, work.dir, gemini)
 		if r.code != 0 {
 			t.Fatalf("gemini: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
@@ -237,4 +227,17 @@ func TestRealGeminiHooksSwitchedOff(t *testing.T) {
 	if r := ajRun(t, e, "install", "--for", "gemini"); r.code != 0 || strings.Contains(r.stdout, "WARNING") {
 		t.Errorf("install with hooks on: %+v", r)
 	}
+}
+
+// runGemini has the Gemini CLI do one headless task in dir against the
+// fake model API, trusting the folder and approving every tool (--yolo):
+// the hook is what decides.
+func runGemini(t *testing.T, e *env, api *fakeModel, dir, gemini string) result {
+	t.Helper()
+	return runProcess(t, agentEnv(e,
+		"GOOGLE_GEMINI_BASE_URL="+api.url,
+		"GEMINI_API_KEY=x",
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		"GEMINI_CLI_NO_RELAUNCH=true",
+	), dir, gemini, []string{"-p", "Do the task.", "--yolo", "-m", geminiModel}, 120*time.Second)
 }
