@@ -250,7 +250,7 @@ ask contains {"id": "fs.chmod_world_writable", "msg": msg} if {
 # unusual path a walk through catastrophic().
 ask contains {"id": "fs.unknown_program", "msg": msg} if {
 	input.agentjail.tool_kind == "shell"
-	input.agentjail.unusual_paths[0]
+	input.agentjail.unusual == true
 	some cmd in commands
 	cmd.dynamic
 	dynamic_program(cmd)

@@ -97,7 +97,7 @@ deny contains {"id": "exfil.credential_read", "msg": msg} if {
 # (~/.ssh/config) is ordinary use.
 deny contains {"id": "exfil.credential_read", "msg": msg} if {
 	"file_function" in input.agentjail.kinds
-	input.agentjail.unusual_paths[0]
+	input.agentjail.unusual == true
 	some cmd in commands
 	opts := file_functions[cmd.name].read_options
 	some v in option_values(cmd, {o | some o in opts})
@@ -215,7 +215,7 @@ program_group contains [prog, "publish"] if some prog in file_publisher_programs
 
 ask contains {"id": "exfil.drop_service", "msg": msg} if {
 	"publish" in input.agentjail.kinds
-	input.agentjail.unusual_paths[0]
+	input.agentjail.unusual == true
 	some cmd in commands
 	cmd.name in file_publisher_programs
 	some words in invocations(cmd)

@@ -29,8 +29,20 @@ t_bash(cmds) := {
 		"daemon_pid": 4242, "commands": cmds, "names": t_names(cmds), "kinds": t_kinds(cmds),
 		"paths": [p | some p in t_paths(cmds)], "writes": [p | some p in t_writes(cmds)],
 		"unusual_paths": [p | some p in t_paths(cmds); not startswith(p, concat("", [t_project, "/"]))],
+		"unusual": t_unusual(t_paths(cmds) | t_writes(cmds)),
 	},
 }
+
+# t_unusual mirrors input.agentjail.unusual: a path outside the project,
+# or hidden inside it.
+t_unusual(paths) := true if {
+	some p in paths
+	t_unusual_path(p)
+} else := false
+
+t_unusual_path(p) if not startswith(p, concat("", [t_project, "/"]))
+
+t_unusual_path(p) if regex.match(`/\.[^/.]`, trim_prefix(p, t_project))
 
 t_paths(cmds) := {p | some c in cmds; some p in c.paths} | {r.path | some c in cmds; some r in c.redirects; r.path != ""}
 
@@ -63,6 +75,7 @@ t_tool(tool, tool_input, paths) := {
 		"tool_kind": "other", "home": t_home, "cwd": t_project, "agentjail_home": "/home/dev/.agentjail", "temp": "/tmp",
 		"daemon_pid": 4242, "paths": paths, "file_path": paths[0],
 		"unusual_paths": [p | some p in paths; not startswith(p, concat("", [t_project, "/"]))],
+		"unusual": t_unusual({p | some p in paths}),
 		"writes": t_tool_writes(tool, paths),
 	},
 }

@@ -257,6 +257,7 @@ ask contains {"id": "secrets.unknown", "msg": msg} if {
 # lib.rego) or a protected one, so each rule goes through those lists
 # and nothing else: an ordinary call has neither and costs nothing here.
 deny contains {"id": "secrets.credentials", "msg": msg} if {
+	input.agentjail.unusual == true
 	some p in input.agentjail.unusual_paths
 
 	# Every secret definition (here and in sensitive.rego) names a path
@@ -350,6 +351,7 @@ exports_secret(cmd) if {
 credential_config_dirs := {".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".config/gh"}
 
 deny contains {"id": "secrets.config_write", "msg": msg} if {
+	input.agentjail.unusual == true # home dot folders are
 	some p in input.agentjail.writes
 	rel := home_rel(p)
 	startswith(rel, ".") # every one is a dot folder: a project's files skip the loop

@@ -62,8 +62,8 @@ deny contains {"id": "self.settings_shell_write", "msg": msg} if {
 
 # agentjail's own files: policies, config, binaries, socket, logs.
 deny contains {"id": "self.home_write", "msg": msg} if {
+	input.agentjail.unusual == true # agentjail_paths are unusual
 	input.agentjail.writes[0]
-	input.agentjail.unusual_paths[0] # agentjail_paths are among them
 	some p in writes
 	p in agentjail_paths
 	msg := sprintf("Blocked: %s belongs to agentjail (policies, config, binaries); agents may not change it. Tell the user what to change.", [pretty(p)])

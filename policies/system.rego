@@ -263,6 +263,7 @@ ask contains {"id": "system.memory_bomb", "msg": msg} if {
 # tail of an endless stream with no newline holds it all in memory.
 ask contains {"id": "system.memory_bomb", "msg": msg} if {
 	"stream_reader" in input.agentjail.kinds
+	input.agentjail.unusual == true # devices are
 	names_device
 	some cmd in commands
 	cmd.name == "tail"
@@ -335,6 +336,7 @@ deny contains {"id": "system.disk_fill", "msg": msg} if {
 
 deny contains {"id": "system.disk_fill", "msg": msg} if {
 	"stream_reader" in input.agentjail.kinds
+	input.agentjail.unusual == true # devices are
 	names_device
 	some cmd in commands
 	fills_disk(cmd)
@@ -367,6 +369,7 @@ ask contains {"id": "system.disk_fill", "msg": msg} if {
 
 ask contains {"id": "system.disk_fill", "msg": msg} if {
 	"stream_reader" in input.agentjail.kinds
+	input.agentjail.unusual == true # devices are
 	names_device
 	some cmd in commands
 	large_write(cmd) >= disk_fill_threshold
@@ -463,6 +466,7 @@ home_dot_writes := {p |
 }
 
 deny contains {"id": "system.history_wipe", "msg": msg} if {
+	input.agentjail.unusual == true
 	some p in home_dot_writes
 	regex.match(history_file, p)
 	msg := sprintf("Blocked: this command changes or deletes %s, the record of the commands run on this machine. Leave the history as it is.", [pretty(p)])
@@ -492,13 +496,12 @@ wiped_logs(cmd) := {p |
 
 # log_call: the call names a log folder (such paths are always unusual).
 log_call if {
-	input.agentjail.unusual_paths[0]
-	strings.any_prefix_match(input.agentjail.unusual_paths, log_prefixes)
+	some p in input.agentjail.unusual_paths
+	regex.match(log_dirs, p)
 }
 
-log_prefixes := ["/var/log", "/var/audit", "/var/account", "/var/adm", "/private/var/", "/run/log/journal", "/Library/Logs"]
-
 deny contains {"id": "system.log_wipe", "msg": msg} if {
+	input.agentjail.unusual == true
 	log_call
 	some cmd in commands
 	some p in wiped_logs(cmd)
@@ -602,12 +605,14 @@ transcript_dir := `^\.(claude/projects|codex/sessions|gemini/tmp|copilot/history
 
 # The agent's own transcripts are the record of what it did.
 deny contains {"id": "system.transcripts", "msg": msg} if {
+	input.agentjail.unusual == true
 	some p in home_dot_writes
 	regex.match(transcript_dir, home_rel(p))
 	msg := sprintf("Blocked: %s is the record of what the agent did in past sessions; agents may not change or delete it. Leave it to the user.", [pretty(p)])
 }
 
 deny contains {"id": "system.transcripts", "msg": msg} if {
+	"find" in input.agentjail.names
 	some p in find_deleted
 	regex.match(transcript_dir, home_rel(p))
 	msg := sprintf("Blocked: %s is the record of what the agent did in past sessions; agents may not change or delete it. Leave it to the user.", [pretty(p)])
@@ -625,6 +630,7 @@ borrows_identity(cmd) if {
 
 borrows_identity(cmd) if {
 	some a in cmd.args
+	startswith(a, "--author")
 	regex.match(`^--author(=|$)`, a)
 }
 

@@ -217,7 +217,7 @@ func (b *termBuilder) key(k string) *ast.Term {
 var internedStrings = []string{
 	// input.agentjail
 	"agent", "home", "agentjail_home", "temp", "daemon_pid", "tool", "tool_kind", "tool_name", "socket", "cwd",
-	"paths", "writes", "unusual_paths", "prefixes", "urls", "file_path", "command", "patch_truncated",
+	"paths", "writes", "unusual_paths", "unusual", "prefixes", "urls", "file_path", "command", "patch_truncated",
 	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "commands", "names",
 	"kinds", "parse_error", "root", "repeats",
 	// input.agentjail.commands[_]

@@ -107,6 +107,11 @@ type Derived struct {
 	// operands (build, src/app.go) are not unusual, so rules about broad
 	// or sensitive locations can skip the call outright.
 	Unusual []string
+	// UnusualWrite is set when a write is unusual in the same sense
+	// (a command's writes need not be among its Paths). With Unusual it
+	// makes input.agentjail.unusual, a flag OPA's rule index answers, so
+	// rules about sensitive places cost other calls nothing.
+	UnusualWrite bool
 	// Shell is the parsed Bash command, for the Bash tool.
 	Shell *shell.Result
 	// GuardConfig judges each agent hook configuration file the call
@@ -314,6 +319,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Search.Glob, _ = ti["glob"].(string)
 	}
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
+	d.UnusualWrite = len(unusual(d.Writes, d.Cwd, env.Home, env.AgentjailHome)) > 0
 	return d
 }
 
@@ -413,11 +419,22 @@ func unusual(paths []string, cwd, home, agentjailHome string) []string {
 	for _, p := range paths {
 		// Hidden files and folders (.ssh, .env, .git) are where keys and
 		// configuration live, in a project too.
-		if !strings.HasPrefix(p, prefix) || strings.Contains("/"+p[len(prefix):], "/.") {
+		if !strings.HasPrefix(p, prefix) || hidden(p[len(prefix):]) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// hidden reports a component of rel that is a hidden name (.ssh, .env).
+// A name of dots only is not: go test ./... names every package.
+func hidden(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if len(c) > 1 && c[0] == '.' && strings.Trim(c, ".") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ordinaryDir: a working directory whose contents are ordinary files: at

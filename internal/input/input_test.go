@@ -70,19 +70,45 @@ func TestUnusualPaths(t *testing.T) {
 		name, cwd string
 		want      string
 	}{
+		// go test ./... names no hidden folder.
 		{"ordinary project: only paths outside it", "/home/dev/project", "/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
-		{"the home directory: all", "/home/dev", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
-		{"a top-level folder: all", "/srv", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
-		{"a hidden folder: all", "/home/dev/.aws", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
-		{"agentjail's home: all", "/home/dev/.agentjail/policies", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
-		{"a system folder: all", "/usr/local/src", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa"},
+		{"the home directory: all", "/home/dev", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa,/home/dev/project/..."},
+		{"a top-level folder: all", "/srv", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa,/home/dev/project/..."},
+		{"a hidden folder: all", "/home/dev/.aws", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa,/home/dev/project/..."},
+		{"agentjail's home: all", "/home/dev/.agentjail/policies", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa,/home/dev/project/..."},
+		{"a system folder: all", "/usr/local/src", "/home/dev/project/a,/home/dev/other,/etc/hosts,/home/dev/project/.ssh/id_rsa,/home/dev/project/..."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unusual([]string{"/home/dev/project/a", "/home/dev/other", "/etc/hosts", "/home/dev/project/.ssh/id_rsa"}, tt.cwd, env.Home, env.AgentjailHome)
+			got := unusual([]string{"/home/dev/project/a", "/home/dev/other", "/etc/hosts", "/home/dev/project/.ssh/id_rsa", "/home/dev/project/..."}, tt.cwd, env.Home, env.AgentjailHome)
 			if strings.Join(got, ",") != tt.want {
 				t.Errorf("unusual in %s = %v, want %s", tt.cwd, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUnusualFlag: input.agentjail.unusual is set exactly when a path or
+// a write is unusual, and a write that is not among the paths counts.
+func TestUnusualFlag(t *testing.T) {
+	env := Env{Home: "/home/dev"}
+	tests := []struct {
+		event string
+		want  bool
+	}{
+		{`{"tool_name":"Bash","cwd":"/home/dev/project","tool_input":{"command":"go test ./... && ls src"}}`, false},
+		{`{"tool_name":"Bash","cwd":"/home/dev/project","tool_input":{"command":"cat ~/.bash_history"}}`, true},
+		{`{"tool_name":"Edit","cwd":"/home/dev/project","tool_input":{"file_path":"main.go"}}`, false},
+		{`{"tool_name":"Write","cwd":"/home/dev/project","tool_input":{"file_path":"/home/dev/.zshrc"}}`, true},
+	}
+	for _, tt := range tests {
+		in, _, err := Build([]byte(tt.event), env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := in["agentjail"].(map[string]any)["unusual"].(bool)
+		if got != tt.want {
+			t.Errorf("%s: unusual = %v, want %v", tt.event, got, tt.want)
+		}
 	}
 }

@@ -46,6 +46,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	b.Field("paths", b.Strings(d.Paths))
 	b.Field("writes", b.Strings(d.Writes))
 	b.Field("unusual_paths", b.Strings(d.Unusual))
+	if len(d.Unusual) > 0 || d.UnusualWrite {
+		b.Field("unusual", b.Bool(true))
+	}
 	b.Field("prefixes", b.Strings(d.Prefixes))
 	b.Field("urls", b.Strings(d.URLs))
 	if d.FilePath != "" {
