@@ -2,6 +2,7 @@ package policies_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -19,9 +20,9 @@ const threatModel = "../docs/threat-model.md"
 
 // threatRow is one technique of docs/threat-model.md.
 type threatRow struct {
-	id, stance      string
-	rules           []string
-	cases, lookalks []string
+	id, source, stance string
+	rules              []string
+	cases, lookalks    []string
 }
 
 var codeSpan = regexp.MustCompile("`((?:[^`\\\\]|\\\\.)+)`")
@@ -83,7 +84,7 @@ func readThreatModel(t *testing.T) (rows []threatRow, notInModel []string) {
 		if len(cells) != 8 {
 			t.Fatalf("%s: row %q has %d cells, want 8 (ID, Technique, Source, Stance, Rules, Cases, Look-alikes, Why)", threatModel, line, len(cells))
 		}
-		rows = append(rows, threatRow{id: cells[0], stance: cells[3], rules: spans(cells[4]), cases: spans(cells[5]), lookalks: spans(cells[6])})
+		rows = append(rows, threatRow{id: cells[0], source: cells[2], stance: cells[3], rules: spans(cells[4]), cases: spans(cells[5]), lookalks: spans(cells[6])})
 	}
 	notInModel = spans(between(t, doc, "not-in-model"))
 	return rows, notInModel
@@ -206,5 +207,230 @@ func TestThreatModel(t *testing.T) {
 				t.Errorf("row %s: look-alike %q got %s (%s)", r.id, ref, dec.Verdict, dec.Reason)
 			}
 		}
+	}
+}
+
+// The catalogues docs/threat-model.md accounts for, technique by technique.
+const (
+	attackCatalogue = "../docs/attack/enterprise.tsv"
+	owaspCatalogue  = "../docs/attack/owasp.tsv"
+)
+
+// attackPlatforms are the ATT&CK platforms a developer's machine touches
+// (PRE is the adversary's side, listed for completeness).
+var attackPlatforms = []string{"Linux", "macOS", "Containers", "IaaS", "SaaS", "Identity Provider", "Office Suite", "PRE"}
+
+var (
+	attackID  = regexp.MustCompile(`\bT\d{4}(?:\.\d{3})?\b`)
+	owaspLLM  = regexp.MustCompile(`\bLLM\d\d\b`)
+	agenticID = regexp.MustCompile(`\bT\d{1,2}\b`)
+	figures   = regexp.MustCompile(`\*\*(\d+) techniques in scope: (\d+) covered, (\d+) allowed, (\d+) out of scope, (\d+) gap\*\*`)
+	owaspFigs = regexp.MustCompile(`\*\*(\d+) OWASP entries: (\d+) covered, (\d+) out of scope\*\*`)
+)
+
+type catalogueEntry struct {
+	name      string
+	platforms []string
+}
+
+// readCatalogue reads a TSV catalogue: comment lines start with #, then
+// id, name and (for ATT&CK) platforms.
+func readCatalogue(t *testing.T, file string) (ids []string, entries map[string]catalogueEntry) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries = map[string]catalogueEntry{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 2 {
+			t.Fatalf("%s: line %q has no name", file, line)
+		}
+		e := catalogueEntry{name: f[1]}
+		if len(f) > 2 {
+			e.platforms = strings.Split(f[2], ",")
+		}
+		ids = append(ids, f[0])
+		entries[f[0]] = e
+	}
+	return ids, entries
+}
+
+// sourceIDs are the ATT&CK ids and OWASP entries ("LLM01", "Agentic T3")
+// a map row's Source cell names.
+func sourceIDs(source string) (attack, owasp []string) {
+	attack = attackID.FindAllString(source, -1)
+	owasp = owaspLLM.FindAllString(source, -1)
+	for _, seg := range strings.Split(source, ";") {
+		if _, after, ok := strings.Cut(seg, "Agentic"); ok {
+			for _, id := range agenticID.FindAllString(after, -1) {
+				owasp = append(owasp, "Agentic "+id)
+			}
+		}
+	}
+	return attack, owasp
+}
+
+// names reports whether a map row's Source covers technique id: the id
+// itself, its parent, or one of its sub-techniques.
+func names(ids []string, id string) bool {
+	parent, _, _ := strings.Cut(id, ".")
+	for _, s := range ids {
+		if s == id || s == parent || strings.HasPrefix(s, id+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestThreatModelCatalogues checks the technique-by-technique tables of
+// docs/threat-model.md against the catalogues in docs/attack/ and the
+// map: one row per technique in scope, covered rows name existing map
+// rows that name the technique, other rows give a reason, map rows'
+// ATT&CK ids exist, and the figures are the table's.
+func TestThreatModelCatalogues(t *testing.T) {
+	rows, _ := readThreatModel(t)
+	mapRows := map[string]threatRow{}
+	prefixes := map[string]bool{}
+	for _, r := range rows {
+		mapRows[r.id] = r
+		p, _, _ := strings.Cut(r.id, "-")
+		prefixes[p] = true
+	}
+	b, err := os.ReadFile(threatModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+
+	attackIDs, attack := readCatalogue(t, attackCatalogue)
+	if len(attackIDs) < 500 {
+		t.Fatalf("%s has %d techniques; regenerate it with tools/mkattack", attackCatalogue, len(attackIDs))
+	}
+	owaspIDs, owasp := readCatalogue(t, owaspCatalogue)
+	var inScope []string
+	for _, id := range attackIDs {
+		if slices.ContainsFunc(attack[id].platforms, func(p string) bool { return slices.Contains(attackPlatforms, p) }) {
+			inScope = append(inScope, id)
+		}
+	}
+
+	mapID := regexp.MustCompile(`\b([A-Z]+[0-9]*)-[0-9]+[a-z]?\b`)
+	type account struct{ status, detail string }
+	counts := map[string]map[string]int{}
+	table := func(marker string, want []string, catalogue map[string]catalogueEntry) map[string]account {
+		got := map[string]account{}
+		counts[marker] = map[string]int{}
+		for _, line := range strings.Split(between(t, doc, marker), "\n") {
+			if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| ---") || strings.HasPrefix(line, "| ATT&CK |") || strings.HasPrefix(line, "| OWASP |") {
+				continue
+			}
+			cells := splitRow(line)
+			if len(cells) != 4 {
+				t.Errorf("%s: row %q has %d cells, want 4 (id, name, account, rows or reason)", marker, line, len(cells))
+				continue
+			}
+			id, name, status, detail := cells[0], strings.ReplaceAll(cells[1], `\|`, "|"), cells[2], cells[3]
+			if _, dup := got[id]; dup {
+				t.Errorf("%s: %s has two rows", marker, id)
+			}
+			got[id] = account{status, detail}
+			counts[marker][status]++
+			if e, ok := catalogue[id]; !ok || !slices.Contains(want, id) {
+				t.Errorf("%s: %s is not in scope in the catalogue (a revoked, deprecated or mistyped id, or a platform out of scope)", marker, id)
+			} else if e.name != name {
+				t.Errorf("%s: %s is named %q, the catalogue says %q", marker, id, name, e.name)
+			}
+			switch status {
+			case "covered", "allowed":
+				stance := false
+				for _, rid := range strings.Split(detail, ",") {
+					rid = strings.TrimSpace(rid)
+					r, ok := mapRows[rid]
+					if !ok {
+						t.Errorf("%s: %s names map row %q, which docs/threat-model.md's map does not have", marker, id, rid)
+						continue
+					}
+					if (status == "allowed") == (r.stance == "allow") {
+						stance = true
+					}
+					attackIn, owaspIn := sourceIDs(r.source)
+					if !names(attackIn, id) && !slices.Contains(owaspIn, id) {
+						t.Errorf("%s: %s is %s by map row %s, whose Source does not name it (nor its parent or a sub-technique): add %s there", marker, id, status, rid, id)
+					}
+				}
+				if !stance {
+					t.Errorf("%s: %s is %s, but none of %q has that stance (covered: deny or ask; allowed: allow)", marker, id, status, detail)
+				}
+			case "out of scope", "gap":
+				if strings.TrimSpace(detail) == "" {
+					t.Errorf("%s: %s is %s without a reason", marker, id, status)
+				}
+				for _, m := range mapID.FindAllStringSubmatch(detail, -1) {
+					if _, ok := mapRows[m[0]]; prefixes[m[1]] && !ok {
+						t.Errorf("%s: %s's reason names map row %s, which the map does not have", marker, id, m[0])
+					}
+				}
+			default:
+				t.Errorf("%s: %s's account %q is not covered, allowed, out of scope or gap", marker, id, status)
+			}
+		}
+		for _, id := range want {
+			if _, ok := got[id]; !ok {
+				t.Errorf("%s: %s (%s) has no row; add one: covered by map rows, out of scope: why, or gap", marker, id, catalogue[id].name)
+			}
+		}
+		return got
+	}
+	attackRows := table("attack-table", inScope, attack)
+	owaspRows := table("owasp-table", owaspIDs, owasp)
+
+	// The map's claims: every ATT&CK id exists, and a technique in scope
+	// that a map row names lists or mentions that row.
+	for _, r := range rows {
+		attackIn, owaspIn := sourceIDs(r.source)
+		for _, id := range attackIn {
+			if _, ok := attack[id]; !ok {
+				t.Errorf("map row %s names %s, which is not in %s (mistyped, revoked or deprecated)", r.id, id, attackCatalogue)
+			}
+		}
+		check := func(rows map[string]account, id string) {
+			a, ok := rows[id]
+			if !ok {
+				return
+			}
+			mentioned := slices.ContainsFunc(strings.Split(a.detail, ","), func(s string) bool { return strings.TrimSpace(s) == r.id })
+			if !mentioned && (a.status == "out of scope" || a.status == "gap") {
+				mentioned = regexp.MustCompile(`\b` + regexp.QuoteMeta(r.id) + `\b`).MatchString(a.detail)
+			}
+			if !mentioned {
+				t.Errorf("map row %s names %s, but its row in the technique tables (%s: %s) does not name %s", r.id, id, a.status, a.detail, r.id)
+			}
+		}
+		for _, id := range attackIn {
+			check(attackRows, id)
+		}
+		for _, id := range owaspIn {
+			check(owaspRows, id)
+		}
+	}
+
+	c := counts["attack-table"]
+	want := []int{len(inScope), c["covered"], c["allowed"], c["out of scope"], c["gap"]}
+	if m := figures.FindStringSubmatch(doc); m == nil {
+		t.Errorf("%s: no **N techniques in scope: N covered, N allowed, N out of scope, N gap** figures", threatModel)
+	} else if fmt.Sprint(m[1:]) != fmt.Sprint(want) {
+		t.Errorf("%s: the ATT&CK figures say %v (in scope, covered, allowed, out of scope, gap); the table has %v", threatModel, m[1:], want)
+	}
+	o := counts["owasp-table"]
+	wantO := []int{len(owaspIDs), o["covered"], o["out of scope"]}
+	if m := owaspFigs.FindStringSubmatch(doc); m == nil {
+		t.Errorf("%s: no **N OWASP entries: N covered, N out of scope** figures", threatModel)
+	} else if fmt.Sprint(m[1:]) != fmt.Sprint(wantO) {
+		t.Errorf("%s: the OWASP figures say %v (entries, covered, out of scope); the table has %v", threatModel, m[1:], wantO)
 	}
 }
