@@ -86,7 +86,7 @@ func (w *walker) fileContent(p string) (content string, found bool, unread strin
 	if c, ok := w.written[p]; ok {
 		return c, true, ""
 	}
-	if w.env.ReadScript == nil || p == "" {
+	if w.env.ReadScript == nil || p == "" || w.startupFile(p) {
 		return "", false, ""
 	}
 	if w.filesRead >= MaxScriptFiles {
@@ -337,4 +337,15 @@ func systemProgram(p string) bool {
 		}
 	}
 	return false
+}
+
+// startupFile reports whether p is a file every shell or login runs
+// anyway (~/.bashrc, ~/.profile, /etc/profile ...): `source ~/.bashrc`
+// runs nothing new, and what is written into them is judged then
+// (the persistence rules), so the user's own lines are not read here.
+func (w *walker) startupFile(p string) bool {
+	if strings.HasPrefix(p, "/etc/") {
+		return true
+	}
+	return w.env.Home != "" && filepath.Dir(p) == w.env.Home && strings.HasPrefix(filepath.Base(p), ".")
 }

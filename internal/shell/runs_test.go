@@ -164,6 +164,14 @@ func TestRunsWithoutReader(t *testing.T) {
 	if len(r.Commands) != 3 || r.Commands[2].Name != "rm" {
 		t.Errorf("commands = %+v", r.Commands)
 	}
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("cat ~/.ssh/id_rsa\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withReader := Env{Cwd: home, Home: home, Roles: runsRoles(), ReadScript: ReadScript}
+	if r := Parse("source ~/.bashrc", withReader); len(r.Commands) != 1 || r.Commands[0].Unread != "" {
+		t.Errorf("a startup file read: %+v", r.Commands)
+	}
 	if r := Parse("bash /etc/profile", env); len(r.Commands) != 1 {
 		t.Errorf("read without a reader: %+v", r.Commands)
 	}
