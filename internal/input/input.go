@@ -47,11 +47,23 @@ type Env struct {
 	Roles *shell.Roles
 	// ReadFile reads an agent hook configuration file's current content,
 	// so that a write to it is judged on the file it would leave (see
-	// agentconfig.ReadRegular). When nil, such files count as absent.
+	// agentconfig.ReadRegular). When nil, such files count as absent,
+	// and the files a shell command runs (scripts, Makefiles, package
+	// scripts) are not read either: only content the command line writes
+	// itself is judged (see shell.Env.ReadScript).
 	ReadFile func(path string) ([]byte, error)
 	// Written is the policies' data.agentjail.written_files: writes to
 	// the files it lists are judged on what they add (input.agentjail.written).
 	Written *written.Table
+}
+
+// readScript is the reader of the files a shell command runs: the
+// parser's bounded one where files may be read at all.
+func (env Env) readScript() func(string) ([]byte, error) {
+	if env.ReadFile == nil {
+		return nil
+	}
+	return shell.ReadScript
 }
 
 // Derived is the documented shape of input.agentjail.
@@ -295,7 +307,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		if bad == "" {
-			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles})
+			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()})
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)

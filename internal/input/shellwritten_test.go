@@ -26,7 +26,7 @@ func TestShellOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := output(tt.cmd)
+			got, ok := shell.Output(tt.cmd)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("output = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
 			}

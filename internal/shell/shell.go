@@ -90,6 +90,11 @@ type Command struct {
 	// Background is set when a `&` starts it without waiting, inside
 	// its innermost loop or function body: each round starts another.
 	Background bool `json:"background,omitempty"`
+	// Unread names a file the command runs (a script, an interpreter's
+	// program, a Makefile or package.json of a task it runs) that is
+	// there but was not judged, and why: "/p/x.sh: over 64 KiB". The
+	// command is judged as if the file were not read (see runs.go).
+	Unread string `json:"unread_script,omitempty"`
 }
 
 // Redirect is one redirection of a command.
@@ -122,6 +127,11 @@ type Env struct {
 	// Roles are the policies' tables of what programs do with their
 	// arguments; nil reads every operand as a possible path.
 	Roles *Roles
+	// ReadScript reads a file a command runs (bash x.sh, ./x.sh, python
+	// x.py, make, npm run, direnv allow), whose content is then judged as
+	// if typed (see runs.go); ReadScript is the daemon's. When nil only
+	// content the command line itself writes is judged.
+	ReadScript func(path string) ([]byte, error)
 }
 
 // Bounds keep a hostile command line from costing unbounded time or

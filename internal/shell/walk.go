@@ -20,6 +20,11 @@ type walker struct {
 	words, work, workLimit int
 	// examples are Env.Roles.Examples made absolute, once per parse.
 	examples []string
+	// written, filesRead and nest are what runs.go keeps of the files
+	// commands run: contents known, files read from disk, files within
+	// files being walked.
+	written         map[string]string
+	filesRead, nest int
 }
 
 // scope is what a command inherits from where it stands.

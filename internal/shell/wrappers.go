@@ -319,9 +319,14 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		w.script(args[i].text, sub, name+" -c", sc.depth+1)
 		return
 	}
+	n := len(w.out)
 	w.emitOnly(cmd, words, sc)
 	if i < len(args) && !readsStdin(args[i].text) {
-		return // runs a script file we cannot see
+		// Runs a script file: judged on its content when known.
+		if n < len(w.out) && !args[i].dynamic {
+			w.runScript(n, w.abs(expandTilde(args[i].text, w.env.Home), cmd.Cwd), after(args, i+1), sc)
+		}
+		return
 	}
 	for _, r := range s.Redirs {
 		switch r.Op {
@@ -536,7 +541,12 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 			}
 		}
 	}
+	n := len(w.out)
 	w.emit(cmd, sc)
+	if n < len(w.out) {
+		w.noteWrite(n)
+		w.runs(n, roles, codeGiven, sc)
+	}
 }
 
 // patternIn reports whether args give one of p's Pattern options.

@@ -28,6 +28,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/shell"
 )
 
 // Bounds: each keeps the cost of judging one write linear and small, and
@@ -315,8 +316,6 @@ func (r *Row) compare(f *File, cur, res []byte) {
 }
 
 var (
-	makeVar    = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
-	makeAuto   = regexp.MustCompile(`\$[@<^?*+|]`)
 	actionExpr = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 	notName    = regexp.MustCompile(`[^A-Za-z0-9]+`)
 )
@@ -327,10 +326,7 @@ var (
 func (r *Row) shellSyntax(c string) string {
 	switch r.Syntax {
 	case "make":
-		c = strings.ReplaceAll(c, "$$", "\x00")
-		c = makeVar.ReplaceAllString(c, "$${$1}")
-		c = makeAuto.ReplaceAllString(c, "target")
-		c = strings.ReplaceAll(c, "\x00", "$")
+		c = shell.MakeSyntax(c)
 	case "actions":
 		c = actionExpr.ReplaceAllStringFunc(c, func(m string) string {
 			expr := actionExpr.FindStringSubmatch(m)[1]
