@@ -20,6 +20,6 @@ test_delete_profile_denied if t_denied("nested.windows_delete_tree", t_bash([t_p
 
 test_delete_project_folder_allowed if not t_fired("nested.windows_delete_tree", t_bash([t_ps, t_win("remove-item", ["-Recurse", "/mnt/c/Users/dev/src/app/build"], ["/mnt/c/Users/dev/src/app/build"])]))
 
-test_windows_profile_secret if secret("/mnt/c/Users/dev/AppData/Roaming/Microsoft/Credentials/ABC")
+test_windows_profile_secret if secret("/mnt/c/Users/dev/AppData/Roaming/Microsoft/Credentials/ABC") with input as t_bash([])
 
-test_windows_profile_document_not_secret if not secret("/mnt/c/Users/dev/Documents/notes.txt")
+test_windows_profile_document_not_secret if not secret("/mnt/c/Users/dev/Documents/notes.txt") with input as t_bash([])
