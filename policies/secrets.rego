@@ -10,19 +10,20 @@ package agentjail
 # a lookup on every decision that tests a path.
 secret(p) if secret_in_home(home_rel(p))
 
-# Another user's home (/root, /home/x, /Users/x) holds the same files.
+# Another user's home (/root, /home/x, /Users/x, and under WSL a Windows
+# profile, /mnt/c/Users/x) holds the same files.
 secret(p) if {
-	regex.match(`^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, p)
+	regex.match(`^(/root|/var/root|/home/[^/]+|/Users/[^/]+|/mnt/[a-z]/Users/[^/]+)/`, p)
 	not startswith(p, home_slash)
-	secret_in_home(regex.replace(p, `^(/root|/var/root|/home/[^/]+|/Users/[^/]+)/`, ""))
+	secret_in_home(regex.replace(p, `^(/root|/var/root|/home/[^/]+|/Users/[^/]+|/mnt/[a-z]/Users/[^/]+)/`, ""))
 }
 
 # Any file in any .ssh folder (a project's too: a key is a key).
-secret(p) if regex.match(`/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?)$`, p)
+secret(p) if regex.match(`/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?|/mnt/[a-z]/Windows/System32/config/(SAM|SYSTEM|SECURITY)(\.LOG\d?)?)$`, p)
 
 # secret_in_home(rel): rel, relative to a home directory, is a secret.
 # One literal pattern keeps it to one match per path.
-secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.claude/\.credentials\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.config/github-copilot/(hosts|apps)\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?)$`, rel)
+secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.claude/\.credentials\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.config/github-copilot/(hosts|apps)\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?|AppData/(Roaming|Local)/Microsoft/(Credentials|Vault|Protect)(/.*)?|AppData/Local/(Google/Chrome|Chromium|Microsoft/Edge|BraveSoftware/Brave-Browser)/User Data(/.*)?|AppData/Roaming/(Mozilla/Firefox|Opera Software)(/.*)?|AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history\.txt|AppData/Roaming/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|AppData/Roaming/GitHub CLI/hosts\.yml)$`, rel)
 
 # Public halves and host lists are not secret.
 not_secret(p) if regex.match(`\.pub$|/(known_hosts|known_hosts\.old|authorized_keys)$`, p)
@@ -261,10 +262,11 @@ deny contains {"id": "secrets.credentials", "msg": msg} if {
 	some p in input.agentjail.unusual_paths
 
 	# Every secret definition (here and in sensitive.rego) names a path
-	# with a dot folder or file (/.ssh, /.aws), a Library folder, or under
-	# /proc, /etc, /private, /run or /var, so any other path (/tmp/x,
-	# ./...) is passed over with this one test.
-	regex.match(`/\.[^/.]|/Library/|^/(proc|etc|private|run|var)/`, p)
+	# with a dot folder or file (/.ssh, /.aws), a Library or AppData
+	# folder, or under /proc, /etc, /private, /run, /var or a Windows
+	# drive's Windows folder, so any other path (/tmp/x, ./...) is passed
+	# over with this one test.
+	regex.match(`/\.[^/.]|/Library/|/AppData/|^/(proc|etc|private|run|var)/|^/mnt/[a-z]/Windows/`, p)
 	secret_path(p)
 	secret_read(p)
 	msg := secret_read_message(p)

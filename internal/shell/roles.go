@@ -100,6 +100,10 @@ type ProgramRoles struct {
 	// Subcommands are the roles after a subcommand word (git commit, gh
 	// pr create), which replace these.
 	Subcommands map[string]ProgramRoles `json:"subcommands"`
+	// Nested says the program carries a command line that it runs, in
+	// a container, on other hosts or here (kubectl exec POD -- CMD,
+	// ansible -a CMD, doppler run -- CMD): see NestedRoles.
+	Nested *NestedRoles `json:"nested"`
 }
 
 func (r *Roles) init() {
@@ -148,6 +152,9 @@ const (
 // optionRole is the role of option name in p.
 func (p *ProgramRoles) optionRole(name string) role {
 	switch {
+	case p.Nested != nil && p.Nested.kind(name, false) != "":
+		// A command line to run: judged as one (nested.go), not a path.
+		return roleText
 	case contains(p.Text, name):
 		return roleText
 	case contains(p.Use, name):

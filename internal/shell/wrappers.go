@@ -99,7 +99,9 @@ func (w *walker) resolve(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		cmd.Wrappers = append(cmd.Wrappers, base(words[0].text))
 		words = rest
 	}
-	w.emitOnly(cmd, words, sc)
+	if !w.nested(cmd, words, s, sc) {
+		w.emitOnly(cmd, words, sc)
+	}
 }
 
 // unwrap looks at one command word. For a wrapper it returns the words
