@@ -173,6 +173,7 @@ windows_runs_code := {"iex", "invoke-expression"}
 windows_downloads := {"iwr", "invoke-webrequest", "irm", "invoke-restmethod", "curl", "wget", "start-bitstransfer", ".downloadstring", ".downloadfile", ".downloaddata", "certutil", "bitsadmin"}
 
 deny contains {"id": "nested.windows_download_run", "msg": msg} if {
+	"windows_shell" in input.agentjail.kinds
 	some run in windows_commands
 	run.name in windows_runs_code
 	some dl in windows_commands
@@ -191,6 +192,7 @@ windows_download(cmd) if {
 # ATT&CK T1562.001: Microsoft Defender switched off or told to skip
 # folders, processes or file types.
 deny contains {"id": "nested.windows_defender_off", "msg": msg} if {
+	"windows_shell" in input.agentjail.kinds
 	some cmd in windows_commands
 	cmd.name in {"set-mppreference", "add-mppreference"}
 	some a in cmd.args
@@ -204,6 +206,7 @@ deny contains {"id": "nested.windows_defender_off", "msg": msg} if {
 windows_deleters := {"remove-item", "ri", "rm", "rmdir", "rd", "del", "erase", "rmdir"}
 
 deny contains {"id": "nested.windows_delete_tree", "msg": msg} if {
+	"windows_shell" in input.agentjail.kinds
 	some cmd in windows_commands
 	cmd.name in windows_deleters
 	some a in cmd.args
