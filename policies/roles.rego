@@ -42,6 +42,7 @@ shell_roles := {
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
 	"runners": runner_words,
+	"wrappers": wrappers,
 }
 
 # runner_words is verbs.rego's runner_prefixes as the shell parser reads
