@@ -303,7 +303,7 @@ core_program_roles := {
 	"go": {"dir": ["C"]},
 	"twine": {"use": ["p", "password", "config-file"], "text": ["u", "username", "r", "repository", "repository-url", "comment"]},
 	"poetry": {"dir": ["C", "directory"], "dry_run": ["dry-run"]},
-	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "text": ["i", "index-url", "extra-index-url", "f", "find-links", "default-index", "index", "p", "python"], "dry_run": ["dry-run"]},
+	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "text": ["with", "extra", "group", "only-group", "i", "index-url", "extra-index-url", "f", "find-links", "default-index", "index", "p", "python"], "dry_run": ["dry-run"]},
 	"pip": _pip,
 	"pip3": _pip,
 	"npx": {"text": ["p", "package"], "command": ["c", "call"]},

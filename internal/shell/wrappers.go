@@ -132,6 +132,10 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		w.shell(*cmd, words, s, sc)
 		return nil, false, true
 	}
+	if rest, ok := w.runnerCommand(name, args); ok {
+		w.emitRunner(*cmd, words, sc)
+		return rest, true, false
+	}
 	wr := w.env.Roles.wrapper(name)
 	if wr == nil || len(args) < len(wr.Words) {
 		return nil, false, false
@@ -185,6 +189,35 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		w.emitRunner(*cmd, words, sc)
 	}
 	return args[i:], true, false
+}
+
+// runnerCommand is the command a package runner runs after one of its
+// words (bundle exec CMD, uv run CMD, poetry run CMD: the pack's runner
+// table, Roles.Runners), judged as if started directly. A runner whose
+// tool comes first (npx PKG, node FILE) names a package or a file, not
+// a command, and a runner without its word (pnpm install) runs none.
+func (w *walker) runnerCommand(name string, args []word) ([]word, bool) {
+	if w.env.Roles == nil || len(w.env.Roles.Runners[name]) == 0 {
+		return nil, false
+	}
+	subs := w.env.Roles.Runners[name]
+	texts := make([]string, len(args))
+	for i, a := range args {
+		if a.dynamic {
+			return nil, false
+		}
+		texts[i] = a.text
+	}
+	tool, ok := w.env.Roles.RunnerTool(name, texts)
+	if !ok || tool == 0 {
+		return nil, false
+	}
+	for _, t := range texts[:tool] {
+		if contains(subs, t) {
+			return args[tool:], true
+		}
+	}
+	return nil, false
 }
 
 // firstKey is the first of names given in seen, and its value.
