@@ -28,9 +28,11 @@ package agentjail
 #   dry_run          options that make it only show what it would do
 #   subcommands      rows for the words after a subcommand
 #
-# Option names are written without dashes. A user's policy adds or
-# replaces rows with `program_role contains ["tool", {...}]`, secret
-# files with `secret_example contains "~/.tool/token"`.
+# Option names are written without dashes. The options a row gives a
+# role are also the ones verbs.rego's rules skip with their value
+# (value_option): each program's options are written here once. A user's
+# policy adds or replaces rows with `program_role contains ["tool",
+# {...}]`, secret files with `secret_example contains "~/.tool/token"`.
 
 shell_roles := {
 	"programs": program_roles,
@@ -42,6 +44,7 @@ shell_roles := {
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
 	"runners": runner_words,
+	"wrappers": wrappers,
 }
 
 # runner_words is verbs.rego's runner_prefixes as the shell parser reads
@@ -57,7 +60,7 @@ runner_subs(0) := []
 
 runner_subs(subs) := sort(subs) if is_set(subs)
 
-program_roles := object.union(core_program_roles, {pair[0]: pair[1] | some pair in program_role})
+program_roles := object.union(object.union(core_program_roles, _platform_roles), {pair[0]: pair[1] | some pair in program_role})
 
 # program_role holds [program, row] pairs from other policy files.
 program_role contains pair if {
@@ -118,6 +121,47 @@ _ruby := {"code": ["e"], "value": ["r", "I", "C"], "stdin_code": true}
 
 _perl := {"code": ["e", "E"], "value": ["I", "M", "m"], "stdin_code": true}
 
+_pip := {
+	"text": ["i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "python"],
+	"value": ["r", "requirement", "c", "constraint", "t", "target", "prefix", "root"],
+	"dry_run": ["dry-run"],
+}
+
+_redis_cli := {"text": ["h", "p", "a", "n", "u", "user", "pass", "r", "i"], "value": ["s"], "use": ["tls-cert", "cacert"]}
+
+_mysql := {"text": ["h", "host", "P", "port", "u", "user", "D", "database"], "value": ["S", "socket"]}
+
+_mongo := {"text": ["host", "port", "u", "username", "p", "password", "authenticationDatabase"]}
+
+_fly := {"text": ["a", "app", "o", "org"], "value": ["c", "config"]}
+
+# Options of the command lines of platforms and databases that take a
+# value: the verbs after them (verbs.rego) are found past them.
+_platform_roles := {
+	"gsutil": {"text": ["o", "h", "u", "p"]},
+	"heroku": {"text": ["a", "app", "r", "remote"]},
+	"fly": _fly,
+	"flyctl": _fly,
+	"vercel": {"text": ["scope", "token", "t"], "value": ["A", "local-config"], "dir": ["cwd"]},
+	"firebase": {"text": ["project", "P"], "value": ["config"]},
+	"pulumi": {"text": ["s", "stack"], "dir": ["C", "cwd"]},
+	"cdk": {"command": ["a", "app"], "text": ["profile", "c", "context"]},
+	"terragrunt": {"dir": ["terragrunt-working-dir", "working-dir"], "value": ["terragrunt-config"]},
+	"redis-cli": _redis_cli,
+	"valkey-cli": _redis_cli,
+	"psql": {"text": ["h", "host", "p", "port", "U", "username", "d", "dbname", "v", "set"], "value": ["f", "file", "o", "output"]},
+	"mysql": _mysql,
+	"mariadb": _mysql,
+	"mysqladmin": _mysql,
+	"mongosh": object.union(_mongo, {"value": ["f", "file"]}),
+	"mongo": _mongo,
+	"etcdctl": {"text": ["endpoints", "user", "w", "write-out"], "use": ["cacert", "cert", "key"]},
+	"influx": {"text": ["o", "org", "n", "name", "t", "token", "host", "b", "bucket", "bucket-id", "i", "id"]},
+	"doppler": {"text": ["p", "project", "c", "config", "token", "scope"]},
+	"infisical": {"text": ["env", "projectId", "path", "token", "domain"]},
+	"railway": {"text": ["s", "service", "e", "environment"]},
+}
+
 _ssh_family := {"use": ["i"], "value": ["b", "c", "D", "E", "e", "F", "I", "J", "L", "l", "m", "O", "o", "p", "P", "Q", "R", "S", "W", "w", "B"]}
 
 # A bind mount's host side is handed to the container, not read here
@@ -166,7 +210,8 @@ core_program_roles := {
 		},
 	},
 	"gh": {
-		"value": ["R", "repo", "hostname"],
+		"value": ["R", "repo", "hostname", "input"],
+		"text": ["X", "method", "H", "header", "f", "raw-field", "F", "field", "q", "jq", "t", "template"],
 		"subcommands": {
 			"pr": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "review": _gh_text, "merge": _gh_text, "close": _gh_text, "view": _gh_text, "list": _gh_text}},
 			"issue": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "close": _gh_text, "list": _gh_text}},
@@ -176,7 +221,7 @@ core_program_roles := {
 			"search": {"text_operands": -1},
 		},
 	},
-	"glab": {"subcommands": {"mr": {"subcommands": {"create": _gh_text, "note": _gh_text}}, "issue": {"subcommands": {"create": _gh_text, "note": _gh_text}}}},
+	"glab": {"text": ["R", "repo", "X", "method"], "subcommands": {"mr": {"subcommands": {"create": _gh_text, "note": _gh_text}}, "issue": {"subcommands": {"create": _gh_text, "note": _gh_text}}}},
 	"jq": {"text_operands": 1, "pattern": ["f", "from-file"], "text": ["arg", "argjson"], "value": ["f", "from-file", "rawfile", "slurpfile", "indent"]},
 	"yq": {"text_operands": 1},
 	"sed": _sed,
@@ -210,27 +255,41 @@ core_program_roles := {
 	},
 	"kubectl": {
 		"use": ["kubeconfig", "client-key", "client-certificate", "certificate-authority"],
-		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type"],
-		"value": ["f", "filename", "k", "kustomize"],
+		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type", "request-timeout", "timeout", "grace-period", "replicas"],
+		"value": ["f", "filename", "k", "kustomize", "cache-dir"],
 		"dry_run": ["dry-run"],
 	},
 	"helm": {
 		"use": ["kubeconfig", "cert-file", "key-file", "ca-file"],
-		"text": ["password", "n", "namespace", "kube-context", "set", "set-string", "version", "repo", "description", "o", "output"],
-		"value": ["f", "values", "set-file"],
+		"text": ["password", "n", "namespace", "kube-context", "set", "set-string", "version", "repo", "description", "o", "output", "timeout"],
+		"value": ["f", "values", "set-file", "registry-config", "repository-config", "repository-cache"],
 		"dry_run": ["dry-run"],
 	},
-	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color"], "dry_run": ["dryrun", "dry-run"]},
-	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration"]},
+	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color", "cli-read-timeout", "cli-connect-timeout"], "use": ["ca-bundle"], "value": ["cli-input-json", "cli-input-yaml"], "dry_run": ["dryrun", "dry-run"]},
+	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration", "verbosity", "impersonate-service-account", "billing-project"]},
 	"az": {"text": ["subscription", "g", "resource-group", "n", "name", "o", "output", "query"]},
-	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config"], "subcommands": _container_engine},
-	"podman": {"use": ["env-file"], "subcommands": _container_engine},
+	"docker": {"text": ["H", "host", "context", "c", "l", "log-level", "p", "project-name", "profile"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config", "f", "file", "project-directory"], "subcommands": _container_engine},
+	"podman": {"text": ["url", "connection", "c", "log-level", "storage-driver", "p", "project-name"], "value": ["root", "runroot", "f", "file"], "use": ["env-file"], "subcommands": _container_engine},
+	"docker-compose": {"text": ["p", "project-name", "profile"], "value": ["f", "file", "project-directory"], "use": ["env-file"]},
+	"oc": {
+		"use": ["kubeconfig"],
+		"text": ["n", "namespace", "context", "cluster", "s", "server", "user", "as", "token", "l", "selector", "o", "output", "c", "container"],
+		"value": ["f", "filename"],
+	},
 	"nerdctl": {"use": ["env-file"], "subcommands": _container_engine},
 	"ansible": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "m", "module-name", "a", "args", "e", "extra-vars", "l", "limit"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"ansible-playbook": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "e", "extra-vars", "l", "limit", "t", "tags", "skip-tags"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"git-crypt": {"use": ["key-file"]},
 	"gpg": {"text": ["u", "local-user", "r", "recipient", "default-key"]},
-	"curl": {"use": ["E", "cert", "key", "cacert", "netrc-file"]},
+	"curl": {
+		"use": ["E", "cert", "key", "cacert", "netrc-file"],
+		"text": ["X", "request", "H", "header", "data-raw", "u", "user", "A", "user-agent", "e", "referer", "w", "write-out", "x", "proxy", "connect-timeout", "m", "max-time", "retry", "resolve", "oauth2-bearer", "r", "range"],
+		"value": ["d", "data", "data-binary", "data-urlencode", "json", "o", "output", "F", "form", "b", "cookie", "c", "cookie-jar", "T", "upload-file", "K", "config"],
+	},
+	"wget": {
+		"text": ["header", "U", "user-agent", "post-data", "body-data", "method", "e", "execute", "t", "tries", "T", "timeout"],
+		"value": ["O", "output-document", "o", "output-file", "P", "directory-prefix", "post-file", "body-file"],
+	},
 	# Options that move the directory.
 	"tar": {"dir": ["C", "directory"], "value": ["f", "file", "T", "files-from", "X", "exclude-from", "b", "H", "format", "g", "listed-incremental", "I", "use-compress-program"], "text": ["exclude", "transform", "xform", "owner", "group", "mode", "mtime", "label", "V"]},
 	"make": {"dir": ["C", "directory"], "value": ["f", "file", "makefile", "o", "old-file", "W", "what-if", "new-file", "I", "include-dir"], "dry_run": ["n", "just-print", "dry-run", "recon"]},
@@ -244,9 +303,10 @@ core_program_roles := {
 	"go": {"dir": ["C"]},
 	"twine": {"use": ["p", "password", "config-file"], "text": ["u", "username", "r", "repository", "repository-url", "comment"]},
 	"poetry": {"dir": ["C", "directory"], "dry_run": ["dry-run"]},
-	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "dry_run": ["dry-run"]},
-	"pip": {"dry_run": ["dry-run"]},
-	"pip3": {"dry_run": ["dry-run"]},
+	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "text": ["with", "extra", "group", "only-group", "i", "index-url", "extra-index-url", "f", "find-links", "default-index", "index", "p", "python"], "dry_run": ["dry-run"]},
+	"pip": _pip,
+	"pip3": _pip,
+	"npx": {"text": ["p", "package"], "command": ["c", "call"]},
 	"chezmoi": {"dry_run": ["n", "dry-run"]},
 	"rclone": {"dry_run": ["n", "dry-run"], "use": ["config"]},
 	"sudo": {"dry_run": ["l", "list"]},

@@ -14,6 +14,8 @@ func TestShellRolesExtendable(t *testing.T) {
 program_role contains ["deploytool", {"text": ["note"], "use": ["key"]}]
 
 secret_example contains "~/.deploytool/token"
+
+wrapper contains ["withlock", {"skip": 1, "value": ["t"]}]
 `)}
 	tests := []struct {
 		name    string
@@ -39,6 +41,12 @@ secret_example contains "~/.deploytool/token"
 			row, ok := r.Programs["deploytool"]
 			if ok != tt.user || (ok && (len(row.Text) != 1 || len(row.Use) != 1)) {
 				t.Errorf("deploytool row %+v (present %v), want present %v", row, ok, tt.user)
+			}
+			if wr, ok := r.Wrappers["taskset"]; !ok || wr.Skip != 1 {
+				t.Errorf("the pack's taskset wrapper row is missing: %+v", r.Wrappers["taskset"])
+			}
+			if wr, ok := r.Wrappers["withlock"]; ok != tt.user || (ok && wr.Skip != 1) {
+				t.Errorf("withlock wrapper row %+v (present %v), want present %v", wr, ok, tt.user)
 			}
 			found := false
 			for _, e := range r.Examples {

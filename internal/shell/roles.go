@@ -49,6 +49,10 @@ type Roles struct {
 	// tool comes first. The pack derives it from verbs.rego's
 	// runner_prefixes, the table its verb rules read.
 	Runners map[string][]string `json:"runners"`
+	// Wrappers are the programs that run another one (sudo, nice,
+	// timeout, taskset, chroot ...), by name: see Wrapper. The pack's
+	// wrappers table (policies/wrappers.rego).
+	Wrappers map[string]Wrapper `json:"wrappers"`
 
 	once      sync.Once
 	filters   map[string]bool
