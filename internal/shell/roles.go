@@ -49,6 +49,9 @@ type Roles struct {
 	// tool comes first. The pack derives it from verbs.rego's
 	// runner_prefixes, the table its verb rules read.
 	Runners map[string][]string `json:"runners"`
+	// Writes are, by program, the files it writes (see WriteRoles): the
+	// pack derives it from exfil2.rego's file_functions table.
+	Writes map[string]WriteRoles `json:"writes"`
 
 	once      sync.Once
 	filters   map[string]bool
@@ -56,6 +59,7 @@ type Roles struct {
 	cfgCmds   map[string]bool
 	ambiguous map[string]bool
 	code      compiledCode
+	writes    map[string]compiledWrites
 }
 
 // ProgramRoles are the roles of one program's (or subcommand's)
@@ -109,6 +113,7 @@ func (r *Roles) init() {
 		r.cfgCmds = set(r.ConfigCommands)
 		r.ambiguous = set(r.Ambiguous)
 		r.code = r.Code.compile()
+		r.writes = compileWrites(r.Writes)
 	})
 }
 
