@@ -8,9 +8,10 @@ package agentjail
 # unpacked into the home folder, and a program no table knows given a
 # start-up file.
 
-# --- archives unpacked into the home folder --------------------------------
+# --- archives unpacked or downloads saved into the home folder -------------
 
-# Programs that write files into a folder given by an option.
+# Programs that write files into a folder given by an option (tar -C,
+# unzip -d, wget -P).
 program_group contains [prog, "unpack"] if {
 	some prog, row in file_functions
 	row.writes.dirs
@@ -29,7 +30,7 @@ ask contains {"id": "persist.unpack_home", "msg": msg} if {
 	file_functions[cmd.name].writes.dirs
 	some p in cmd.writes
 	unpack_folder(p)
-	msg := sprintf("`%s` unpacks files into %s, where they can replace start-up files that run in every shell or at login; the user has to approve it. Unpack into a folder of the project or a temp folder and copy what is needed.", [cmd.name, pretty(p)])
+	msg := sprintf("`%s` writes files it unpacks or downloads into %s, where they can replace start-up files that run in every shell or at login; the user has to approve it. Write them into a folder of the project or a temp folder and copy what is needed.", [cmd.name, pretty(p)])
 }
 
 # --- unknown programs on persistence places --------------------------------

@@ -22,6 +22,9 @@ type WriteRoles struct {
 	// When are flags (without dashes) one of which must be given for any
 	// of the writes above (sed -i, tar -x); none means always.
 	When []string `json:"when"`
+	// Bundled says its first word may be its one-letter flags without a
+	// dash (tar xzf), which then count for When.
+	Bundled bool `json:"bundled"`
 	// Words are regular expressions over each argument whose group 1 is
 	// a file the program writes (sqlite3 ".output FILE", vim -c ":w FILE").
 	Words []string `json:"words"`
@@ -77,7 +80,7 @@ func (w *walker) writes(cmd *Command) []string {
 		table = r.writes
 	}
 	row, ok := table[cmd.Name]
-	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...)) {
+	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...) && !bundledFlag(cmd, row)) {
 		return out
 	}
 	switch n := len(cmd.Paths); {
@@ -107,6 +110,20 @@ func (w *walker) writes(cmd *Command) []string {
 		}
 	}
 	return out
+}
+
+// bundledFlag reports a When flag among the letters of cmd's first
+// word, for a program whose first word may be its flags (tar xzf).
+func bundledFlag(cmd *Command, row compiledWrites) bool {
+	if !row.Bundled || len(cmd.Args) == 0 || strings.HasPrefix(cmd.Args[0], "-") {
+		return false
+	}
+	for _, f := range row.When {
+		if len(f) == 1 && strings.Contains(cmd.Args[0], f) {
+			return true
+		}
+	}
+	return false
 }
 
 // localPath is a word that names a file, as an absolute path.
