@@ -38,9 +38,9 @@ package agentjail
 # all of them. A user's policy adds rows with
 # `file_function contains [prog, row]`.
 core_file_functions := {
-	"curl": {"read_prefixes": ["file://"], "upload": ["-T", "--upload-file", "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form"], "writes": {"options": ["-o", "--output"], "dirs": ["--output-dir"]}},
-	"wget": {"read_prefixes": ["file://"], "upload": ["--post-file", "--body-file"], "writes": {"options": ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output"], "dirs": ["-P", "--directory-prefix"]}},
-	"aria2c": {"read_prefixes": ["file://"], "writes": {"dirs": ["-d", "--dir"]}},
+	"curl": {"read_prefixes": ["file://"], "upload": ["-T", "--upload-file", "-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json", "-F", "--form"], "writes": {"options": ["-o", "--output"]}},
+	"wget": {"read_prefixes": ["file://"], "upload": ["--post-file", "--body-file"], "writes": {"options": ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output"]}},
+	"aria2c": {"read_prefixes": ["file://"]},
 	"xh": {"upload": []},
 	"ssh": {"read_options": ["-F"]},
 	"scp": {"read_options": ["-F"], "writes": _writes_last},

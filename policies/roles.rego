@@ -279,6 +279,7 @@ core_program_roles := {
 	"nvim": _vim,
 	"gvim": _vim,
 	"ex": _vim,
+	"uniq": {"text": ["f", "skip-fields", "s", "skip-chars", "w", "check-chars"]},
 	"xxd": {"text": ["l", "len", "s", "seek", "c", "cols", "g", "groupsize", "o", "offset", "n", "name"]},
 	"split": {"text": ["l", "lines", "b", "bytes", "C", "line-bytes", "n", "number", "a", "suffix-length", "additional-suffix", "t", "separator"]},
 	"patch": {"value": ["i", "input", "o", "output", "d", "directory", "r", "reject-file", "B", "prefix", "D", "ifdef"]},
