@@ -79,6 +79,11 @@ core_file_functions := {
 	"perl": {"writes": _writes_in_place},
 	"ruby": {"writes": _writes_in_place},
 	"uniq": {"writes": {"operands": "second"}},
+	"sponge": {"writes": _writes_all},
+	"dos2unix": {"writes": _writes_all},
+	"unix2dos": {"writes": _writes_all},
+	"mac2unix": {"writes": _writes_all},
+	"shfmt": {"writes": {"operands": "all", "when": ["w", "write"]}},
 	"split": {"writes": {"operands": "second"}},
 	# Writers through an option or a script word.
 	"sort": {"writes": {"options": ["-o", "--output"]}},

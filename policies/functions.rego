@@ -55,8 +55,9 @@ file_readers := {
 	"source", ".", "shellcheck", "shfmt", "wc", "stat", "ls", "file", "test", "[", "md5sum", "sha1sum", "sha256sum",
 	"shasum", "cksum", "readlink", "realpath", "basename", "dirname", "echo", "printf", "tree", "lsattr", "getfacl",
 	"code", "cursor", "subl", "mate", "open", "xdg-open", "nano", "pico", "emacs", "micro", "hx", "kate", "gedit",
-	"dos2unix", "chezmoi", "stow", "yadm", "git", "cd", "pushd", "touch", "chmod", "diff3", "sdiff", "vimdiff",
-	"cut", "sort", "uniq", "awk", "sed", "jq", "yq", "tr",
+	"chezmoi", "stow", "yadm", "git", "cd", "pushd", "touch", "chmod", "diff3", "sdiff", "vimdiff",
+	"cut", "sort", "uniq", "awk", "sed", "jq", "yq", "tr", "plutil", "systemd-analyze", "xmllint",
+	"desktop-file-validate", "ssh-keygen",
 }
 
 known_program(name) if name in file_readers
@@ -66,6 +67,8 @@ known_program(name) if program_roles[name]
 known_program(name) if file_functions[name]
 
 known_program(name) if program_groups[name]
+
+known_program(name) if metadata_only(name)
 
 ask contains {"id": "persist.unknown_program", "msg": msg} if {
 	# The file names of persistence places, written out so that OPA's
