@@ -45,6 +45,7 @@ shell_roles := {
 	"code": code_apis,
 	"runners": runner_words,
 	"wrappers": wrappers,
+	"writes": file_writes,
 }
 
 # runner_words is verbs.rego's runner_prefixes as the shell parser reads
@@ -332,7 +333,19 @@ core_program_roles := {
 	"lua": {"code": ["e"], "value": ["l"]},
 	"Rscript": {"code": ["e"]},
 	"julia": {"code": ["e", "eval", "E", "print"]},
+	# Editors: commands to run, not files.
+	"vim": _vim,
+	"vi": _vim,
+	"nvim": _vim,
+	"gvim": _vim,
+	"ex": _vim,
+	"uniq": {"text": ["f", "skip-fields", "s", "skip-chars", "w", "check-chars"]},
+	"xxd": {"text": ["l", "len", "s", "seek", "c", "cols", "g", "groupsize", "o", "offset", "n", "name"]},
+	"split": {"text": ["l", "lines", "b", "bytes", "C", "line-bytes", "n", "number", "a", "suffix-length", "additional-suffix", "t", "separator"]},
+	"patch": {"value": ["i", "input", "o", "output", "d", "directory", "r", "reject-file", "B", "prefix", "D", "ifdef"]},
 }
+
+_vim := {"text": ["c", "cmd"], "value": ["S", "u", "i", "T", "w", "W"]}
 
 # Printers hand on their operands: $(realpath X) is X, and so are the
 # items xargs reads from `printf '%s\n' X |`.
@@ -354,7 +367,7 @@ printers := {
 filters := ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "tac", "cat", "tee", "rg"]
 
 # Environment variables whose value is a command line a program runs.
-command_vars := ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH", "SUDO_ASKPASS", "BROWSER"]
+command_vars := ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH", "SUDO_ASKPASS", "BROWSER"]
 
 # git configuration keys whose value is a command line.
 config_commands := ["core.sshcommand", "core.editor", "core.pager", "core.fsmonitor", "core.askpass", "sequence.editor", "diff.external", "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show"]
@@ -420,4 +433,19 @@ code_apis := {
 	],
 	"argv": [`subprocess\.(?:run|call|check_call|check_output|Popen)`, `os\.exec\w+`, `\bspawnSync`, `\bexecFileSync`],
 	"kill": [`os\.kill`, `os\.killpg`, `process\.kill`, `\bposix_kill`],
+	"write": [
+		`\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|outputFileSync|outputFile)`,
+		`File\.(?:write|binwrite)`, `IO\.(?:write|binwrite)`, `\bfile_put_contents`, `Deno\.writeTextFile(?:Sync)?`,
+		`Bun\.write`, `\bsink`,
+	],
+	"write_arg": [
+		`\b(?:shutil\.(?:copy|copy2|copyfile|move)|os\.(?:rename|replace|symlink|link)|fs\.(?:copyFileSync|renameSync|symlinkSync|copyFile|rename)|FileUtils\.(?:cp|mv|ln_sf?|install))\s*\([^,()]*\([^()]*\)[^,()]*,\s*`,
+		`\b(?:shutil\.(?:copy|copy2|copyfile|move)|os\.(?:rename|replace|symlink|link)|fs\.(?:copyFileSync|renameSync|symlinkSync|copyFile|rename)|FileUtils\.(?:cp|mv|ln_sf?|install))\s*\([^,()]*,\s*`,
+		`\bopen\s*\(?\s*[^,()]+,\s*['"]\+?(?:>>?|\+<)['"]\s*,\s*`,
+		`\bprintf?\b[^;{}]*>>?\s*`,
+	],
+	"open": [`\bopen`, `\bfopen`, `File\.new`],
+	"open_mode": [`\s*\)*\s*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`, `\s*\)*\s*,\s*(?:fs\.)?(?:O_WRONLY|O_APPEND|O_RDWR|os\.O_WRONLY|os\.O_APPEND|os\.O_RDWR)`],
+	"write_after": [`\s*\)*\s*(?:\.\s*(?:expanduser|resolve|absolute)\(\s*\)\s*)*\.\s*(?:write_text|write_bytes)\s*\(`, `\s*\)*\s*(?:\.\s*(?:expanduser|resolve|absolute)\(\s*\)\s*)*\.\s*open\(\s*['"][wax]`],
+	"write_prefix": [`\+?>>?\s*`],
 }

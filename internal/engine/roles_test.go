@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"testing"
+
+	"github.com/agentjail/agentjail/internal/shell"
 )
 
 // TestShellRolesExtendable: the pack's shell_roles reach the engine, and
@@ -56,5 +59,32 @@ wrapper contains ["withlock", {"skip": 1, "value": ["t"]}]
 				t.Errorf("user's secret example present %v, want %v", found, tt.user)
 			}
 		})
+	}
+}
+
+// TestWritesTable: the parser's fallback writers (used with no pack) are
+// rows of the pack's file_functions table, the one place that says what
+// programs write, and a user's row adds a writer.
+func TestWritesTable(t *testing.T) {
+	user := Source{Name: "/home/dev/.agentjail/policies/mine.rego", Text: []byte(`package agentjail
+
+file_function contains ["dotmerge", {"writes": {"options": ["--into"]}}]
+`)}
+	eng, errs := Compile(context.Background(), append(defaultPack(t, false), user), nil, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := eng.ShellRoles()
+	if r == nil {
+		t.Fatal("no shell roles")
+	}
+	for name, want := range shell.BaseWrites {
+		got, ok := r.Writes[name]
+		if !ok || got.Operands != want.Operands || !reflect.DeepEqual(got.When, want.When) {
+			t.Errorf("pack's writes row for %s is %+v (present %v), want %+v", name, got, ok, want)
+		}
+	}
+	if got := r.Writes["dotmerge"]; len(got.Options) != 1 {
+		t.Errorf("user's writes row %+v, want --into", got)
 	}
 }

@@ -53,6 +53,9 @@ type Roles struct {
 	// timeout, taskset, chroot ...), by name: see Wrapper. The pack's
 	// wrappers table (policies/wrappers.rego).
 	Wrappers map[string]Wrapper `json:"wrappers"`
+	// Writes are, by program, the files it writes (see WriteRoles): the
+	// pack derives it from exfil2.rego's file_functions table.
+	Writes map[string]WriteRoles `json:"writes"`
 
 	once      sync.Once
 	filters   map[string]bool
@@ -60,6 +63,7 @@ type Roles struct {
 	cfgCmds   map[string]bool
 	ambiguous map[string]bool
 	code      compiledCode
+	writes    map[string]compiledWrites
 }
 
 // ProgramRoles are the roles of one program's (or subcommand's)
@@ -117,6 +121,7 @@ func (r *Roles) init() {
 		r.cfgCmds = set(r.ConfigCommands)
 		r.ambiguous = set(r.Ambiguous)
 		r.code = r.Code.compile()
+		r.writes = compileWrites(r.Writes)
 	})
 }
 

@@ -418,7 +418,7 @@ func (w *walker) emit(cmd Command, sc *scope) {
 		cmd.Repeats = "forever" // a function that calls itself
 	}
 	cmd.PipeFrom = sc.pipeFrom
-	cmd.Writes = writes(&cmd)
+	cmd.Writes = w.writes(&cmd)
 	if cmd.Args == nil {
 		cmd.Args = []string{}
 	}
@@ -470,7 +470,8 @@ func (w *walker) commandVar(name, value string, sc *scope) {
 	if w.env.Roles == nil || value == "" || !w.env.Roles.cmdVars[name] {
 		return
 	}
-	w.script(value, w.sub(sc, sc.cwd), name, sc.depth+1)
+	// less runs LESSOPEN's "|cmd %s" and "||cmd %s" and reads its output.
+	w.script(strings.TrimLeft(value, "|"), w.sub(sc, sc.cwd), name, sc.depth+1)
 }
 
 // setVar sets a variable in sc, copying the shared map first.
