@@ -103,6 +103,9 @@ written_files_pack := [
 	]},
 	{"kind": "vscode_settings", "match": `(^|/)(\.vscode/settings\.json|[^/]+\.code-workspace)$`, "format": "json", "watch": [
 		{"key": "**/task.allowAutomaticTasks", "value": "^on$", "label": "autorun"},
+		# Copilot's agent mode running every tool unasked.
+		{"key": "**/chat.tools.autoApprove", "value": "^true$", "label": "agent_unguarded"},
+		{"key": "**/chat.tools.global.autoApprove", "value": "^true$", "label": "agent_unguarded"},
 		{"key": "**/security.workspace.trust.enabled", "value": "^false$", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.shell.*", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.shellArgs.*", "label": "editor_exec"},
@@ -155,6 +158,9 @@ written_files_pack := [
 		{"key": "mcp_servers/*", "label": "mcp_server"},
 		{"key": "sandbox_mode", "value": "^danger-full-access$", "label": "agent_unguarded"},
 		{"key": "approval_policy", "value": "^never$", "label": "agent_unguarded"},
+	]},
+	{"kind": "aider_config", "match": `(^|/)\.aider\.conf\.ya?ml$`, "format": "yaml", "watch": [
+		{"key": "yes-always", "value": "^true$", "label": "agent_unguarded"},
 	]},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
 ]
