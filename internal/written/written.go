@@ -237,6 +237,16 @@ func (t *Table) Judge(tool string, input map[string]any, targets []string, mainP
 			break
 		}
 		cur, res, unchanged, problem := agentconfig.Result(tool, input, p, p == mainPath, read)
+		if unchanged && cur == nil && p == mainPath {
+			// An edit of a file the daemon does not see (the tool would
+			// fail here, but perhaps not where the agent runs).
+			if before, after, ok := unseenEdit(tool, input); ok {
+				if row.Format == "json" {
+					before, after = closeJSON(before), closeJSON(after)
+				}
+				cur, res, unchanged = before, after, false
+			}
+		}
 		f := File{Path: p, Kind: row.Kind, Contained: row.Contained, Rules: row.Rules, New: cur == nil}
 		switch {
 		case problem != "":
