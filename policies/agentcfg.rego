@@ -57,6 +57,7 @@ ask contains {"id": "agentcfg.install_script", "msg": msg} if {
 	some kv in array.slice(cmd.args, i + 2, count(cmd.args))
 	name := npm_script_set(kv)
 	name in npm_autorun_scripts
+	not known_install_script("npm_manifest", {"key": concat("/", ["scripts", name]), "value": substring(kv, indexof(kv, "=") + 1, -1)})
 	msg := sprintf("`%s pkg set scripts.%s=…` makes package.json run a command by itself on every install; the user has to approve it.", [cmd.name, name])
 }
 

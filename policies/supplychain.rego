@@ -149,3 +149,21 @@ ask contains {"id": "supplychain.install_scripts_on", "msg": msg} if {
 	regex.match(`^(--[a-z-]+=?\S*=)?(ignore-scripts|enableScripts|ignoreScripts)[= ]+(false|0|no)$|^(enable-scripts|enableScripts)=(true|1)`, kv)
 	msg := sprintf("`%s` lets every dependency's install scripts run again; the user has to approve it.", [full_text(cmd)])
 }
+
+# known_prepare_scripts: the `prepare` scripts projects add every day to
+# set up their git hooks or generated files (husky's documented setup is
+# exactly "prepare": "husky"); a package.json that gains one of them,
+# word for word, runs nothing new to judge. Other install scripts
+# (preinstall, postinstall ...) run in every installer's tree and stay
+# asked whatever they hold. Users add theirs in
+# data.agentjail.known_prepare_scripts_extra.
+known_prepare_scripts := {
+	"husky", "lefthook install", "simple-git-hooks", "svelte-kit sync", "nuxt prepare", "astro sync",
+	"panda codegen", "ts-patch install",
+} | {s | some s in data.agentjail.known_prepare_scripts_extra}
+
+known_install_script(kind, a) if {
+	kind == "npm_manifest"
+	a.key == "scripts/prepare"
+	trim_space(a.value) in known_prepare_scripts
+}

@@ -186,6 +186,7 @@ written_label(label) := [[f, a] |
 ask contains {"id": "written.autorun", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("autorun")
+	not known_install_script(f.kind, a)
 	msg := sprintf("%s: `%s` makes the file run code by itself (on install, on opening the folder, on every build) where it did not before; the user has to approve it.", [pretty(f.path), a.key])
 }
 
