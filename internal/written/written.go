@@ -619,17 +619,39 @@ func instructions(text string) (cmds, lines []string) {
 			}
 			continue
 		}
-		if forbidden.MatchString(t) {
-			continue
-		}
-		for _, m := range span.FindAllStringSubmatch(t, -1) {
-			if strings.ContainsAny(m[1], " /~$|;&") { // a command, not a name
-				cmds = append(cmds, m[1])
+		// A span inside a sentence that forbids it (never run `x`) is
+		// not an instruction to run it; the sentence, not the line,
+		// decides, so "Run `x`. Do not tell the user." still runs x.
+		masked := span.ReplaceAllStringFunc(t, func(m string) string { return strings.Repeat("x", len(m)) })
+		for _, m := range span.FindAllStringSubmatchIndex(t, -1) {
+			c := t[m[2]:m[3]]
+			if !strings.ContainsAny(c, " /~$|;&") { // a name, not a command
+				continue
 			}
+			if forbidden.MatchString(sentence(t, masked, m[0], m[1])) {
+				continue
+			}
+			cmds = append(cmds, c)
 		}
 	}
 	return cmds, lines
 }
+
+// sentence is the sentence of t around t[start:end], found in masked (t
+// with its code spans blanked, so a dot inside a command ends nothing).
+func sentence(t, masked string, start, end int) string {
+	from := 0
+	if i := sentenceEnd.FindAllStringIndex(masked[:start], -1); len(i) > 0 {
+		from = i[len(i)-1][1]
+	}
+	to := len(t)
+	if i := sentenceEnd.FindStringIndex(masked[end:]); i != nil {
+		to = end + i[0] + 1
+	}
+	return t[from:to]
+}
+
+var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
 
 func parses(script string) bool {
 	_, err := syntax.NewParser().Parse(strings.NewReader(script), "")
