@@ -99,3 +99,19 @@ runner_registration(cmd) if {
 	cmd.name in {"gitlab-runner", "gitlab-ci-multi-runner"}
 	positional(cmd)[0] == "register"
 }
+
+# --- history switched off by a declaration (ATT&CK T1070.003) ------------
+
+# export/declare/typeset/readonly/local are commands whose assigns are
+# the variables they set (internal/shell), so a value worked out from
+# other variables (N=0; export HISTSIZE=$N) is judged as it will be.
+declaration_builtins := {"export", "declare", "typeset", "readonly", "local"}
+
+program_group contains [prog, "shell_history"] if some prog in declaration_builtins
+
+hides_history(cmd) if {
+	cmd.name in declaration_builtins
+	some k, v in cmd.assigns
+	regex.match(`^HIST(FILE|SIZE|FILESIZE)$`, k)
+	v in {"", "0", "/dev/null"}
+}
