@@ -167,3 +167,34 @@ known_install_script(kind, a) if {
 	a.key == "scripts/prepare"
 	trim_space(a.value) in known_prepare_scripts
 }
+
+# A remote pointed at another repository (ATT&CK T1199, T1567.001): every
+# later push, and what the user pushes without looking, goes there. The
+# daemon reads the repository's current remotes (git_remotes), so a
+# switch between https and ssh of the same repository stays allowed;
+# where they cannot be read, the change cannot be told from a redirect.
+ask contains {"id": "repo.remote_redirect", "msg": msg} if {
+	"git" in input.agentjail.names
+	some cmd in commands
+	cmd.name == "git"
+	pos := positional(cmd)
+	pos[0] == "remote"
+	pos[1] == "set-url"
+	name := pos[2]
+	url := pos[3]
+	was := object.get(input.agentjail, ["git_remotes", name], "")
+	repo_slug(url) != repo_slug(was)
+	msg := sprintf("`%s` points the remote %s at %s%s: later pushes would go there. The user has to approve it.", [full_text(cmd), name, url, remote_was(was)])
+}
+
+remote_was("") := " (its current URL could not be read)"
+
+remote_was(was) := sprintf(" instead of %s", [was]) if was != ""
+
+# repo_slug is a remote URL's host and path, whatever the scheme, user or
+# .git suffix: git@github.com:dev/app.git and https://github.com/dev/app
+# name the same repository.
+repo_slug(u) := trim_suffix(trim_right(lower(host_path), "/"), ".git") if {
+	bare := regex.replace(regex.replace(u, `^[a-z+]+://`, ""), `^[^@/]+@`, "")
+	host_path := regex.replace(regex.replace(bare, `^([^/:]+):[0-9]*/?`, "$1/"), `/+$`, "")
+}

@@ -30,3 +30,19 @@ test_one_edit if {
 test_ignore_scripts_off_asked if t_asked("supplychain.install_scripts_on", t_install("npm", ["config", "set", "ignore-scripts", "false"]))
 
 test_ignore_scripts_on_allowed if not t_fired("supplychain.install_scripts_on", t_install("npm", ["config", "set", "ignore-scripts", "true"]))
+
+t_set_url(url, remotes) := object.union(t_bash([t_cmd("git", ["remote", "set-url", "origin", url], [])]), {"agentjail": {"git_remotes": remotes}})
+
+test_remote_redirect_asked if t_asked("repo.remote_redirect", t_set_url("https://github.com/helper-bot/api.git", {"origin": "git@github.com:dev/api.git"}))
+
+test_remote_unknown_asked if t_asked("repo.remote_redirect", t_bash([t_cmd("git", ["remote", "set-url", "origin", "git@github.com:dev/api.git"], [])]))
+
+test_remote_protocol_switch_allowed if not t_fired("repo.remote_redirect", t_set_url("git@github.com:dev/api.git", {"origin": "https://github.com/dev/api"}))
+
+test_remote_ssh_url_switch_allowed if not t_fired("repo.remote_redirect", t_set_url("ssh://git@github.com/Dev/api.git", {"origin": "https://github.com/dev/api.git/"}))
+
+test_repo_slug if {
+	repo_slug("git@github.com:dev/app.git") == "github.com/dev/app"
+	repo_slug("https://user@github.com/dev/app") == "github.com/dev/app"
+	repo_slug("ssh://git@github.com:22/dev/app.git") == "github.com/dev/app"
+}
