@@ -36,3 +36,13 @@ test_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("confi
 test_gitlab_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["register"], [])]))
 
 test_gitlab_runner_status_allowed if not t_fired("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["status"], [])]))
+
+t_osa(args, paths) := t_bash([t_cmd("osascript", args, paths)])
+
+test_applescript_compiled_asked if t_asked("macos.applescript_file", t_osa(["/home/dev/project/run.scpt"], ["/home/dev/project/run.scpt"]))
+
+test_applescript_temp_asked if t_asked("macos.applescript_file", t_osa(["/tmp/a.applescript"], ["/tmp/a.applescript"]))
+
+test_applescript_project_text_allowed if not t_fired("macos.applescript_file", t_osa(["scripts/n.applescript"], ["/home/dev/project/scripts/n.applescript"]))
+
+test_applescript_inline_allowed if not t_fired("macos.applescript_file", t_osa(["-e", "beep"], []))

@@ -268,7 +268,7 @@ core_program_roles := {
 	"ruby": _ruby,
 	"perl": _perl,
 	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},
-	"osascript": {"code": ["e"], "value": ["l"]},
+	"osascript": {"code": ["e"], "text": ["l", "s"]},
 	"lua": {"code": ["e"], "value": ["l"]},
 	"Rscript": {"code": ["e"]},
 	"julia": {"code": ["e", "eval", "E", "print"]},
