@@ -162,6 +162,17 @@ written_files_pack := [
 	{"kind": "aider_config", "match": `(^|/)\.aider\.conf\.ya?ml$`, "format": "yaml", "watch": [
 		{"key": "yes-always", "value": "^true$", "label": "agent_unguarded"},
 	]},
+	# Kubernetes manifests: a pod with the node's privileges, namespaces
+	# or root folder is the node (ATT&CK T1611).
+	{"kind": "k8s_manifest", "match": `(^|/)(k8s|kube|kubernetes|manifests|deploy|charts/[^/]+/templates)/.+\.ya?ml$|(^|/)[^/]*(pod|deployment|daemonset|statefulset|cronjob|job)[^/]*\.ya?ml$`, "format": "yaml", "watch": [
+		{"key": "**/securityContext/privileged", "value": "^true$", "label": "privileged"},
+		{"key": "**/securityContext/allowPrivilegeEscalation", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostPID", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostIPC", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostNetwork", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostPath/path", "value": host_mount_source, "label": "privileged"},
+		{"key": "**/capabilities/add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
+	]},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
 ]
 
