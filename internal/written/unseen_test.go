@@ -45,3 +45,27 @@ func TestCloseJSON(t *testing.T) {
 		})
 	}
 }
+
+func TestFragmentKeyMatch(t *testing.T) {
+	whole, frag := &Row{}, &Row{fragment: true}
+	tests := []struct {
+		pattern string
+		at      []string
+		whole   bool
+		frag    bool
+	}{
+		{"dependencies/*/git", []string{"dependencies", "serde", "git"}, true, true},
+		{"dependencies/*/git", []string{"serde", "git"}, false, true},
+		{"jobs/*/steps/*/run", []string{"0", "run"}, false, true},
+		{"mcpServers/*", []string{"github"}, false, false}, // a tail of wildcards names nothing
+		{"permissions", []string{"x", "permissions"}, false, false},
+	}
+	for _, tc := range tests {
+		if got := whole.keyMatch(tc.pattern, tc.at); got != tc.whole {
+			t.Errorf("whole keyMatch(%q, %q) = %v", tc.pattern, tc.at, got)
+		}
+		if got := frag.keyMatch(tc.pattern, tc.at); got != tc.frag {
+			t.Errorf("fragment keyMatch(%q, %q) = %v", tc.pattern, tc.at, got)
+		}
+	}
+}

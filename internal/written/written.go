@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -87,7 +88,10 @@ type Row struct {
 	Syntax string `json:"syntax"`
 
 	match, lines *regexp.Regexp
-	watch        []*regexp.Regexp
+	// fragment: the document is an edit's text cut from the middle of a
+	// file (see unseenEdit), so keys also match by their tail.
+	fragment bool
+	watch    []*regexp.Regexp
 }
 
 // Watch is one watched key path: Label names it for the policies; Value,
@@ -244,6 +248,9 @@ func (t *Table) Judge(tool string, input map[string]any, targets []string, mainP
 				if row.Format == "json" {
 					before, after = closeJSON(before), closeJSON(after)
 				}
+				frag := *row
+				frag.fragment = true
+				row = &frag
 				cur, res, unchanged = before, after, false
 			}
 		}
@@ -448,12 +455,12 @@ func (r *Row) walk(doc any, fs *facts) {
 			return
 		}
 		for i, w := range r.Watch {
-			if keyMatch(w.Key, at) && (r.watch[i] == nil || r.watch[i].MatchString(scalar(v))) {
+			if r.keyMatch(w.Key, at) && (r.watch[i] == nil || r.watch[i].MatchString(scalar(v))) {
 				fs.added = append(fs.added, Added{Label: w.Label, Key: strings.Join(at, "/"), Value: clip(scalar(v))})
 			}
 		}
 		for _, k := range r.Commands {
-			if keyMatch(k, at) {
+			if r.keyMatch(k, at) {
 				fs.commands = append(fs.commands, r.commandsAt(v, at, doc)...)
 			}
 		}
@@ -532,6 +539,27 @@ func siblingList(doc any, at []string, key string) []string {
 // segments (path.Match each; ** any number of segments).
 func keyMatch(pattern string, at []string) bool {
 	return match(strings.Split(pattern, "/"), at)
+}
+
+// keyMatch of a fragment also matches a key by its tail (serde/git for
+// dependencies/*/git, 0/run for jobs/*/steps/*/run): the fragment's
+// document starts somewhere inside the file's. A tail of wildcards alone
+// would match any key, so it must name one.
+func (r *Row) keyMatch(pattern string, at []string) bool {
+	if keyMatch(pattern, at) {
+		return true
+	}
+	if !r.fragment {
+		return false
+	}
+	segs := strings.Split(pattern, "/")
+	for k := 1; k < len(segs); k++ {
+		tail := segs[k:]
+		if slices.ContainsFunc(tail, func(s string) bool { return !strings.ContainsAny(s, "*?[") }) && match(tail, at) {
+			return true
+		}
+	}
+	return false
 }
 
 func match(pat, at []string) bool {
