@@ -127,6 +127,9 @@ written_files_pack := [
 		# only when typed, and its command is judged above.
 		{"value": `(?i)^\s*(fsmonitor|sshCommand|gitProxy|askpass|clean|smudge|process|textconv)\s*=|^\s*hooksPath\s*=\s*(/|~|\$|\.\./)`, "label": "autorun"},
 	]},
+	# The project's tool shims, run by every npm script, virtualenv or
+	# composer command that names the tool (ATT&CK T1574).
+	{"kind": "tool_shim", "match": `(^|/)(node_modules/\.bin|\.venv/bin|venv/bin|vendor/bin)/[^/]+$`, "format": "shell"},
 	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
 	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
