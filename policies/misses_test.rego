@@ -46,3 +46,14 @@ test_applescript_temp_asked if t_asked("macos.applescript_file", t_osa(["/tmp/a.
 test_applescript_project_text_allowed if not t_fired("macos.applescript_file", t_osa(["scripts/n.applescript"], ["/home/dev/project/scripts/n.applescript"]))
 
 test_applescript_inline_allowed if not t_fired("macos.applescript_file", t_osa(["-e", "beep"], []))
+
+t_mcp_file(commands, keys) := object.union(t_tool("Write", {"file_path": "/home/dev/project/.mcp.json", "content": "{}"}, ["/home/dev/project/.mcp.json"]), {"agentjail": {"written": [{
+	"path": "/home/dev/project/.mcp.json", "kind": "mcp_config", "commands": commands, "text": [], "auto": false, "new": true,
+	"added": [{"label": "mcp_server", "key": k, "value": ""} | some k in keys], "problem": "", "contained": false, "rules": [], "truncated": false,
+}]}})
+
+test_project_script_server_allowed if not t_fired("written.mcp_server", t_mcp_file(["node tools/db.js"], ["mcpServers/db"]))
+
+test_outside_script_server_asked if t_asked("written.mcp_server", t_mcp_file(["node /tmp/x/db.js"], ["mcpServers/db"]))
+
+test_url_server_beside_script_asked if t_asked("written.mcp_server", t_mcp_file(["node tools/db.js"], ["mcpServers/db", "mcpServers/remote"]))

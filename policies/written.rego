@@ -214,6 +214,7 @@ ask contains {"id": "written.autorun", "msg": msg} if {
 ask contains {"id": "written.mcp_server", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("mcp_server")
+	not project_own_servers(f)
 	msg := sprintf("%s: `%s` adds an MCP server, a program an agent starts and whose tools it then calls; the user has to approve it.", [pretty(f.path), a.key])
 }
 
