@@ -256,7 +256,7 @@ core_program_roles := {
 	},
 	"kubectl": {
 		"use": ["kubeconfig", "client-key", "client-certificate", "certificate-authority"],
-		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type", "request-timeout", "timeout", "grace-period", "replicas"],
+		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type", "request-timeout", "timeout", "grace-period", "replicas", "address", "accept-hosts", "accept-paths"],
 		"value": ["f", "filename", "k", "kustomize", "cache-dir"],
 		"dry_run": ["dry-run"],
 	},
@@ -329,7 +329,7 @@ core_program_roles := {
 	"ruby": _ruby,
 	"perl": _perl,
 	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},
-	"osascript": {"code": ["e"], "value": ["l"]},
+	"osascript": {"code": ["e"], "text": ["l", "s"]},
 	"lua": {"code": ["e"], "value": ["l"]},
 	"Rscript": {"code": ["e"]},
 	"julia": {"code": ["e", "eval", "E", "print"]},
