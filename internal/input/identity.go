@@ -28,6 +28,7 @@ type UnknownCwdWrite struct {
 type identity struct {
 	index     *realpath.Index
 	r         realpath.Resolver
+	lk        realpath.Lookup
 	home      string
 	truncated bool
 	// dotted maps a path cleaned as text to its written form (see
@@ -45,7 +46,7 @@ func (id *identity) also(p string) []string {
 	if p == "" || !strings.HasPrefix(p, "/") {
 		return nil
 	}
-	if id.r.Lookups >= realpath.MaxLookups {
+	if id.r.Lookups+id.lk.Stats >= realpath.MaxLookups {
 		id.truncated = true
 		return nil
 	}
@@ -64,8 +65,7 @@ func (id *identity) also(p string) []string {
 	if res != p {
 		out = append(out, res)
 	}
-	id.r.Lookups += 2
-	for _, m := range id.index.Match(res) {
+	for _, m := range id.index.Match(res, id.r.Exists(res), &id.lk) {
 		if m != p && !slices.Contains(out, m) {
 			out = append(out, m)
 		}

@@ -3,6 +3,7 @@ package realpath
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,10 @@ const Refresh = 2 * time.Second
 // MaxChildren is how many entries of each protected folder are known by
 // ID (see Index.Match).
 const MaxChildren = 64
+
+// RefreshLinked is how old the stats may be when a call names a file
+// with several hard links that no protected place has.
+const RefreshLinked = 50 * time.Millisecond
 
 // ID is a file's identity: what a hard link, a bind mount or a renamed
 // folder keeps.
@@ -51,13 +56,13 @@ func NewIndex(places []string) *Index {
 // Places are the paths the index protects.
 func (x *Index) Places() []string { return x.places }
 
-func (x *Index) refresh() {
+func (x *Index) refresh(every time.Duration) {
 	now := time.Now
 	if x.now != nil {
 		now = x.now
 	}
 	t := now()
-	if x.ids != nil && t.Sub(x.last) < Refresh {
+	if x.ids != nil && t.Sub(x.last) < every {
 		return
 	}
 	x.last = t
@@ -115,43 +120,78 @@ func (x *Index) refresh() {
 	x.ids, x.dirs, x.folds = ids, dirs, folds
 }
 
-// Match returns the protected places p is, by identity or by name on a
-// case-insensitive volume: the place itself when p has its ID (a hard
-// link, a bind mount), or place/name when p's folder has the ID of a
-// protected folder (a file in a renamed or mounted copy of ~/.ssh). p is
-// resolved (no links left but its last component, which Stat follows).
-// Places p names as written are left out.
-func (x *Index) Match(p string) []string {
+// Lookup is what one call has stat'ed, so that the folders its paths
+// share are stat'ed once (see Index.Match). Its zero value is ready.
+type Lookup struct {
+	dirs map[string]dirID
+	// Stats counts the stats made, for the caller's budget.
+	Stats int
+}
+
+type dirID struct {
+	id ID
+	ok bool
+}
+
+// Match returns the protected places p is, by identity or by name up to
+// case on a case-insensitive volume: the place itself when p has its ID
+// (a hard link, a bind mount), or place/name when p's folder has the ID
+// of a protected folder (a file in a renamed or mounted copy of ~/.ssh).
+// p is resolved (no links left but its last component, which is
+// followed); exists says whether it does (a missing file is not
+// stat'ed); lk, which may be nil, shares folder stats across a call.
+// The place p names as written is left out.
+func (x *Index) Match(p string, exists bool, lk *Lookup) []string {
 	if x == nil || !strings.HasPrefix(p, "/") {
 		return nil
 	}
+	if lk == nil {
+		lk = &Lookup{}
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.refresh()
-	stat := x.Stat
-	if stat == nil {
-		stat = StatID
+	x.refresh(Refresh)
+	stat := func(q string) (ID, uint64, bool) {
+		lk.Stats++
+		if x.Stat != nil {
+			id, ok := x.Stat(q)
+			return id, 1, ok
+		}
+		return statLinks(q)
 	}
 	var out []string
 	add := func(s string) {
-		if s != p {
-			for _, o := range out {
-				if o == s {
-					return
-				}
-			}
+		if s != p && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
-	if id, ok := stat(p); ok {
-		if q, ok := x.ids[id]; ok {
-			add(q)
+	if exists {
+		if id, n, ok := stat(p); ok {
+			q, known := x.ids[id]
+			if !known && n > 1 {
+				// More than one name and no place has it: maybe a hard
+				// link to a place created since the last stat. Look
+				// again, at most every RefreshLinked.
+				x.refresh(RefreshLinked)
+				q, known = x.ids[id]
+			}
+			if known {
+				add(q)
+			}
 		}
 	}
-	dir := filepath.Dir(p)
-	if dir != p {
-		if id, ok := stat(dir); ok {
-			if q, ok := x.ids[id]; ok && x.dirs[q] {
+	if dir := filepath.Dir(p); dir != p {
+		d, seen := lk.dirs[dir]
+		if !seen {
+			id, _, ok := stat(dir)
+			d = dirID{id, ok}
+			if lk.dirs == nil {
+				lk.dirs = map[string]dirID{}
+			}
+			lk.dirs[dir] = d
+		}
+		if d.ok {
+			if q, ok := x.ids[d.id]; ok && x.dirs[q] {
 				add(filepath.Join(q, filepath.Base(p)))
 			}
 		}
@@ -236,9 +276,19 @@ func swapCase(s string) string {
 
 // StatID is p's ID (os.Stat: a last link is followed).
 func StatID(p string) (ID, bool) {
+	id, _, ok := statLinks(p)
+	return id, ok
+}
+
+// statLinks is p's ID and its count of hard links.
+func statLinks(p string) (ID, uint64, bool) {
 	fi, err := os.Stat(p)
 	if err != nil {
-		return ID{}, false
+		return ID{}, 0, false
+	}
+	if fi.IsDir() {
+		id, _, ok := fileID(fi)
+		return id, 1, ok
 	}
 	return fileID(fi)
 }

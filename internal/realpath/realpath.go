@@ -4,8 +4,8 @@
 //
 // It runs inside the daemon, on every call that names a path, so it only
 // ever lstats and readlinks (never opens, so a FIFO cannot block it), and
-// every piece of work is bounded: MaxHops links per path, MaxPaths paths
-// per call (the caller's bound), one lstat per distinct prefix per call.
+// every piece of work is bounded: MaxHops links per path, MaxLookups
+// file-system calls per call, one lstat per distinct prefix per call.
 package realpath
 
 import (
@@ -20,9 +20,10 @@ import (
 // Resolve.
 const MaxHops = 40
 
-// MaxPaths is how many paths of one call are resolved; the rest are
-// judged as written.
-const MaxPaths = 64
+// MaxLookups is how many lstat, readlink and stat calls one call's
+// paths may cost (each distinct prefix is looked up once per call): past
+// it the rest are judged as written, and the caller says so.
+const MaxLookups = 4096
 
 // Resolver resolves the paths of one call. Its zero value works against
 // the real file system with no cwd for /proc/self/cwd.
@@ -39,6 +40,13 @@ type Resolver struct {
 	Lstat    func(string) (fs.FileInfo, error)
 	Readlink func(string) (string, error)
 
+	// Lookups counts the file-system calls made so far; past Max (when
+	// set) nothing more is looked up, what is left is joined as text and
+	// Exhausted is set.
+	Lookups   int
+	Max       int
+	Exhausted bool
+
 	// seen caches what each absolute path is for this call: its link
 	// target, or "" for an existing non-link, or missing.
 	seen map[string]entry
@@ -48,6 +56,12 @@ type entry struct {
 	target  string
 	link    bool
 	missing bool
+}
+
+// Exists reports whether Resolve found p, a path it returned, on disk.
+func (r *Resolver) Exists(p string) bool {
+	e, ok := r.seen[p]
+	return ok && !e.missing
 }
 
 // AddLink records a link made by the call itself (see Links).
@@ -66,6 +80,10 @@ func (r *Resolver) look(p string) entry {
 	if e, ok := r.seen[p]; ok {
 		return e
 	}
+	if r.Max > 0 && r.Lookups >= r.Max {
+		r.Exhausted = true
+		return entry{missing: true}
+	}
 	lstat, readlink := r.Lstat, r.Readlink
 	if lstat == nil {
 		lstat = os.Lstat
@@ -74,11 +92,13 @@ func (r *Resolver) look(p string) entry {
 		readlink = os.Readlink
 	}
 	var e entry
+	r.Lookups++
 	fi, err := lstat(p)
 	switch {
 	case err != nil:
 		e.missing = true
 	case fi.Mode()&fs.ModeSymlink != 0:
+		r.Lookups++
 		t, err := readlink(p)
 		if err != nil || t == "" {
 			e.missing = true

@@ -137,7 +137,7 @@ func TestIndexMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := x.Match(tt.in); !slices.Equal(got, tt.want) {
+			if got := x.Match(tt.in, true, nil); !slices.Equal(got, tt.want) {
 				t.Errorf("Match(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -146,7 +146,7 @@ func TestIndexMatch(t *testing.T) {
 	if err := os.Rename(home+"/.ssh", home+"/proj/keys"); err != nil {
 		t.Fatal(err)
 	}
-	if got := x.Match(home + "/proj/keys/authorized_keys"); !slices.Equal(got, []string{home + "/.ssh/authorized_keys"}) {
+	if got := x.Match(home+"/proj/keys/authorized_keys", false, nil); !slices.Equal(got, []string{home + "/.ssh/authorized_keys"}) {
 		t.Errorf("renamed folder: %q", got)
 	}
 }
@@ -163,12 +163,12 @@ func TestFold(t *testing.T) {
 			home + "/.Claude/Settings.JSON":      home + "/.claude/settings.json",
 			home + "/.AGENTJAIL/policies/x.rego": home + "/.agentjail/policies/x.rego",
 		} {
-			got := x.Match(in)
+			got := x.Match(in, false, nil)
 			if insensitive != slices.Contains(got, want) {
 				t.Errorf("insensitive=%v Match(%q) = %q", insensitive, in, got)
 			}
 		}
-		if got := x.Match(home + "/.agentjailx"); len(got) != 0 {
+		if got := x.Match(home+"/.agentjailx", false, nil); len(got) != 0 {
 			t.Errorf("a longer name folded: %q", got)
 		}
 	}
