@@ -1,7 +1,7 @@
 package daemon
 
 import (
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
@@ -9,20 +9,44 @@ import (
 	"github.com/agentjail/agentjail/internal/realpath"
 )
 
-// indexes holds one realpath.Index per set of protected places: made when
-// a policy set with new credential folders first decides (so the places
-// are stat'ed once when it loads) and kept, each re-stat'ing its places
-// at most every realpath.Refresh on the calls that name an existing path.
-var indexes sync.Map // key: the places joined -> *realpath.Index
+// indexKey is what the protected places are derived from.
+type indexKey struct {
+	home, agentjailHome, socket string
+	credentialDirs              []string
+}
+
+func (k indexKey) equal(o indexKey) bool {
+	return k.home == o.home && k.agentjailHome == o.agentjailHome && k.socket == o.socket && slices.Equal(k.credentialDirs, o.credentialDirs)
+}
+
+// indexes holds the realpath.Index of each set of protected places: made
+// when a policy set with new credential folders first decides (so the
+// places are stat'ed once when it loads) and kept, each re-stat'ing its
+// places at most every realpath.Refresh on the calls that name a path.
+// A daemon has one or two (the last set, `policy test`'s); compared
+// without allocating, since every call asks.
+var indexes struct {
+	sync.Mutex
+	keys []indexKey
+	vals []*realpath.Index
+}
 
 // identityIndex is the Index of the protected places for this home,
 // agentjail home, socket and the policies' credential folders.
 func identityIndex(home, agentjailHome, socket string, credentialDirs []string) *realpath.Index {
-	places := input.ProtectedPlaces(home, agentjailHome, socket, agentconfig.UserPlaces(home), credentialDirs)
-	key := strings.Join(places, "\x00")
-	if x, ok := indexes.Load(key); ok {
-		return x.(*realpath.Index)
+	k := indexKey{home, agentjailHome, socket, credentialDirs}
+	indexes.Lock()
+	defer indexes.Unlock()
+	for i, o := range indexes.keys {
+		if o.equal(k) {
+			return indexes.vals[i]
+		}
 	}
-	x, _ := indexes.LoadOrStore(key, realpath.NewIndex(places))
-	return x.(*realpath.Index)
+	x := realpath.NewIndex(input.ProtectedPlaces(home, agentjailHome, socket, agentconfig.UserPlaces(home), credentialDirs))
+	if len(indexes.keys) >= 8 {
+		indexes.keys, indexes.vals = indexes.keys[1:], indexes.vals[1:]
+	}
+	indexes.keys = append(indexes.keys, k)
+	indexes.vals = append(indexes.vals, x)
+	return x
 }
