@@ -61,6 +61,7 @@ func (id *identity) also(p string) []string {
 	if !ok {
 		return nil // a loop: the kernel refuses the path too
 	}
+	res = unprivate(res, p)
 	var out []string
 	if res != p {
 		out = append(out, res)
@@ -73,10 +74,25 @@ func (id *identity) also(p string) []string {
 	return out
 }
 
+// unprivate spells res, a resolved path, the way p was written when the
+// only difference is macOS's /tmp, /var and /etc being links into
+// /private: every path under the temp folder would otherwise gain a
+// /private twin that rules about system folders would see.
+func unprivate(res, p string) string {
+	for _, d := range []string{"/tmp", "/var", "/etc"} {
+		if strings.HasPrefix(res, "/private"+d) && (p == d || strings.HasPrefix(p, d+"/")) {
+			if rest := res[len("/private"):]; rest == d || strings.HasPrefix(rest, d+"/") {
+				return rest
+			}
+		}
+	}
+	return res
+}
+
 // realPath resolves p (for cd -P).
 func (id *identity) realPath(p string) string {
 	if res, ok := id.r.Resolve(p); ok {
-		return res
+		return unprivate(res, p)
 	}
 	return p
 }

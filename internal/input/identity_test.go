@@ -124,3 +124,18 @@ func TestIdentityBound(t *testing.T) {
 		t.Errorf("past the bound: resolved %v, unresolved %v", slices.Contains(d.Paths, key), d.PathsUnresolved)
 	}
 }
+
+func TestUnprivate(t *testing.T) {
+	for _, tt := range []struct{ res, p, want string }{
+		{"/private/tmp/x", "/tmp/x", "/tmp/x"},
+		{"/private/var/folders/a/T/b", "/var/folders/a/T/b", "/var/folders/a/T/b"},
+		{"/private/tmp/h/.claude/settings.json", "/tmp/l/settings.json", "/tmp/h/.claude/settings.json"},
+		{"/private/tmp/x", "/Users/dev/x", "/private/tmp/x"},
+		{"/private/tmpx", "/tmp", "/private/tmpx"},
+		{"/home/dev/.ssh", "/tmp/k", "/home/dev/.ssh"},
+	} {
+		if got := unprivate(tt.res, tt.p); got != tt.want {
+			t.Errorf("unprivate(%q, %q) = %q, want %q", tt.res, tt.p, got, tt.want)
+		}
+	}
+}
