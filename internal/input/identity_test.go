@@ -13,7 +13,7 @@ import (
 
 // identityEnv is an Env whose home is a real temp folder with agentjail's
 // config, Claude's settings, a key and a project holding links to them.
-func identityEnv(t *testing.T) (Env, string) {
+func identityEnv(t testing.TB) (Env, string) {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -138,4 +138,23 @@ func TestUnprivate(t *testing.T) {
 			t.Errorf("unprivate(%q, %q) = %q, want %q", tt.res, tt.p, got, tt.want)
 		}
 	}
+}
+
+// BenchmarkIdentity is the cost resolution adds to deriving a shell
+// call that names a few project files and one link: compare with
+// BenchmarkIdentityOff.
+func BenchmarkIdentity(b *testing.B) {
+	env, _ := identityEnv(b)
+	ev := map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat src/a.go src/b.go README.md > out.txt && ls h/.claude"}}
+	b.Run("on", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			Derive(ev, env)
+		}
+	})
+	env.Identity = nil
+	b.Run("off", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			Derive(ev, env)
+		}
+	})
 }
