@@ -376,6 +376,7 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		Roles:         eng.ShellRoles(),
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 		Written:       eng.WrittenFiles(),      // writes to files run later are judged on what they add
+		Identity:      identityIndex(opts.UserHome, opts.Home, opts.Socket, eng.CredentialDirs()),
 	}
 }
 

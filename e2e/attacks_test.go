@@ -23,7 +23,8 @@ import (
 // in the unit numbering the copies; "{nest}" becomes an object nested Nest
 // levels deep (arrays with nest_array); "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
 // keys: shapes encoding/json would not write). A files value "@name" is
-// the content of testdata/name, placeholders replaced.
+// the content of testdata/name, placeholders replaced; "->TARGET" makes a
+// symbolic link to TARGET and "=>TARGET" a hard link, after the files.
 type attack struct {
 	Name      string            `json:"name"`
 	Class     string            `json:"class"` // issue 9 item number and a short name
@@ -173,6 +174,9 @@ func TestAttacks(t *testing.T) {
 	)
 	for _, a := range attacks {
 		for path, content := range a.Files {
+			if strings.HasPrefix(content, "->") || strings.HasPrefix(content, "=>") {
+				continue
+			}
 			if name, ok := strings.CutPrefix(content, "@"); ok {
 				b, err := os.ReadFile(filepath.Join("testdata", name))
 				if err != nil {
@@ -183,6 +187,22 @@ func TestAttacks(t *testing.T) {
 			path = vars.Replace(path)
 			os.MkdirAll(filepath.Dir(path), 0o755)
 			if err := os.WriteFile(path, []byte(vars.Replace(content)), 0o644); err != nil {
+				t.Fatalf("%s: %v", a.Name, err)
+			}
+		}
+		for path, content := range a.Files {
+			path = vars.Replace(path)
+			link := os.Symlink
+			target, ok := strings.CutPrefix(content, "->")
+			if !ok {
+				if target, ok = strings.CutPrefix(content, "=>"); !ok {
+					continue
+				}
+				link = os.Link
+			}
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			os.Remove(path)
+			if err := link(vars.Replace(target), path); err != nil {
 				t.Fatalf("%s: %v", a.Name, err)
 			}
 		}

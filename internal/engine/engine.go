@@ -88,7 +88,10 @@ type Engine struct {
 	groups   map[string][]string
 	roles    *shell.Roles
 	written  *written.Table
-	rules    int
+	// credentialDirs are data.agentjail.credential_config_dirs (see
+	// CredentialDirs).
+	credentialDirs []string
+	rules          int
 	// cache remembers decisions per input; nil when some rule may call a
 	// non-deterministic built-in (see analyse).
 	cache *decisionCache
@@ -157,6 +160,7 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	if e.written, err = writtenFiles(ctx, compiler); err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.written_files: " + err.Error()}}
 	}
+	e.credentialDirs = credentialDirs(ctx, compiler)
 	return e, nil
 }
 

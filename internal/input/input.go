@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/realpath"
 	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/internal/written"
@@ -55,6 +56,12 @@ type Env struct {
 	// Written is the policies' data.agentjail.written_files: writes to
 	// the files it lists are judged on what they add (input.agentjail.written).
 	Written *written.Table
+	// Identity knows the protected places by (device, inode). When set,
+	// every path a call names is also resolved the way the kernel will
+	// (links, /proc/self, .. after a link, links the call makes itself)
+	// and what it resolves to, and the protected places it is, are added
+	// beside it (see identity.go); nil judges paths as written.
+	Identity *realpath.Index
 }
 
 // readScript is the reader of the files a shell command runs: the
@@ -142,6 +149,14 @@ type Derived struct {
 	// commands and watched keys it adds (input.agentjail.written, only
 	// when any; see internal/written).
 	Written []written.File
+	// UnknownCwdWrites are relative writes after a cd to a folder only
+	// known when the command runs that could be a protected place
+	// (input.agentjail.unknown_cwd_writes, only when any).
+	UnknownCwdWrites []UnknownCwdWrite
+	// PathsUnresolved is set when the call names more paths than the
+	// daemon resolves (realpath.MaxLookups): the rest are judged as
+	// written (input.agentjail.paths_unresolved, only when set).
+	PathsUnresolved bool
 	// Search is a search tool's pattern and file glob in any agent's
 	// terms (Grep, grep_search, grep, rg ...), for rules about what a
 	// search looks for (input.agentjail.search, only for search tools).
@@ -309,8 +324,20 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Command = cmd
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
+		var id *identity
+		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()}
+		if env.Identity != nil {
+			id = newIdentity(env, d.Cwd, nil)
+			senv.RealPath, senv.IsDir = id.realPath, id.isDir
+		}
 		if bad == "" {
-			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()})
+			r = shell.Parse(cmd, senv)
+		}
+		if id != nil {
+			id.dotted = r.Dotted
+			id.shell(r.Commands)
+			d.UnknownCwdWrites = id.unknownCwd(r.Commands)
+			d.PathsUnresolved = id.truncated
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
@@ -323,6 +350,22 @@ func Derive(event map[string]any, env Env) *Derived {
 	var patched []agentconfig.Judgement
 	if call.Patch != nil {
 		patched = d.addPatch(*call.Patch, env)
+	}
+	if !isShell && env.Identity != nil {
+		id := newIdentity(env, d.Cwd, dottedFields(ti, d.Cwd, env.Home))
+		writes := slices.Clone(d.Writes)
+		d.Writes = slices.Clone(d.Writes) // it may share d.Paths' array
+		for _, p := range slices.Clone(d.Paths) {
+			for _, a := range id.also(p) {
+				if !slices.Contains(d.Paths, a) {
+					d.Paths = append(d.Paths, a)
+				}
+				if slices.Contains(writes, p) && !slices.Contains(d.Writes, a) {
+					d.Writes = append(d.Writes, a)
+				}
+			}
+		}
+		d.PathsUnresolved = id.truncated
 	}
 	if !isShell {
 		d.GuardConfig = guardConfig(tool, ti, d, env)

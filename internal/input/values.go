@@ -80,6 +80,16 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	if len(d.Written) > 0 {
 		b.Field("written", b.JSON(writtenList(d.Written)))
 	}
+	if d.PathsUnresolved {
+		b.Field("paths_unresolved", b.Bool(true))
+	}
+	if len(d.UnknownCwdWrites) > 0 {
+		list := make([]any, len(d.UnknownCwdWrites))
+		for i, u := range d.UnknownCwdWrites {
+			list[i] = map[string]any{"command": u.Command, "path": u.Path, "place": u.Place}
+		}
+		b.Field("unknown_cwd_writes", b.JSON(list))
+	}
 	if len(d.Nested) > 0 {
 		list := make([]any, len(d.Nested))
 		for i, l := range d.Nested {

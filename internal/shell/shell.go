@@ -83,6 +83,10 @@ type Command struct {
 	// Cwd is the directory the command runs in, following `cd DIR`
 	// earlier in the same command line.
 	Cwd string `json:"cwd"`
+	// CwdUnknown is set when a cd before it went to a folder only known
+	// when the command runs (cd "$X", cd -, popd): Cwd is then the last
+	// folder known, and a relative path may be anywhere.
+	CwdUnknown bool `json:"cwd_unknown,omitempty"`
 	// Remote is set for a command that runs on another host (ssh).
 	Remote bool `json:"remote,omitempty"`
 	// Depth counts the nested shells (bash -c, eval, ssh ...) around it.
@@ -117,6 +121,11 @@ type Result struct {
 	// Error is set when the command line could not be parsed or was too
 	// large or deep to parse safely; Commands may then be incomplete.
 	Error string `json:"parse_error,omitempty"`
+	// Dotted maps a path the commands name with `..` in it, cleaned as
+	// text (as in Paths), to the path as written and joined to its cwd,
+	// so that a resolver can go up from a link's target as the kernel
+	// does. At most MaxDotted.
+	Dotted map[string]string `json:"-"`
 }
 
 // Env is what parsing needs to know about the world.
@@ -136,6 +145,11 @@ type Env struct {
 	// if typed (see runs.go); ReadScript is the daemon's. When nil only
 	// content the command line itself writes is judged.
 	ReadScript func(path string) ([]byte, error)
+	// RealPath resolves links in a path (for `cd -P`), and IsDir reports
+	// an existing folder (for CDPATH). When nil, cd -P is read as cd and
+	// CDPATH's first entry is taken.
+	RealPath func(path string) string
+	IsDir    func(path string) bool
 }
 
 // Bounds keep a hostile command line from costing unbounded time or
@@ -171,7 +185,7 @@ func Parse(command string, env Env) Result {
 	}
 	w := &walker{env: env, workLimit: WorkPerByte*len(command) + WorkBase}
 	w.script(command, scope{cwd: filepath.Clean(env.Cwd)}, "", 0)
-	return Result{Commands: w.out, Error: w.err}
+	return Result{Commands: w.out, Error: w.err, Dotted: w.dotted}
 }
 
 // tooNested reports whether s nests brackets deeper than MaxNesting. The

@@ -25,6 +25,8 @@ type walker struct {
 	// files being walked.
 	written         map[string]string
 	filesRead, nest int
+	// dotted is Result.Dotted.
+	dotted map[string]string
 }
 
 // scope is what a command inherits from where it stands.
@@ -47,6 +49,12 @@ type scope struct {
 	// whether a `&` stands between that loop or body and here.
 	repeats, fn string
 	background  bool
+	// cwdUnknown is set once a cd goes somewhere only known when the
+	// command runs (cd "$X", cd -, popd past the known stack): cwd is
+	// then the last known folder (Command.CwdUnknown).
+	cwdUnknown bool
+	// dirs is pushd's stack, top last; copied on write.
+	dirs []string
 }
 
 func (w *walker) fail(msg string) {
@@ -137,13 +145,13 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		}
 		w.stmt(c.X, &inner)
 		w.stmt(c.Y, &inner)
-		sc.cwd, sc.vars = inner.cwd, inner.vars
+		sc.cwd, sc.vars, sc.dirs, sc.cwdUnknown = inner.cwd, inner.vars, inner.dirs, inner.cwdUnknown
 	case *syntax.Subshell:
 		sub := inner // a subshell's cd does not leak out
 		w.stmts(c.Stmts, &sub)
 	case *syntax.Block:
 		w.stmts(c.Stmts, &inner)
-		sc.cwd, sc.vars = inner.cwd, inner.vars
+		sc.cwd, sc.vars, sc.dirs, sc.cwdUnknown = inner.cwd, inner.vars, inner.dirs, inner.cwdUnknown
 	// Variables assigned in a branch or loop may be set afterwards:
 	// assume they are, as function bodies are assumed to run.
 	case *syntax.IfClause:
@@ -336,7 +344,7 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 	for _, r := range s.Redirs {
 		subst = append(subst, w.substIn(r.Word, sc)...)
 	}
-	cmd := Command{Cwd: sc.cwd, Subst: subst}
+	cmd := Command{Cwd: sc.cwd, CwdUnknown: sc.cwdUnknown, Subst: subst}
 	if len(ce.Args) == 0 {
 		// Only assignments (their substitutions are walked above): they
 		// hold for the rest of the command line.
@@ -380,28 +388,107 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 	}
 }
 
-// changeDir follows `cd DIR` and `pushd DIR`, so that in
-// `cd ~ && cat .aws/credentials` the second path is seen as it is.
+// changeDir follows `cd DIR`, `pushd DIR` and `popd`, so that in
+// `cd ~ && cat .aws/credentials` the second path is seen as it is. `cd -P`
+// resolves links as it goes (Env.RealPath); a relative DIR is searched
+// along CDPATH when the command line or the daemon's variables set it; a
+// folder only known when the command runs marks the cwd unknown.
 func (w *walker) changeDir(words []word, sc *scope) {
-	if name := words[0].text; name != "cd" && name != "pushd" {
+	name := words[0].text
+	if name != "cd" && name != "pushd" && name != "popd" {
 		return
 	}
+	physical := false
 	var target *word
 	for i := 1; i < len(words); i++ {
-		if t := words[i].text; t == "--" || (strings.HasPrefix(t, "-") && t != "-") {
+		t := words[i].text
+		if t == "--" {
+			if i+1 < len(words) {
+				target = &words[i+1]
+			}
+			break
+		}
+		if strings.HasPrefix(t, "-") && t != "-" && !words[i].dynamic {
+			if name == "cd" && strings.Contains(t[1:], "P") {
+				physical = true
+			}
 			continue
 		}
 		target = &words[i]
 		break
 	}
+	if name == "popd" {
+		if target != nil && !target.dynamic && (strings.HasPrefix(target.text, "+") || strings.HasPrefix(target.text, "-")) {
+			// popd +N drops an entry without changing folder.
+			sc.dirs = append([]string(nil), sc.dirs[:max(len(sc.dirs)-1, 0)]...)
+			return
+		}
+		if len(sc.dirs) == 0 {
+			sc.cwdUnknown = true // the stack from before the command
+			return
+		}
+		sc.cwd = sc.dirs[len(sc.dirs)-1]
+		sc.dirs = append([]string(nil), sc.dirs[:len(sc.dirs)-1]...)
+		return
+	}
+	from := sc.cwd
 	switch {
+	case target == nil && name == "pushd":
+		// pushd alone swaps the top two folders.
+		if len(sc.dirs) == 0 {
+			sc.cwdUnknown = true
+			return
+		}
+		top := sc.dirs[len(sc.dirs)-1]
+		sc.dirs = append(append([]string(nil), sc.dirs[:len(sc.dirs)-1]...), sc.cwd)
+		sc.cwd = top
+		return
 	case target == nil:
 		sc.cwd = w.env.Home
-	case target.dynamic || target.text == "-":
-		// Unknown: keep the last known directory.
+	case target.dynamic || target.text == "-" || (name == "pushd" && (strings.HasPrefix(target.text, "+") || strings.HasPrefix(target.text, "-"))):
+		// Only known when it runs: keep the last known folder, marked.
+		sc.cwdUnknown = true
+		return
 	default:
-		sc.cwd = w.abs(target.text, sc.cwd)
+		sc.cwd = w.cdTarget(target.text, sc)
 	}
+	if physical && w.env.RealPath != nil {
+		sc.cwd = w.env.RealPath(sc.cwd)
+	}
+	if name == "pushd" {
+		sc.dirs = append(append([]string(nil), sc.dirs...), from)
+	}
+}
+
+// cdTarget is where `cd dir` goes from sc: a relative dir that is not
+// ./ or ../ is looked for along CDPATH first, as the shell does; the
+// first entry that exists wins (an empty entry is the cwd).
+func (w *walker) cdTarget(dir string, sc *scope) string {
+	cdpath, ok := sc.vars["CDPATH"]
+	if !ok {
+		if v, set := w.env.Vars["CDPATH"]; set {
+			cdpath, ok = word{text: v}, true
+		}
+	}
+	if ok && !cdpath.dynamic && cdpath.text != "" && !filepath.IsAbs(dir) &&
+		dir != "." && dir != ".." && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") {
+		for _, e := range strings.Split(cdpath.text, ":") {
+			base := w.abs(e, sc.cwd)
+			if e == "" {
+				base = sc.cwd
+			}
+			cand := w.abs(dir, base)
+			if w.env.IsDir != nil && w.env.IsDir(cand) {
+				return cand
+			}
+			if w.env.IsDir == nil && e != "" {
+				// Nothing to look with: the first entry is the guess a
+				// protected place would hide behind.
+				return cand
+			}
+		}
+	}
+	return w.abs(dir, sc.cwd)
 }
 
 // redirects resolves a statement's redirections.
@@ -476,9 +563,33 @@ func (w *walker) abs(p, cwd string) string {
 		return ""
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
+		p = strings.TrimSuffix(cwd, "/") + "/" + p
 	}
-	return filepath.Clean(p)
+	clean := filepath.Clean(p)
+	// `..` after a link goes up from the link's target, not textually:
+	// the written form is kept for whoever resolves links.
+	if clean != p && hasDotDot(p) && len(w.dotted) < MaxDotted {
+		if w.dotted == nil {
+			w.dotted = map[string]string{}
+		}
+		if _, ok := w.dotted[clean]; !ok {
+			w.dotted[clean] = p
+		}
+	}
+	return clean
+}
+
+// MaxDotted is how many paths with `..` a parse keeps as written
+// (Result.Dotted).
+const MaxDotted = 64
+
+func hasDotDot(p string) bool {
+	for _, c := range strings.Split(p, "/") {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // assign records NAME=value for the commands after it. A value that is
