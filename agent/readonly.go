@@ -55,17 +55,24 @@ var writerPlaces = map[string]bool{"target": true, "destination": true, "dest": 
 // read-only kind, a quiet tool, or an MCP tool whose name starts with a
 // read verb, has no writing word, and whose input carries nothing to
 // write and no second place to write to. kind is the call's canonical
-// kind, tool its name as the agent sent it, input its input.
+// kind, tool its name in Claude Code's terms (Call.Like: mcp__server__tool),
+// input its input.
 func OnlyReads(kind, tool string, input map[string]any) bool {
 	if readOnlyKinds[kind] || quietTools[tool] {
 		return true
 	}
-	name, isMCP := MCPName(tool)
+	name, ambiguous, isMCP := mcpName(tool)
 	if !isMCP {
 		return false
 	}
 	words := nameWords(name)
-	if len(words) == 0 || !mcpReadVerbs[words[0]] {
+	switch {
+	case len(words) == 0:
+		return false
+	case mcpReadVerbs[words[0]]:
+	case ambiguous && len(words) > 1 && mcpReadVerbs[words[1]]:
+		// The first word may be the server's (Gemini's mcp_fs_read_file).
+	default:
 		return false
 	}
 	for _, w := range words {
@@ -82,27 +89,25 @@ func OnlyReads(kind, tool string, input map[string]any) bool {
 	return true
 }
 
-// MCPName is an MCP tool's own name: the part after mcp__server__
-// (Claude Code, Codex, Copilot), or after mcp_server_ (Gemini CLI, whose
-// server and tool cannot be told apart: the first word is taken as the
-// server).
-func MCPName(tool string) (string, bool) {
+// mcpName is an MCP tool's own name: the part after mcp__server__
+// (Claude Code, Codex, Copilot). ambiguous is set when no server part
+// can be told apart (Gemini's mcp_server_tool, Cursor's bare MCP tool
+// names): the name is then the whole rest.
+func mcpName(tool string) (name string, ambiguous, ok bool) {
 	l := strings.ToLower(tool)
+	var rest string
 	switch {
 	case strings.HasPrefix(l, "mcp__"):
-		rest := tool[len("mcp__"):]
-		if i := strings.Index(rest, "__"); i >= 0 {
-			return rest[i+2:], true
-		}
-		return rest, true
+		rest = tool[len("mcp__"):]
 	case strings.HasPrefix(l, "mcp_"):
-		rest := tool[len("mcp_"):]
-		if i := strings.Index(rest, "_"); i >= 0 {
-			return rest[i+1:], true
-		}
-		return rest, true
+		rest = tool[len("mcp_"):]
+	default:
+		return "", false, false
 	}
-	return "", false
+	if i := strings.Index(rest, "__"); i >= 0 {
+		return rest[i+2:], false, true
+	}
+	return rest, true, true
 }
 
 // nameWords splits a tool name into lower-case words at _ - . and

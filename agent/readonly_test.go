@@ -31,6 +31,9 @@ func TestOnlyReads(t *testing.T) {
 		{"read verb, content field", "mcp", "mcp__x__get_file", map[string]any{"path": "x", "content": "y"}, false},
 		{"read verb, target field", "mcp", "mcp__x__read_into", map[string]any{"path": "x", "target": "y"}, false},
 		{"no verb", "mcp", "mcp__x__files", nil, false},
+		{"cursor bare read_file", "mcp", "mcp__read_file", map[string]any{"path": "x"}, true},
+		{"gemini server then verb", "mcp", "mcp__fs_read_file", map[string]any{"path": "x"}, true},
+		{"gemini server then writer", "mcp", "mcp__get_write_file", map[string]any{"path": "x"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -331,7 +331,7 @@ func Derive(event map[string]any, env Env) *Derived {
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
 	}
-	if !isShell && !agent.OnlyReads(d.ToolKind, call.Tool, ti) {
+	if !isShell && !agent.OnlyReads(d.ToolKind, tool, ti) {
 		d.Touches, d.PIDs, d.TouchesTruncated = touches(ti, d.Cwd, env.Home)
 		for _, p := range d.Paths { // the named path fields, made absolute the same way
 			if !slices.Contains(d.Touches, p) {
