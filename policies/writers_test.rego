@@ -29,3 +29,31 @@ test_truncated_scan_asked if t_asked("self.touches_unchecked", t_writer("mcp__x_
 test_unseen_patch_asked if t_asked("self.patch_unseen", t_bash([t_cmd("apply_patch", ["$(cat p)"], [])]))
 
 test_shown_patch_not_asked if not t_asked("self.patch_unseen", object.union(t_bash([t_cmd("apply_patch", [], [])]), {"agentjail": {"writes": ["/home/dev/project/a.go"]}}))
+
+# --- settings that run code or switch the hook off (self_settings.rego) ---
+
+t_ws_settings(judgement) := {
+	"tool_name": "Write", "tool_input": {},
+	"agentjail": {"tool_kind": "write", "home": t_home, "cwd": t_project, "paths": [judgement.path], "writes": [judgement.path], "unusual_paths": [], "urls": [], "guard_config": [judgement]},
+}
+
+test_settings_runs_code_asked if t_asked("self.settings_runs_code", t_ws_settings({"path": "/home/dev/project/.claude/settings.json", "agent": "claude-code", "removes_guard": false, "problem": "", "created_unhooked": false, "runs_code": ["set statusLine to x"]}))
+
+test_settings_without_code_not_asked if not t_asked("self.settings_runs_code", t_ws_settings({"path": "/home/dev/project/.claude/settings.json", "agent": "claude-code", "removes_guard": false, "problem": "", "created_unhooked": false}))
+
+t_written_env(disabling) := {
+	"tool_name": "Write", "tool_input": {},
+	"agentjail": {"tool_kind": "write", "home": t_home, "cwd": t_project, "paths": [], "writes": [], "unusual_paths": [], "urls": [], "written": [{
+		"path": "/home/dev/project/mise.toml", "kind": "mise", "commands": [], "text": [],
+		"added": [{"label": "env", "key": "env/BASH_ENV", "value": "/tmp/x", "disabling": disabling}],
+	}]},
+}
+
+test_editor_env_disabling_denied if t_denied("self.settings_env", t_written_env(true))
+
+test_editor_env_other_allowed if not t_denied("self.settings_env", t_written_env(false))
+
+test_copilot_settings_are_agent_settings if {
+	claude_settings("/home/dev/.copilot/settings.json") with input as t_bash([])
+	claude_settings("/home/dev/project/.github/copilot/settings.json") with input as t_bash([])
+}
