@@ -516,8 +516,7 @@ ask contains {"id": "self.touches_unchecked", "msg": msg} if {
 # files it changes cannot be known, agent settings among them. A patch
 # the command shows is read like the tool's (input.agentjail.writes).
 ask contains {"id": "self.patch_unseen", "msg": msg} if {
-	some name in {"apply_patch", "applypatch"}
-	name in input.agentjail.names
+	"apply_patch" in input.agentjail.names
 	not input.agentjail.writes[0]
 	msg := "apply_patch is given a patch that the command line does not show, so agentjail cannot tell which files it changes; a human should check it, or give the patch in the command (apply_patch <<'EOF' ... EOF)."
 }
