@@ -14,9 +14,13 @@ import "strings"
 // kind: a subagent's own tool calls are judged one by one.
 var readOnlyKinds = map[string]bool{KindRead: true, KindSearch: true, KindList: true, KindFetch: true, KindAgent: true}
 
-// quietTools are the agents' own tools that touch no file the call
-// names: their text is a plan or a list for the user.
-var quietTools = map[string]bool{"ExitPlanMode": true, "TodoWrite": true, "TodoRead": true, "BashOutput": true, "KillShell": true, "WebSearch": true, "update_plan": true, "write_todos": true}
+// quietTools are the agents' own tools that only read, or touch no file
+// the call names (their text is a plan or a list for the user), beyond
+// the kinds above: Claude Code's notebook and MCP resource readers.
+var quietTools = map[string]bool{
+	"ExitPlanMode": true, "TodoWrite": true, "TodoRead": true, "BashOutput": true, "KillShell": true, "WebSearch": true,
+	"NotebookRead": true, "ListMcpResourcesTool": true, "ReadMcpResourceTool": true, "update_plan": true, "write_todos": true,
+}
 
 // mcpReadVerbs are the first words of MCP tool names that only read
 // (read_file, get_file_info, list_directory, search_files, view_image).
