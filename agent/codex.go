@@ -21,24 +21,15 @@ func (codex) Recognise(map[string]any) bool { return false }
 func (codex) Canonical(event map[string]any) Call {
 	tool := str(event, "tool_name")
 	raw := event["tool_input"]
-	ti, _ := raw.(map[string]any)
-	switch {
-	case tool == "apply_patch":
-		text := str(ti, "command")
-		if text == "" {
-			text = str(ti, "input")
-		}
-		p := ParsePatch(text)
-		return Call{Tool: tool, Kind: patchKind(p), Like: "apply_patch", LikeInput: raw, Patch: &p}
-	case shellNames[strings.ToLower(tool)]:
-		c := Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
-		// The model may run apply_patch through the shell too
-		// (apply_patch <<'EOF' ... EOF): its files are writes all the same.
-		if cmd := str(ti, "command"); strings.Contains(cmd, patchBegin) {
-			p := ParsePatch(cmd)
-			c.Patch = &p
-		}
+	if c, ok := patchCall(tool, raw); ok {
 		return c
+	}
+	switch {
+	case shellNames[strings.ToLower(tool)]:
+		// The model may run apply_patch through the shell too
+		// (apply_patch <<'EOF' ... EOF): the daemon reads its patch
+		// from any agent's shell command (ShellPatch).
+		return Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
 	case strings.HasPrefix(tool, "mcp__"):
 		return mcpCall(tool, tool, raw)
 	}

@@ -49,6 +49,10 @@ func (copilot) Canonical(event map[string]any) Call {
 	if !ok {
 		raw = event["toolArgs"] // not an object: the daemon says so
 	}
+	// apply_patch takes the patch in its arguments, or as them.
+	if c, isPatch := patchCall(tool, raw); isPatch {
+		return c
+	}
 	t, known := copilotTools[tool]
 	switch {
 	case known && ok:

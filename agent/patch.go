@@ -161,3 +161,39 @@ func ParsePatch(text string) Patch {
 	flush()
 	return p
 }
+
+// patchFields are the input fields an apply_patch tool takes its patch
+// text from, in every agent's terms: Codex's command and input, Copilot
+// CLI's input (or its whole arguments as one string), a patch field.
+var patchFields = []string{"command", "input", "patch"}
+
+// patchCall reads a call of any agent's apply_patch tool: its patch goes
+// through ParsePatch, so every file it adds, changes, moves or deletes
+// is a write, judged like Codex's. ok is false for another tool.
+func patchCall(tool string, raw any) (Call, bool) {
+	if !strings.EqualFold(tool, "apply_patch") {
+		return Call{}, false
+	}
+	text, _ := raw.(string)
+	if ti, ok := raw.(map[string]any); ok {
+		for _, k := range patchFields {
+			if s := str(ti, k); s != "" {
+				text = s
+				break
+			}
+		}
+	}
+	p := ParsePatch(text)
+	return Call{Tool: tool, Kind: patchKind(p), Like: "apply_patch", LikeInput: raw, Patch: &p}, true
+}
+
+// ShellPatch is the patch a shell command carries for the apply_patch
+// program (apply_patch <<'EOF' ... EOF, apply_patch "*** Begin Patch
+// ..."): nil when its text shows none.
+func ShellPatch(command string) *Patch {
+	if !strings.Contains(command, patchBegin) {
+		return nil
+	}
+	p := ParsePatch(command)
+	return &p
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentjail/agentjail/internal/agentconfig"
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -151,7 +152,7 @@ func (o Options) codexOff() []string {
 		if toml.Unmarshal(b, &doc) != nil {
 			continue
 		}
-		for _, key := range []string{"hooks", "codex_hooks"} {
+		for _, key := range agentconfig.CodexHookFeatures {
 			v, ok := doc.Features[key].(bool)
 			if !ok {
 				continue
@@ -169,8 +170,11 @@ func (o Options) codexOff() []string {
 // turns off user-level and repository hooks alike.
 func (o Options) copilotOff() []string {
 	f := filepath.Join(o.copilotHome(), "settings.json")
-	if doc := readSettingsJSON(f); doc != nil && doc["disableAllHooks"] == true {
-		return []string{fmt.Sprintf(`%s sets "disableAllHooks": true, so Copilot CLI runs no hooks: remove the key or set it to false`, o.tildePath(f))}
+	doc := readSettingsJSON(f)
+	for _, key := range agentconfig.CopilotSwitches {
+		if doc != nil && doc[key] == true {
+			return []string{fmt.Sprintf(`%s sets "%s": true, so Copilot CLI runs no hooks: remove the key or set it to false`, o.tildePath(f), key)}
+		}
 	}
 	return nil
 }

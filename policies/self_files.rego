@@ -485,3 +485,38 @@ deny contains {"id": "self.interpreter", "msg": msg} if {
 	code_mentions_guard(code)
 	msg := sprintf("Blocked: this %s code points at agentjail's own files, socket, service or the agent's hook settings, and code can change or stop them. Read them with cat or grep instead, or tell the user what you need changed.", [cmd.name])
 }
+
+# --- every other tool --------------------------------------------------
+
+# Any call other than a shell command that is not known only to read (the
+# agents' read, search, list and fetch tools and MCP tools named with a
+# read verb, agent.OnlyReads) may write every place it names, in any
+# field: an MCP append_file, copy_file, set_contents, symlink, a tool an
+# agent adds tomorrow. input.agentjail.touches lists them. Agent settings
+# are judged on the file they would leave (guard_config,
+# self_settings.rego), the rest of agentjail's places are refused.
+deny contains {"id": "self.protected_file", "msg": msg} if {
+	input.agentjail.touches[0]
+	names_guard_place(input.agentjail.touches)
+	some p in input.agentjail.touches
+	protected_file(p)
+	not claude_settings(p)
+	not agent_permission_file(p)
+	msg := sprintf("Blocked: `%s` names %s, which keeps agentjail guarding this session, and is not a tool known only to read; agents may not change it. Read it with a read-only tool, or tell the user what you need changed.", [input.agentjail.tool_name, pretty(p)])
+}
+
+# An input too large or too deep to scan whole for the places it names.
+ask contains {"id": "self.touches_unchecked", "msg": msg} if {
+	input.agentjail.touches_truncated
+	msg := sprintf("`%s` names more places, or nests them deeper, than agentjail scans; a human should check that it leaves agentjail's files and the agent's hook settings alone.", [input.agentjail.tool_name])
+}
+
+# apply_patch run as a program whose patch the command line does not
+# show (apply_patch "$(cat p)", apply_patch < p, cat p | apply_patch): the
+# files it changes cannot be known, agent settings among them. A patch
+# the command shows is read like the tool's (input.agentjail.writes).
+ask contains {"id": "self.patch_unseen", "msg": msg} if {
+	"apply_patch" in input.agentjail.names
+	not input.agentjail.writes[0]
+	msg := "apply_patch is given a patch that the command line does not show, so agentjail cannot tell which files it changes; a human should check it, or give the patch in the command (apply_patch <<'EOF' ... EOF)."
+}

@@ -48,3 +48,38 @@ ask contains {"id": "self.nested_agent", "msg": msg} if {
 # Claude Code's managed-settings drop-in folder holds settings files too
 # (claude_settings in self.rego has the rest, as agentconfig.ClaudeSettings).
 claude_settings(p) if regex.match(`^(/etc/claude-code|/Library/Application Support/ClaudeCode)/managed-settings\.d/[^/]+\.json$`, p)
+
+# A settings change that runs code of its own beside agentjail's hook: a
+# new PreToolUse hook (it runs after our check and may rewrite what the
+# tool gets), a statusLine or apiKeyHelper command, an env entry that
+# changes what every command runs (PATH, SHELL ...). Not a switch-off, but
+# code the user did not write: a human should confirm.
+ask contains {"id": "self.settings_runs_code", "msg": msg} if {
+	input.agentjail.guard_config[0]
+	some g in input.agentjail.guard_config
+	some r in object.get(g, "runs_code", [])
+	msg := sprintf("This change to %s would %s; a human should confirm.", [pretty(g.path), r])
+}
+
+# Copilot CLI's settings.json switches every hook off (disableAllHooks),
+# the user's and a repository's (as agentconfig.CopilotConfig).
+claude_settings(p) if home_rel(p) == ".copilot/settings.json"
+
+claude_settings(p) if {
+	base_name(p) == "settings.json"
+	base_name(parent_dir(p)) == "copilot"
+	base_name(parent_dir(parent_dir(p))) == ".github"
+}
+
+# Editor and tool settings that set a variable switching off or
+# redirecting agentjail's hook for what they start (VS Code's
+# terminal.integrated.env.* and claudeCode.environmentVariables, mise's
+# [env]): the variables are agentconfig.DisablingEnv's, the one table.
+deny contains {"id": "self.settings_env", "msg": msg} if {
+	input.agentjail.written[0]
+	some f in input.agentjail.written
+	some a in f.added
+	a.label == "env"
+	a.disabling
+	msg := sprintf("Blocked: %s: `%s` sets a variable that switches off or redirects agentjail's hook for what it starts. Leave it out, or tell the user what you need.", [pretty(f.path), a.key])
+}

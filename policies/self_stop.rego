@@ -287,3 +287,14 @@ deny contains {"id": "self.stop_daemon", "msg": msg} if {
 code_selects_daemon(code) if regex.match(sprintf(`(^|[^0-9])%d([^0-9]|$)`, [derived.daemon_pid]), code)
 
 code_selects_daemon(code) if regex.match(`pgrep|pidof|(^|[^A-Za-z])ps([^A-Za-z]|$)|psutil|process_iter|\.lock|\.pid|getpgid|(^|[^0-9])-1([^0-9]|$)`, code)
+
+# A tool other than the shell given the daemon's pid (an MCP kill_process,
+# signal_process, set_priority): process control of the daemon is
+# stopping it, whatever the tool is called.
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	input.agentjail.pids[0]
+	input.agentjail.daemon_pid > 0
+	some pid in input.agentjail.pids
+	pid == input.agentjail.daemon_pid
+	msg := sprintf("Blocked: `%s` is given the pid of agentjail's daemon, which guards this session; agents may not signal, pause or reconfigure it. Tell the user what you need.", [input.agentjail.tool_name])
+}

@@ -112,6 +112,8 @@ written_files_pack := [
 		{"key": "**/terminal.integrated.profiles.*/*/path", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.profiles.*/*/args/*", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.automationProfile.*/path", "label": "editor_exec"},
+		{"key": "**/terminal.integrated.env.*/*", "label": "env"},
+		{"key": "**/claudeCode.environmentVariables/*/name", "label": "env"},
 		{"key": "**/terminal.integrated.env.*/*", "value": "(?i)^(NODE_OPTIONS|LD_PRELOAD|DYLD_|PROMPT_COMMAND|BASH_ENV|ENV|PYTHONSTARTUP|PERL5OPT|RUBYOPT)", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.env.*/*", "value": "(?i)(curl|wget|\\bnc\\b|/tmp/|\\.sh\\b)", "label": "editor_exec"},
 		{"key": "**/*.path", "value": "^(/tmp/|/var/tmp/|/dev/shm/|~/|\\$HOME|.*[;|&`]|.*\\b(curl|wget)\\b)", "label": "editor_exec"},
@@ -131,6 +133,12 @@ written_files_pack := [
 	# composer command that names the tool (ATT&CK T1574).
 	{"kind": "tool_shim", "match": `(^|/)(node_modules/\.bin|\.venv/bin|venv/bin|vendor/bin)/[^/]+$`, "format": "shell"},
 	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
+	# mise: [env] sets variables for every command run in the folder,
+	# _.source runs a script; tasks' run lines are commands.
+	{"kind": "mise", "match": `(^|/)(\.?mise(\.local)?\.toml|\.mise/config\.toml|\.config/mise/config\.toml)$`, "format": "toml", "commands": ["tasks/*/run"], "watch": [
+		{"key": "env/*", "label": "env"},
+		{"key": "env/_/source", "label": "autorun"},
+	]},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
 	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
 	{"kind": "compose", "match": `(^|/)(docker-)?compose(\.[^/]+)?\.ya?ml$`, "format": "yaml", "commands": ["services/*/command", "services/*/entrypoint"], "contained": true, "rules": container_rules, "watch": [

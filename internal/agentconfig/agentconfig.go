@@ -41,11 +41,23 @@ type Judgement struct {
 	// Grants are the permissions the write gives the agent that the file
 	// did not: tool calls it would make without the user's approval.
 	Grants []Grant
+	// RunsCode says, one reason each, what code of its own the file the
+	// call leaves would run beside agentjail's hook (a new PreToolUse
+	// hook, a statusLine or apiKeyHelper command, an env entry that
+	// changes what every command runs): the policies ask.
+	RunsCode []string
 }
 
 // Map is j as a JSON-shaped value for the policy input.
 func (j Judgement) Map() map[string]any {
 	m := map[string]any{"path": j.Path, "agent": j.Agent, "removes_guard": j.RemovesGuard, "problem": j.Problem, "created_unhooked": j.CreatedUnhooked}
+	if len(j.RunsCode) > 0 {
+		runs := make([]any, len(j.RunsCode))
+		for i, r := range j.RunsCode {
+			runs[i] = r
+		}
+		m["runs_code"] = runs
+	}
 	if len(j.Grants) > 0 {
 		grants := make([]any, len(j.Grants))
 		for i, g := range j.Grants {
@@ -137,6 +149,9 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		return fail(p)
 	}
 	j.Grants = grantJudges[agent](cur, res)
+	if runs := codeJudges[agent]; runs != nil {
+		j.RunsCode = runs(cur, res)
+	}
 	j.CreatedUnhooked = cur == nil && res != nil && !strings.Contains(string(res), hookBinary)
 	return j
 }

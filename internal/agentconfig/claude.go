@@ -42,19 +42,6 @@ const minHookTimeout = 4
 // defaultHookTimeout is Claude Code's timeout for a hook that sets none.
 const defaultHookTimeout = 60
 
-// DisablingEnv reports an environment variable that switches off or
-// redirects agentjail's hook (AGENTJAIL_*), every hook (CLAUDE_CODE_SIMPLE,
-// set by --bare; CLAUDE_CODE_SAFE_MODE, set by --safe-mode), the settings
-// that hold the hook (CLAUDE_CONFIG_DIR, HOME), or what runs the hook
-// command (loader and Node injection).
-func DisablingEnv(name string) bool {
-	switch name {
-	case "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE", "CLAUDE_CONFIG_DIR", "HOME", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "NODE_OPTIONS":
-		return true
-	}
-	return strings.HasPrefix(name, "AGENTJAIL_") || strings.HasPrefix(name, "DYLD_")
-}
-
 // switches are settings keys that turn hooks off wherever they take
 // effect: disableAllHooks in any settings file drops every hook but the
 // managed ones; the others keep only managed or plugin hooks.

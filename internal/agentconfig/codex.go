@@ -77,11 +77,18 @@ func judgeCodexTOML(cur, res []byte) string {
 		}
 		return ""
 	}
-	if f, _ := resDoc["features"].(map[string]any); f != nil {
-		if v, ok := f["hooks"]; ok && v != true {
-			if cf, _ := curDoc["features"].(map[string]any); !reflect.DeepEqual(cf["hooks"], v) {
-				return "set [features] hooks = false, which switches off every hook, agentjail's included"
-			}
+	if p := codexHooksOff(curDoc, resDoc, ""); p != "" {
+		return p
+	}
+	// A profile switches hooks off for every run that picks it
+	// (codex -p NAME, or profile = "NAME" at the top).
+	resProfiles, _ := resDoc["profiles"].(map[string]any)
+	curProfiles, _ := curDoc["profiles"].(map[string]any)
+	for _, name := range sortedKeys(resProfiles) {
+		rp, _ := resProfiles[name].(map[string]any)
+		cp, _ := curProfiles[name].(map[string]any)
+		if p := codexHooksOff(cp, rp, fmt.Sprintf("profiles.%s.", name)); p != "" {
+			return p
 		}
 	}
 	newStates := states(resDoc)
@@ -101,6 +108,20 @@ func judgeCodexTOML(cur, res []byte) string {
 			if _, known := states(curDoc)[key]; !known {
 				return fmt.Sprintf("disable the hook %s", key)
 			}
+		}
+	}
+	return ""
+}
+
+// codexHooksOff: res sets one of the hook features to anything but true
+// under [features] (of the table where, a profile or the top) where cur
+// did not.
+func codexHooksOff(cur, res map[string]any, where string) string {
+	f, _ := res["features"].(map[string]any)
+	cf, _ := cur["features"].(map[string]any)
+	for _, key := range CodexHookFeatures {
+		if v, ok := f[key]; ok && v != true && !reflect.DeepEqual(cf[key], v) {
+			return fmt.Sprintf("set [%sfeatures] %s = %s, which switches off every hook, agentjail's included", where, key, jsonText(v))
 		}
 	}
 	return ""

@@ -8,9 +8,16 @@ import (
 )
 
 // CopilotConfig reports whether path is a Copilot CLI hook file: a JSON
-// file in ~/.copilot/hooks or a project's .github/hooks, or
-// ~/.copilot/config.json.
+// file in ~/.copilot/hooks or a project's .github/hooks,
+// ~/.copilot/config.json, or a settings.json that can switch every hook
+// off (~/.copilot/settings.json, a repository's .github/copilot/settings.json).
 func CopilotConfig(path, home string) bool {
+	if filepath.Base(path) == "settings.json" && filepath.Base(filepath.Dir(path)) == "copilot" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".github" {
+		return true
+	}
+	if homeRel(path, home) == ".copilot/settings.json" {
+		return true
+	}
 	dir := filepath.Dir(path)
 	if filepath.Ext(path) == ".json" && filepath.Base(dir) == "hooks" {
 		parent := filepath.Base(filepath.Dir(dir))
@@ -42,6 +49,11 @@ func judgeCopilot(cur, res []byte) string {
 		}
 		return "leave a hooks file Copilot cannot read, agentjail's hook with it"
 	}
+	for _, key := range CopilotSwitches {
+		if switchedOn(key, curDoc, resDoc) {
+			return fmt.Sprintf("set %s, which switches off every Copilot CLI hook, agentjail's included", key)
+		}
+	}
 	now := copilotOurs(resDoc)
 	for _, want := range ours {
 		problem := "remove the agentjail hook from hooks.preToolUse"
@@ -49,6 +61,10 @@ func judgeCopilot(cur, res []byte) string {
 			if reflect.DeepEqual(got["bash"], want["bash"]) && reflect.DeepEqual(got["command"], want["command"]) {
 				if secs(got) < secs(want) {
 					problem = "lower the agentjail hook's timeoutSec, so Copilot would run the tool unchecked when it times out"
+					continue
+				}
+				if p := hookEntryChanged(want, got); p != "" {
+					problem = p
 					continue
 				}
 				problem = ""

@@ -57,6 +57,8 @@ func judgeCursor(cur, res []byte) string {
 			return fmt.Sprintf("remove the agentjail hook from %s", event)
 		case got["command"] != want["command"]:
 			return fmt.Sprintf("change the agentjail hook's command under %s", event)
+		case hookEntryChanged(want, got) != "":
+			return fmt.Sprintf("%s under %s", hookEntryChanged(want, got), event)
 		case want["failClosed"] == true && got["failClosed"] != true:
 			return fmt.Sprintf("drop failClosed from the agentjail hook under %s, so Cursor would run the tool when the hook fails", event)
 		case !reflect.DeepEqual(got["matcher"], want["matcher"]) && got["matcher"] != nil:

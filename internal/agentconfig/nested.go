@@ -213,10 +213,6 @@ func Exported(text string) []string {
 	return out
 }
 
-// codexHookFeatures are the [features] names under which Codex switches
-// its hooks on (codex.go judges the same switch in config.toml).
-var codexHookFeatures = []string{"hooks", "codex_hooks"}
-
 // nestedCodex judges one codex launch: a -c/--config override or a
 // --disable that switches hooks off or touches a hook's trust, and
 // variables that point it at another configuration (CODEX_HOME, HOME)
@@ -248,14 +244,14 @@ func nestedCodex(args []string, assigns map[string]string) *Launch {
 		}
 		switch flag {
 		case "--disable":
-			if slices.Contains(codexHookFeatures, strings.TrimSpace(value)) {
+			if slices.Contains(CodexHookFeatures, strings.TrimSpace(value)) {
 				return launch("deny", "codex --disable %s switches off every hook, agentjail's included", value)
 			}
 		case "-c", "--config":
 			key, v, _ := strings.Cut(value, "=")
 			key, v = strings.Trim(strings.TrimSpace(key), `"'`), strings.TrimSpace(v)
 			switch {
-			case slices.Contains(codexHookFeatures, strings.TrimPrefix(key, "features.")) && strings.HasPrefix(key, "features.") && v != "true":
+			case slices.Contains(CodexHookFeatures, strings.TrimPrefix(key, "features.")) && strings.HasPrefix(key, "features.") && v != "true":
 				return launch("deny", "codex -c %s switches off every hook, agentjail's included", value)
 			case key == "features" && strings.Contains(v, "hooks"):
 				return launch("deny", "codex -c %s replaces the features that switch its hooks on", value)

@@ -157,6 +157,21 @@ type Derived struct {
 	// daemon resolves (realpath.MaxLookups): the rest are judged as
 	// written (input.agentjail.paths_unresolved, only when set).
 	PathsUnresolved bool
+	// Touches are the places a call other than a shell command names in
+	// any field of its input, at any depth (a uri, a target, a list of
+	// sources, a file:// URI, a path among the words of a text), when
+	// the call is not known only to read (agent.OnlyReads): every such
+	// call may write what it names, whatever its name says
+	// (input.agentjail.touches, only when any). Fields that carry what
+	// is written (content, new_string ...) are data, not places.
+	Touches []string
+	// PIDs are the process ids such a call names (pid, process_id ...),
+	// for the rules about stopping the daemon (input.agentjail.pids).
+	PIDs []int64
+	// TouchesTruncated is set when the input was too large or deep to
+	// scan whole (input.agentjail.touches_truncated): the policies ask
+	// when what was found comes near a protected place.
+	TouchesTruncated bool
 	// Search is a search tool's pattern and file glob in any agent's
 	// terms (Grep, grep_search, grep, rg ...), for rules about what a
 	// search looks for (input.agentjail.search, only for search tools).
@@ -347,6 +362,18 @@ func Derive(event map[string]any, env Env) *Derived {
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
 	}
+	if !isShell && !agent.OnlyReads(d.ToolKind, tool, ti) {
+		d.Touches, d.PIDs, d.TouchesTruncated = touches(ti, d.Cwd, env.Home)
+		for _, p := range d.Paths { // the named path fields, made absolute the same way
+			if !slices.Contains(d.Touches, p) {
+				d.Touches = append(d.Touches, p)
+			}
+		}
+	}
+	if isShell && call.Patch == nil {
+		// apply_patch run as a program, by any agent's shell tool.
+		call.Patch = agent.ShellPatch(cmd)
+	}
 	var patched []agentconfig.Judgement
 	if call.Patch != nil {
 		patched = d.addPatch(*call.Patch, env)
@@ -423,9 +450,15 @@ func (d *Derived) addPatch(p agent.Patch, env Env) []agentconfig.Judgement {
 // on the files they would leave. An MCP tool whose input carries a whole
 // file's content writes it, whatever its name says.
 func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentconfig.Judgement {
+	// Every place a tool not known only to read names may be written:
+	// each agent hook configuration among them is judged on what the
+	// call leaves (a tool whose result cannot be computed removes the
+	// guard).
 	targets := d.Writes
-	if _, ok := agentconfig.Content(ti); ok && len(targets) == 0 && strings.HasPrefix(tool, "mcp__") {
-		targets = d.Paths
+	for _, p := range d.Touches {
+		if !slices.Contains(targets, p) {
+			targets = append(slices.Clip(targets), p)
+		}
 	}
 	var out []agentconfig.Judgement
 	for _, p := range targets {

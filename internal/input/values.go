@@ -63,6 +63,19 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	if d.PatchTruncated {
 		b.Field("patch_truncated", b.Bool(true))
 	}
+	if len(d.Touches) > 0 {
+		b.Field("touches", b.Strings(d.Touches))
+	}
+	if len(d.PIDs) > 0 {
+		pids := make([]V, len(d.PIDs))
+		for i, p := range d.PIDs {
+			pids[i] = b.Int(int(p))
+		}
+		b.Field("pids", b.Array(pids))
+	}
+	if d.TouchesTruncated {
+		b.Field("touches_truncated", b.Bool(true))
+	}
 	if d.Search != nil {
 		s := b.Mark()
 		b.Field("pattern", b.String(d.Search.Pattern))

@@ -200,14 +200,36 @@ type File struct {
 	Problem string
 }
 
-// Added is one watched key the write adds.
-type Added struct{ Label, Key, Value string }
+// Added is one watched key the write adds. Disabling is set for an
+// environment entry (label EnvLabel) whose variable switches off or
+// redirects agentjail's hook (agentconfig.DisablingEnv, the one table).
+type Added struct {
+	Label, Key, Value string
+	Disabling         bool
+}
+
+// EnvLabel is the watch label of environment entries (VS Code's
+// terminal.integrated.env.*, claudeCode.environmentVariables, mise's
+// [env]): each added one is checked against agentconfig.DisablingEnv.
+const EnvLabel = "env"
+
+// envName is the variable an environment entry at key path at sets: the
+// last key, or the value of a {"name": N, "value": V} entry's name.
+func envName(at []string, v any) string {
+	if len(at) == 0 {
+		return ""
+	}
+	if at[len(at)-1] == "name" {
+		return scalar(v)
+	}
+	return at[len(at)-1]
+}
 
 // Map is f as a JSON-shaped value for the policy input.
 func (f File) Map() map[string]any {
 	added := make([]any, len(f.Added))
 	for i, a := range f.Added {
-		added[i] = map[string]any{"label": a.Label, "key": a.Key, "value": a.Value}
+		added[i] = map[string]any{"label": a.Label, "key": a.Key, "value": a.Value, "disabling": a.Disabling}
 	}
 	return map[string]any{
 		"path": f.Path, "kind": f.Kind, "contained": f.Contained, "new": f.New, "auto": f.Auto, "rules": strs(f.Rules),
@@ -452,7 +474,11 @@ func (r *Row) walk(doc any, fs *facts) {
 		}
 		for i, w := range r.Watch {
 			if r.keyMatch(w.Key, at) && (r.watch[i] == nil || r.watch[i].MatchString(scalar(v))) {
-				fs.added = append(fs.added, Added{Label: w.Label, Key: strings.Join(at, "/"), Value: clip(scalar(v))})
+				a := Added{Label: w.Label, Key: strings.Join(at, "/"), Value: clip(scalar(v))}
+				if w.Label == EnvLabel {
+					a.Disabling = agentconfig.DisablingEnv(envName(at, v))
+				}
+				fs.added = append(fs.added, a)
 			}
 		}
 		for _, k := range r.Commands {

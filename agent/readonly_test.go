@@ -1,0 +1,73 @@
+package agent
+
+import "testing"
+
+func TestOnlyReads(t *testing.T) {
+	tests := []struct {
+		name, kind, tool string
+		input            map[string]any
+		want             bool
+	}{
+		{"Read", KindRead, "Read", nil, true},
+		{"Grep", KindSearch, "Grep", nil, true},
+		{"Gemini list_directory", KindList, "list_directory", nil, true},
+		{"Task", KindAgent, "Task", nil, true},
+		{"plan", "other", "ExitPlanMode", map[string]any{"plan": "x"}, true},
+		{"Write", KindWrite, "Write", nil, false},
+		{"unknown tool", "other", "Frobnicate", nil, false},
+		{"mcp read_file", "mcp", "mcp__fs__read_file", map[string]any{"path": "x"}, true},
+		{"mcp getFileInfo", "mcp", "mcp__fs__getFileInfo", map[string]any{"path": "x"}, true},
+		{"gemini mcp read", "mcp", "mcp_fs_read_text_file", map[string]any{"path": "x"}, true},
+		{"mcp search with query", "mcp", "mcp__docs__search_docs", map[string]any{"query": "x"}, true},
+		{"mcp write_file", "mcp", "mcp__fs__write_file", nil, false},
+		{"mcp append_file", "mcp", "mcp__fs__append_file", nil, false},
+		{"mcp copy_file", "mcp", "mcp__fs__copy_file", nil, false},
+		{"mcp set_contents", "mcp", "mcp__x__set_contents", nil, false},
+		{"mcp replace_regex", "mcp", "mcp__x__replace_regex", nil, false},
+		{"mcp chmod", "mcp", "mcp__x__chmod", nil, false},
+		{"mcp symlink", "mcp", "mcp__x__symlink", nil, false},
+		{"mcp kill_process", "mcp", "mcp__x__kill_process", nil, false},
+		{"read verb, write word", "mcp", "mcp__x__get_and_delete", nil, false},
+		{"read verb, content field", "mcp", "mcp__x__get_file", map[string]any{"path": "x", "content": "y"}, false},
+		{"read verb, target field", "mcp", "mcp__x__read_into", map[string]any{"path": "x", "target": "y"}, false},
+		{"no verb", "mcp", "mcp__x__files", nil, false},
+		{"cursor bare read_file", "mcp", "mcp__read_file", map[string]any{"path": "x"}, true},
+		{"gemini server then verb", "mcp", "mcp__fs_read_file", map[string]any{"path": "x"}, true},
+		{"gemini server then writer", "mcp", "mcp__get_write_file", map[string]any{"path": "x"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OnlyReads(tt.kind, tt.tool, tt.input); got != tt.want {
+				t.Errorf("OnlyReads(%q, %q) = %v, want %v", tt.kind, tt.tool, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPatchCallEveryAgent(t *testing.T) {
+	const patch = "*** Begin Patch\n*** Delete File: /h/.agentjail/config.yaml\n*** End Patch"
+	tests := []struct {
+		name  string
+		agent string
+		event map[string]any
+	}{
+		{"codex tool", "codex", map[string]any{"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}}},
+		{"copilot string args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": patch}},
+		{"copilot object args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": map[string]any{"input": patch}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, _ := Lookup(tt.agent)
+			c := a.Canonical(tt.event)
+			if c.Patch == nil || len(c.Patch.Files) != 1 || c.Patch.Files[0].Path != "/h/.agentjail/config.yaml" {
+				t.Fatalf("patch = %+v, want the deleted config", c.Patch)
+			}
+		})
+	}
+	if ShellPatch("apply_patch <<'EOF'\n"+patch+"\nEOF") == nil {
+		t.Error("a here-doc patch is not read")
+	}
+	if ShellPatch(`apply_patch "$(cat p)"`) != nil {
+		t.Error("no patch text, yet a patch")
+	}
+}
