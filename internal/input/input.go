@@ -307,7 +307,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		if bad == "" {
-			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()})
+			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil})
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)

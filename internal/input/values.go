@@ -144,6 +144,16 @@ func encodeCommand[V any](c shell.Command, b Builder[V]) V {
 	b.Field("dry_run", b.Bool(c.DryRun))
 	b.Field("repeats", b.String(c.Repeats))
 	b.Field("background", b.Bool(c.Background))
+	b.Field("patterns", b.Strings(c.Patterns))
+	unjudged := make([]V, len(c.Unjudged))
+	for i, u := range c.Unjudged {
+		um := b.Mark()
+		b.Field("kind", b.String(u.Kind))
+		b.Field("root", b.String(u.Root))
+		b.Field("why", b.String(u.Why))
+		unjudged[i] = b.Object(um)
+	}
+	b.Field("unjudged", b.Array(unjudged))
 	a := b.Mark()
 	for k, v := range c.Assigns {
 		b.Field(k, b.String(v))

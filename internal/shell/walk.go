@@ -25,6 +25,10 @@ type walker struct {
 	// files being walked.
 	written         map[string]string
 	filesRead, nest int
+	// glob is what pathname expansion has spent (Env.Look); dotglob is
+	// set when the command line may make * match names with a dot.
+	glob    *globState
+	dotglob bool
 }
 
 // scope is what a command inherits from where it stands.
@@ -391,6 +395,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc *scope) []Redirect {
 			rd.Target = wd.text
 			if !wd.dynamic {
 				rd.Path = w.abs(wd.text, sc.cwd)
+				if wd.glob {
+					rd.Path = w.globTarget(wd, sc.cwd, rd.Path)
+				}
 			} else {
 				rd.Prefix = w.prefixPath(wd, sc.cwd)
 			}
