@@ -38,7 +38,7 @@ shell_roles := {
 	"filters": filters,
 	"command_vars": command_vars,
 	"config_commands": config_commands,
-	"examples": [e | some e in secret_examples],
+	"examples": [e | some e in secret_examples | guard_home_examples],
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
 	"runners": runner_words,
