@@ -50,6 +50,10 @@ type Roles struct {
 	// tool comes first. The pack derives it from verbs.rego's
 	// runner_prefixes, the table its verb rules read.
 	Runners map[string][]string `json:"runners"`
+	// Unpack are the programs that unpack an archive or apply a patch,
+	// by program or "program subcommand" (see UnpackRoles): with
+	// Env.Look, what they write is read from their input.
+	Unpack map[string]UnpackRoles `json:"unpack"`
 
 	once      sync.Once
 	filters   map[string]bool

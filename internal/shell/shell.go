@@ -36,6 +36,9 @@ type Command struct {
 	// or deletes: output redirections, and the operands a program is
 	// known to write (tee, cp and mv targets, sed -i files, rm ...).
 	Writes []string `json:"writes"`
+	// unpackWrites are the files an archive or patch it unpacks or
+	// applies writes (unpack.go).
+	unpackWrites []string
 	// Assigns are the leading VAR=value words.
 	Assigns map[string]string `json:"assigns,omitempty"`
 	// Redirects are the command's redirections.

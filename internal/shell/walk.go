@@ -425,7 +425,8 @@ func (w *walker) emit(cmd Command, sc *scope) {
 		cmd.Repeats = "forever" // a function that calls itself
 	}
 	cmd.PipeFrom = sc.pipeFrom
-	cmd.Writes = writes(&cmd)
+	w.unpacked(&cmd, sc.cwd)
+	cmd.Writes = append(writes(&cmd), cmd.unpackWrites...)
 	if cmd.Args == nil {
 		cmd.Args = []string{}
 	}
