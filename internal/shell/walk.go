@@ -515,7 +515,12 @@ func (w *walker) prefixPath(wd word, cwd string) string {
 func (w *walker) loopVar(wi *syntax.WordIter, sc *scope) word {
 	var items []word
 	for _, it := range wi.Items {
-		items = append(items, w.fields(it, sc.cwd, sc.vars)...)
+		for _, f := range w.fields(it, sc.cwd, sc.vars) {
+			// The shell hands on a glob's matches, not the glob.
+			if !f.matched {
+				items = append(items, f)
+			}
+		}
 	}
 	if len(items) == 1 {
 		return items[0]

@@ -31,8 +31,10 @@ type word struct {
 	// gl is, for a glob word, its text with the glob characters that
 	// were quoted escaped: what pathname expansion matches.
 	gl string
-	// unjudged is set on a glob pathname expansion could not finish.
+	// unjudged is set on a glob pathname expansion could not finish;
+	// matched on one that matched files, which follow it (globFields).
 	unjudged *Unjudged
+	matched  bool
 }
 
 // pattern reports whether wd's regular expression says more than its
@@ -67,10 +69,11 @@ func (w *walker) globFields(wd word, cwd string) []word {
 	if !ex.complete {
 		wd.unjudged = &Unjudged{Kind: "glob", Root: ex.root, Why: ex.why}
 	}
-	out := []word{wd}
 	if !w.spend(len(ex.matches), 0) {
-		return out
+		return []word{wd}
 	}
+	wd.matched = len(ex.matches) > 0
+	out := []word{wd}
 	seen := map[string]bool{}
 	rel := !strings.HasPrefix(wd.text, "/")
 	for _, m := range ex.matches {
