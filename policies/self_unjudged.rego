@@ -30,10 +30,13 @@ ask contains {"id": "self.unjudged_archive", "msg": msg} if {
 }
 
 # unjudged_root(d): d is the home folder or a folder a protected place
-# lies in.
+# lies in, other than the project itself: unpacking a download into the
+# project (curl URL | tar xz) is everyday work; its .claude folder, or
+# the home, is not.
 unjudged_root(d) if d == home
 
 unjudged_root(d) if {
+	d != project
 	some p in protected_examples
 	under(p, d)
 }
