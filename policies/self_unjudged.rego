@@ -11,6 +11,7 @@ package agentjail
 # is the home folder or holds a protected place: it could reach one.
 
 ask contains {"id": "self.unjudged_glob", "msg": msg} if {
+	input.agentjail.unjudged # first: every other call stops here
 	some cmd in commands
 	cmd.unjudged[0]
 	not read_only(cmd)
@@ -21,6 +22,7 @@ ask contains {"id": "self.unjudged_glob", "msg": msg} if {
 }
 
 ask contains {"id": "self.unjudged_archive", "msg": msg} if {
+	input.agentjail.unjudged
 	some cmd in commands
 	cmd.unjudged[0]
 	some u in cmd.unjudged

@@ -3,7 +3,10 @@ package agentjail
 # Tests of self_unjudged.rego: a glob or archive the daemon could not
 # read to the end asks only where it could reach a protected place.
 
-t_unjudged(name, args, kind, root) := t_bash([object.union(t_cmd(name, args, []), {"unjudged": [{"kind": kind, "root": root, "why": "more than 256 matches"}]})])
+t_unjudged(name, args, kind, root) := object.union(
+	t_bash([object.union(t_cmd(name, args, []), {"unjudged": [{"kind": kind, "root": root, "why": "more than 256 matches"}]})]),
+	{"agentjail": {"unjudged": true}},
+)
 
 test_unjudged_glob_in_the_home_asks if {
 	some r in ask with input as t_unjudged("rm", ["-f", "/home/dev/*"], "glob", "/home/dev")
