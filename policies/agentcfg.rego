@@ -57,6 +57,7 @@ ask contains {"id": "agentcfg.install_script", "msg": msg} if {
 	some kv in array.slice(cmd.args, i + 2, count(cmd.args))
 	name := npm_script_set(kv)
 	name in npm_autorun_scripts
+	not known_install_script("npm_manifest", {"key": concat("/", ["scripts", name]), "value": substring(kv, indexof(kv, "=") + 1, -1)})
 	msg := sprintf("`%s pkg set scripts.%s=…` makes package.json run a command by itself on every install; the user has to approve it.", [cmd.name, name])
 }
 
@@ -104,3 +105,26 @@ package_name(spec) := name if {
 }
 
 package_name(spec) := split(spec, "@")[0] if not startswith(spec, "@")
+
+# project_own_servers(f): a project's MCP file whose new servers all run
+# the project's own code (an interpreter and a script inside the
+# project): the project's own tooling, judged when its script is
+# written. Servers added for the whole user (~/.claude.json), packages
+# from a registry and anything else stay asked.
+project_own_servers(f) if {
+	in_project(f.path)
+	count(f.commands) > 0
+	count([a | some a in f.added; a.label == "mcp_server"]) == count(f.commands) # no server without a command (a URL)
+	every c in f.commands {
+		project_server_command(c)
+	}
+}
+
+project_server_command(c) if {
+	words := split(trim_space(c), " ")
+	words[0] in {"node", "python", "python3", "deno", "bun", "tsx", "ts-node"}
+	script := [w | some w in array.slice(words, 1, count(words)); not startswith(w, "-")][0]
+	not regex.match(`^(/|~|\$|\.\./)|://`, script)
+	regex.match(`\.(js|mjs|cjs|ts|py)$`, script)
+}
+

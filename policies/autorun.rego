@@ -158,7 +158,22 @@ ask contains {"id": "persist.scheduled", "msg": msg} if {
 	msg := sprintf("`%s` makes a program start by itself (a timer, a login item or a transient service); the user has to approve it.", [full_text(cmd)])
 }
 
-schedules(cmd) if cmd.name == "systemd-run"
+# systemd-run starts a transient service or a timer, unless it runs the
+# command in the foreground and ends with it (--scope, --wait, --pty):
+# `systemd-run --user --scope make` is make with a memory limit. A timer
+# (--on-calendar ...) makes it start later all the same.
+schedules(cmd) if {
+	cmd.name == "systemd-run"
+	not runs_in_foreground(cmd)
+}
+
+schedules(cmd) if {
+	cmd.name == "systemd-run"
+	some a in cmd.args
+	startswith(a, "--on-")
+}
+
+runs_in_foreground(cmd) if has_flag(cmd, {"scope", "wait", "pty", "t", "pipe", "P", "shell", "S"})
 
 schedules(cmd) if {
 	cmd.name == "osascript"

@@ -28,9 +28,11 @@ package agentjail
 #   dry_run          options that make it only show what it would do
 #   subcommands      rows for the words after a subcommand
 #
-# Option names are written without dashes. A user's policy adds or
-# replaces rows with `program_role contains ["tool", {...}]`, secret
-# files with `secret_example contains "~/.tool/token"`.
+# Option names are written without dashes. The options a row gives a
+# role are also the ones verbs.rego's rules skip with their value
+# (value_option): each program's options are written here once. A user's
+# policy adds or replaces rows with `program_role contains ["tool",
+# {...}]`, secret files with `secret_example contains "~/.tool/token"`.
 
 shell_roles := {
 	"programs": program_roles,
@@ -42,6 +44,8 @@ shell_roles := {
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
 	"runners": runner_words,
+	"wrappers": wrappers,
+	"writes": file_writes,
 	"unpack": unpack_roles,
 }
 
@@ -110,7 +114,7 @@ runner_subs(0) := []
 
 runner_subs(subs) := sort(subs) if is_set(subs)
 
-program_roles := object.union(core_program_roles, {pair[0]: pair[1] | some pair in program_role})
+program_roles := object.union(object.union(core_program_roles, _platform_roles), {pair[0]: pair[1] | some pair in program_role})
 
 # program_role holds [program, row] pairs from other policy files.
 program_role contains pair if {
@@ -171,6 +175,47 @@ _ruby := {"code": ["e"], "value": ["r", "I", "C"], "stdin_code": true}
 
 _perl := {"code": ["e", "E"], "value": ["I", "M", "m"], "stdin_code": true}
 
+_pip := {
+	"text": ["i", "index-url", "extra-index-url", "f", "find-links", "trusted-host", "python"],
+	"value": ["r", "requirement", "c", "constraint", "t", "target", "prefix", "root"],
+	"dry_run": ["dry-run"],
+}
+
+_redis_cli := {"text": ["h", "p", "a", "n", "u", "user", "pass", "r", "i"], "value": ["s"], "use": ["tls-cert", "cacert"]}
+
+_mysql := {"text": ["h", "host", "P", "port", "u", "user", "D", "database"], "value": ["S", "socket"]}
+
+_mongo := {"text": ["host", "port", "u", "username", "p", "password", "authenticationDatabase"]}
+
+_fly := {"text": ["a", "app", "o", "org"], "value": ["c", "config"]}
+
+# Options of the command lines of platforms and databases that take a
+# value: the verbs after them (verbs.rego) are found past them.
+_platform_roles := {
+	"gsutil": {"text": ["o", "h", "u", "p"]},
+	"heroku": {"text": ["a", "app", "r", "remote"]},
+	"fly": _fly,
+	"flyctl": _fly,
+	"vercel": {"text": ["scope", "token", "t"], "value": ["A", "local-config"], "dir": ["cwd"]},
+	"firebase": {"text": ["project", "P"], "value": ["config"]},
+	"pulumi": {"text": ["s", "stack"], "dir": ["C", "cwd"]},
+	"cdk": {"command": ["a", "app"], "text": ["profile", "c", "context"]},
+	"terragrunt": {"dir": ["terragrunt-working-dir", "working-dir"], "value": ["terragrunt-config"]},
+	"redis-cli": _redis_cli,
+	"valkey-cli": _redis_cli,
+	"psql": {"text": ["h", "host", "p", "port", "U", "username", "d", "dbname", "v", "set"], "value": ["f", "file", "o", "output"]},
+	"mysql": _mysql,
+	"mariadb": _mysql,
+	"mysqladmin": _mysql,
+	"mongosh": object.union(_mongo, {"value": ["f", "file"]}),
+	"mongo": _mongo,
+	"etcdctl": {"text": ["endpoints", "user", "w", "write-out"], "use": ["cacert", "cert", "key"]},
+	"influx": {"text": ["o", "org", "n", "name", "t", "token", "host", "b", "bucket", "bucket-id", "i", "id"]},
+	"doppler": {"text": ["p", "project", "c", "config", "token", "scope"]},
+	"infisical": {"text": ["env", "projectId", "path", "token", "domain"]},
+	"railway": {"text": ["s", "service", "e", "environment"]},
+}
+
 _ssh_family := {"use": ["i"], "value": ["b", "c", "D", "E", "e", "F", "I", "J", "L", "l", "m", "O", "o", "p", "P", "Q", "R", "S", "W", "w", "B"]}
 
 # A bind mount's host side is handed to the container, not read here
@@ -219,7 +264,8 @@ core_program_roles := {
 		},
 	},
 	"gh": {
-		"value": ["R", "repo", "hostname"],
+		"value": ["R", "repo", "hostname", "input"],
+		"text": ["X", "method", "H", "header", "f", "raw-field", "F", "field", "q", "jq", "t", "template"],
 		"subcommands": {
 			"pr": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "review": _gh_text, "merge": _gh_text, "close": _gh_text, "view": _gh_text, "list": _gh_text}},
 			"issue": {"value": ["R", "repo"], "subcommands": {"create": _gh_text, "edit": _gh_text, "comment": _gh_text, "close": _gh_text, "list": _gh_text}},
@@ -229,7 +275,7 @@ core_program_roles := {
 			"search": {"text_operands": -1},
 		},
 	},
-	"glab": {"subcommands": {"mr": {"subcommands": {"create": _gh_text, "note": _gh_text}}, "issue": {"subcommands": {"create": _gh_text, "note": _gh_text}}}},
+	"glab": {"text": ["R", "repo", "X", "method"], "subcommands": {"mr": {"subcommands": {"create": _gh_text, "note": _gh_text}}, "issue": {"subcommands": {"create": _gh_text, "note": _gh_text}}}},
 	"jq": {"text_operands": 1, "pattern": ["f", "from-file"], "text": ["arg", "argjson"], "value": ["f", "from-file", "rawfile", "slurpfile", "indent"]},
 	"yq": {"text_operands": 1},
 	"sed": _sed,
@@ -263,27 +309,41 @@ core_program_roles := {
 	},
 	"kubectl": {
 		"use": ["kubeconfig", "client-key", "client-certificate", "certificate-authority"],
-		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type"],
-		"value": ["f", "filename", "k", "kustomize"],
+		"text": ["token", "n", "namespace", "context", "cluster", "user", "s", "server", "l", "selector", "o", "output", "c", "container", "field-selector", "as", "as-group", "template", "sort-by", "p", "patch", "type", "request-timeout", "timeout", "grace-period", "replicas", "address", "accept-hosts", "accept-paths"],
+		"value": ["f", "filename", "k", "kustomize", "cache-dir"],
 		"dry_run": ["dry-run"],
 	},
 	"helm": {
 		"use": ["kubeconfig", "cert-file", "key-file", "ca-file"],
-		"text": ["password", "n", "namespace", "kube-context", "set", "set-string", "version", "repo", "description", "o", "output"],
-		"value": ["f", "values", "set-file"],
+		"text": ["password", "n", "namespace", "kube-context", "set", "set-string", "version", "repo", "description", "o", "output", "timeout"],
+		"value": ["f", "values", "set-file", "registry-config", "repository-config", "repository-cache"],
 		"dry_run": ["dry-run"],
 	},
-	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color"], "dry_run": ["dryrun", "dry-run"]},
-	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration"]},
+	"aws": {"text": ["profile", "region", "output", "query", "endpoint-url", "color", "cli-read-timeout", "cli-connect-timeout"], "use": ["ca-bundle"], "value": ["cli-input-json", "cli-input-yaml"], "dry_run": ["dryrun", "dry-run"]},
+	"gcloud": {"text": ["project", "region", "zone", "account", "format", "filter", "configuration", "verbosity", "impersonate-service-account", "billing-project"]},
 	"az": {"text": ["subscription", "g", "resource-group", "n", "name", "o", "output", "query"]},
-	"docker": {"text": ["H", "host", "context", "l", "log-level"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config"], "subcommands": _container_engine},
-	"podman": {"use": ["env-file"], "subcommands": _container_engine},
+	"docker": {"text": ["H", "host", "context", "c", "l", "log-level", "p", "project-name", "profile"], "use": ["tlscert", "tlskey", "tlscacert", "env-file"], "value": ["config", "f", "file", "project-directory"], "subcommands": _container_engine},
+	"podman": {"text": ["url", "connection", "c", "log-level", "storage-driver", "p", "project-name"], "value": ["root", "runroot", "f", "file"], "use": ["env-file"], "subcommands": _container_engine},
+	"docker-compose": {"text": ["p", "project-name", "profile"], "value": ["f", "file", "project-directory"], "use": ["env-file"]},
+	"oc": {
+		"use": ["kubeconfig"],
+		"text": ["n", "namespace", "context", "cluster", "s", "server", "user", "as", "token", "l", "selector", "o", "output", "c", "container"],
+		"value": ["f", "filename"],
+	},
 	"nerdctl": {"use": ["env-file"], "subcommands": _container_engine},
 	"ansible": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "m", "module-name", "a", "args", "e", "extra-vars", "l", "limit"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"ansible-playbook": {"use": ["private-key", "key-file", "vault-password-file"], "text": ["u", "user", "e", "extra-vars", "l", "limit", "t", "tags", "skip-tags"], "value": ["i", "inventory"], "dry_run": ["C", "check"]},
 	"git-crypt": {"use": ["key-file"]},
 	"gpg": {"text": ["u", "local-user", "r", "recipient", "default-key"]},
-	"curl": {"use": ["E", "cert", "key", "cacert", "netrc-file"]},
+	"curl": {
+		"use": ["E", "cert", "key", "cacert", "netrc-file"],
+		"text": ["X", "request", "H", "header", "data-raw", "u", "user", "A", "user-agent", "e", "referer", "w", "write-out", "x", "proxy", "connect-timeout", "m", "max-time", "retry", "resolve", "oauth2-bearer", "r", "range"],
+		"value": ["d", "data", "data-binary", "data-urlencode", "json", "o", "output", "F", "form", "b", "cookie", "c", "cookie-jar", "T", "upload-file", "K", "config"],
+	},
+	"wget": {
+		"text": ["header", "U", "user-agent", "post-data", "body-data", "method", "e", "execute", "t", "tries", "T", "timeout"],
+		"value": ["O", "output-document", "o", "output-file", "P", "directory-prefix", "post-file", "body-file"],
+	},
 	# Options that move the directory.
 	"tar": {"dir": ["C", "directory"], "value": ["f", "file", "T", "files-from", "X", "exclude-from", "b", "H", "format", "g", "listed-incremental", "I", "use-compress-program"], "text": ["exclude", "transform", "xform", "owner", "group", "mode", "mtime", "label", "V"]},
 	"make": {"dir": ["C", "directory"], "value": ["f", "file", "makefile", "o", "old-file", "W", "what-if", "new-file", "I", "include-dir"], "dry_run": ["n", "just-print", "dry-run", "recon"]},
@@ -297,9 +357,10 @@ core_program_roles := {
 	"go": {"dir": ["C"]},
 	"twine": {"use": ["p", "password", "config-file"], "text": ["u", "username", "r", "repository", "repository-url", "comment"]},
 	"poetry": {"dir": ["C", "directory"], "dry_run": ["dry-run"]},
-	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "dry_run": ["dry-run"]},
-	"pip": {"dry_run": ["dry-run"]},
-	"pip3": {"dry_run": ["dry-run"]},
+	"uv": {"dir": ["directory", "project"], "use": ["env-file"], "text": ["with", "extra", "group", "only-group", "i", "index-url", "extra-index-url", "f", "find-links", "default-index", "index", "p", "python"], "dry_run": ["dry-run"]},
+	"pip": _pip,
+	"pip3": _pip,
+	"npx": {"text": ["p", "package"], "command": ["c", "call"]},
 	"chezmoi": {"dry_run": ["n", "dry-run"]},
 	"rclone": {"dry_run": ["n", "dry-run"], "use": ["config"]},
 	"sudo": {"dry_run": ["l", "list"]},
@@ -321,11 +382,23 @@ core_program_roles := {
 	"ruby": _ruby,
 	"perl": _perl,
 	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},
-	"osascript": {"code": ["e"], "value": ["l"]},
+	"osascript": {"code": ["e"], "text": ["l", "s"]},
 	"lua": {"code": ["e"], "value": ["l"]},
 	"Rscript": {"code": ["e"]},
 	"julia": {"code": ["e", "eval", "E", "print"]},
+	# Editors: commands to run, not files.
+	"vim": _vim,
+	"vi": _vim,
+	"nvim": _vim,
+	"gvim": _vim,
+	"ex": _vim,
+	"uniq": {"text": ["f", "skip-fields", "s", "skip-chars", "w", "check-chars"]},
+	"xxd": {"text": ["l", "len", "s", "seek", "c", "cols", "g", "groupsize", "o", "offset", "n", "name"]},
+	"split": {"text": ["l", "lines", "b", "bytes", "C", "line-bytes", "n", "number", "a", "suffix-length", "additional-suffix", "t", "separator"]},
+	"patch": {"value": ["i", "input", "o", "output", "d", "directory", "r", "reject-file", "B", "prefix", "D", "ifdef"]},
 }
+
+_vim := {"text": ["c", "cmd"], "value": ["S", "u", "i", "T", "w", "W"]}
 
 # Printers hand on their operands: $(realpath X) is X, and so are the
 # items xargs reads from `printf '%s\n' X |`.
@@ -347,7 +420,7 @@ printers := {
 filters := ["grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "tac", "cat", "tee", "rg"]
 
 # Environment variables whose value is a command line a program runs.
-command_vars := ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH", "SUDO_ASKPASS", "BROWSER"]
+command_vars := ["GIT_SSH_COMMAND", "GIT_SSH", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND", "RSYNC_RSH", "CVS_RSH", "SUDO_ASKPASS", "BROWSER"]
 
 # git configuration keys whose value is a command line.
 config_commands := ["core.sshcommand", "core.editor", "core.pager", "core.fsmonitor", "core.askpass", "sequence.editor", "diff.external", "credential.helper", "gpg.program", "pager.log", "pager.diff", "pager.show"]
@@ -413,4 +486,19 @@ code_apis := {
 	],
 	"argv": [`subprocess\.(?:run|call|check_call|check_output|Popen)`, `os\.exec\w+`, `\bspawnSync`, `\bexecFileSync`],
 	"kill": [`os\.kill`, `os\.killpg`, `process\.kill`, `\bposix_kill`],
+	"write": [
+		`\b(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|outputFileSync|outputFile)`,
+		`File\.(?:write|binwrite)`, `IO\.(?:write|binwrite)`, `\bfile_put_contents`, `Deno\.writeTextFile(?:Sync)?`,
+		`Bun\.write`, `\bsink`,
+	],
+	"write_arg": [
+		`\b(?:shutil\.(?:copy|copy2|copyfile|move)|os\.(?:rename|replace|symlink|link)|fs\.(?:copyFileSync|renameSync|symlinkSync|copyFile|rename)|FileUtils\.(?:cp|mv|ln_sf?|install))\s*\([^,()]*\([^()]*\)[^,()]*,\s*`,
+		`\b(?:shutil\.(?:copy|copy2|copyfile|move)|os\.(?:rename|replace|symlink|link)|fs\.(?:copyFileSync|renameSync|symlinkSync|copyFile|rename)|FileUtils\.(?:cp|mv|ln_sf?|install))\s*\([^,()]*,\s*`,
+		`\bopen\s*\(?\s*[^,()]+,\s*['"]\+?(?:>>?|\+<)['"]\s*,\s*`,
+		`\bprintf?\b[^;{}]*>>?\s*`,
+	],
+	"open": [`\bopen`, `\bfopen`, `File\.new`],
+	"open_mode": [`\s*\)*\s*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+]`, `\s*\)*\s*,\s*(?:fs\.)?(?:O_WRONLY|O_APPEND|O_RDWR|os\.O_WRONLY|os\.O_APPEND|os\.O_RDWR)`],
+	"write_after": [`\s*\)*\s*(?:\.\s*(?:expanduser|resolve|absolute)\(\s*\)\s*)*\.\s*(?:write_text|write_bytes)\s*\(`, `\s*\)*\s*(?:\.\s*(?:expanduser|resolve|absolute)\(\s*\)\s*)*\.\s*open\(\s*['"][wax]`],
+	"write_prefix": [`\+?>>?\s*`],
 }

@@ -55,3 +55,11 @@ test_has_words_in_order_and_contiguous if {
 	not has_words(["token", "auth"], "auth token")
 	not has_words(["auth"], "auth token")
 }
+
+test_value_options_come_from_program_roles if {
+	takes_value("curl", "-o")
+	takes_value("curl", "--header")
+	takes_value("psql", "-h")
+	not takes_value("python3", "-m") # names the tool run: python3 -m twine upload
+	takes_value("mytool", "--env") with program_role as {["mytool", {"text": ["env"]}]}
+}

@@ -3,63 +3,29 @@ package agentjail
 # Verbs: which words of a command are its subcommand and operands once
 # the options that take a value are skipped, so that `kubectl -n prod
 # delete deploy api` is a delete and `aws --region eu-west-1 rds
-# delete-db-cluster` a delete-db-cluster. The tables are data: a user's
-# own policy can add rows (value_option contains ["kubectl", "--as"]).
+# delete-db-cluster` a delete-db-cluster. Which options take a value is
+# roles.rego's program_roles, the table the shell parser reads too.
 
-# value_options maps a program to its options that take the next word as
-# their value (unless written --opt=value).
-value_options := {
-	"kubectl": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--as", "--as-group", "--token", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container", "--field-selector", "--request-timeout", "--timeout", "--grace-period", "--cache-dir", "--certificate-authority", "--client-key", "--client-certificate", "-k", "--kustomize", "--replicas"},
-	"oc": {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-s", "--server", "--user", "--as", "--token", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"},
-	"helm": {"-n", "--namespace", "--kube-context", "--kubeconfig", "--repo", "--version", "-f", "--values", "--set", "--set-string", "--set-file", "--timeout", "-o", "--output", "--registry-config", "--repository-config", "--repository-cache", "--description"},
-	"aws": {"--region", "--profile", "--output", "--endpoint-url", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"},
-	"gcloud": {"--project", "--account", "--configuration", "--format", "--region", "--zone", "--verbosity", "--impersonate-service-account", "--filter", "--billing-project"},
-	"gsutil": {"-o", "-h", "-u", "-p"},
-	"az": {"--subscription", "-g", "--resource-group", "-o", "--output", "--query"},
-	"docker": {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey", "-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"},
-	"podman": {"--url", "--connection", "-c", "--root", "--runroot", "--log-level", "--storage-driver", "-f", "--file", "-p", "--project-name"},
-	"docker-compose": {"-f", "--file", "-p", "--project-name", "--env-file", "--profile", "--project-directory"},
-	"heroku": {"-a", "--app", "-r", "--remote"},
-	"fly": {"-a", "--app", "-c", "--config", "-o", "--org"},
-	"flyctl": {"-a", "--app", "-c", "--config", "-o", "--org"},
-	"vercel": {"--scope", "--token", "-t", "-A", "--local-config", "--cwd"},
-	"firebase": {"--project", "-P", "--config"},
-	"pulumi": {"-s", "--stack", "-C", "--cwd"},
-	"cdk": {"-a", "--app", "--profile", "-c", "--context"},
-	"terragrunt": {"--terragrunt-working-dir", "--working-dir", "--terragrunt-config"},
-	"git": {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"},
-	"gh": {"-R", "--repo", "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname", "-q", "--jq", "-t", "--template", "--input"},
-	"glab": {"-R", "--repo", "-X", "--method"},
-	"redis-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s", "-r", "-i", "--tls-cert", "--cacert"},
-	"valkey-cli": {"-h", "-p", "-a", "-n", "-u", "--user", "--pass", "-s"},
-	"psql": {"-h", "--host", "-p", "--port", "-U", "--username", "-d", "--dbname", "-f", "--file", "-v", "--set", "-o", "--output"},
-	"mysql": {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
-	"mariadb": {"-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"},
-	"mysqladmin": {"-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket"},
-	"mongosh": {"--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase", "-f", "--file"},
-	"mongo": {"--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase"},
-	"etcdctl": {"--endpoints", "--user", "--cacert", "--cert", "--key", "-w", "--write-out"},
-	"influx": {"-o", "--org", "-n", "--name", "-t", "--token", "--host", "-b", "--bucket", "--bucket-id", "-i", "--id"},
-	"npx": {"-p", "--package", "-c", "--call"},
-	"pip": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
-	"pip3": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target", "--prefix", "--root", "--python"},
-	"npm": {"--prefix", "-w", "--workspace", "--registry"},
-	"yarn": {"--registry", "--cwd"},
-	"pnpm": {"--registry", "-C", "--dir", "--filter", "-F"},
-	"uv": {"-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--default-index", "--index", "-p", "--python"},
-	"ssh": {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"},
-	"curl": {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json", "-o", "--output", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-F", "--form", "-b", "--cookie", "-c", "--cookie-jar", "-T", "--upload-file", "-w", "--write-out", "-x", "--proxy", "--connect-timeout", "-m", "--max-time", "--retry", "--cacert", "--cert", "--key", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range"},
-	"doppler": {"-p", "--project", "-c", "--config", "--token", "--scope"},
-	"infisical": {"--env", "--projectId", "--path", "--token", "--domain"},
-	"railway": {"-s", "--service", "-e", "--environment"},
-	"wget": {"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "--header", "-U", "--user-agent", "--post-data", "--post-file", "--body-data", "--body-file", "--method", "-e", "--execute", "-t", "--tries", "-T", "--timeout"},
+# value_option holds [program, option] pairs: the options (written with
+# dashes) that take the next word as their value unless written
+# --opt=value. They are written once, in roles.rego's program_roles:
+# every option a program's row gives a role (value, text, use, dir,
+# command, code, config), but one whose value names the program run
+# instead (python -m twine upload: the tool is twine). A user's policy adds a row there (`program_role
+# contains ["tool", {"text": ["env"]}]`, which the shell parser reads
+# too) or a pair here (`value_option contains ["tool", "--env"]`).
+value_option contains [prog, dashed_option(opt)] if {
+	some prog, row in program_roles
+	some role in value_roles
+	some opt in object.get(row, role, [])
+	not opt in object.get(row, "program", [])
 }
 
-# value_option holds [program, option] pairs that users may add to.
-value_option contains [prog, opt] if {
-	some prog, opts in value_options
-	some opt in opts
-}
+value_roles := ["value", "text", "use", "dir", "command", "code", "config"]
+
+dashed_option(opt) := concat("", ["-", opt]) if count(opt) == 1
+
+dashed_option(opt) := concat("", ["--", opt]) if count(opt) > 1
 
 # takes_value(name, word): word is an option of program name that takes
 # the next word as its value. It looks the one pair up: `[name, word] in

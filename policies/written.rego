@@ -103,6 +103,9 @@ written_files_pack := [
 	]},
 	{"kind": "vscode_settings", "match": `(^|/)(\.vscode/settings\.json|[^/]+\.code-workspace)$`, "format": "json", "watch": [
 		{"key": "**/task.allowAutomaticTasks", "value": "^on$", "label": "autorun"},
+		# Copilot's agent mode running every tool unasked.
+		{"key": "**/chat.tools.autoApprove", "value": "^true$", "label": "agent_unguarded"},
+		{"key": "**/chat.tools.global.autoApprove", "value": "^true$", "label": "agent_unguarded"},
 		{"key": "**/security.workspace.trust.enabled", "value": "^false$", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.shell.*", "label": "editor_exec"},
 		{"key": "**/terminal.integrated.shellArgs.*", "label": "editor_exec"},
@@ -124,6 +127,9 @@ written_files_pack := [
 		# only when typed, and its command is judged above.
 		{"value": `(?i)^\s*(fsmonitor|sshCommand|gitProxy|askpass|clean|smudge|process|textconv)\s*=|^\s*hooksPath\s*=\s*(/|~|\$|\.\./)`, "label": "autorun"},
 	]},
+	# The project's tool shims, run by every npm script, virtualenv or
+	# composer command that names the tool (ATT&CK T1574).
+	{"kind": "tool_shim", "match": `(^|/)(node_modules/\.bin|\.venv/bin|venv/bin|vendor/bin)/[^/]+$`, "format": "shell"},
 	{"kind": "direnv", "match": `(^|/)\.envrc$`, "format": "shell"},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
 	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
@@ -156,6 +162,20 @@ written_files_pack := [
 		{"key": "sandbox_mode", "value": "^danger-full-access$", "label": "agent_unguarded"},
 		{"key": "approval_policy", "value": "^never$", "label": "agent_unguarded"},
 	]},
+	{"kind": "aider_config", "match": `(^|/)\.aider\.conf\.ya?ml$`, "format": "yaml", "watch": [
+		{"key": "yes-always", "value": "^true$", "label": "agent_unguarded"},
+	]},
+	# Kubernetes manifests: a pod with the node's privileges, namespaces
+	# or root folder is the node (ATT&CK T1611).
+	{"kind": "k8s_manifest", "match": `(^|/)(k8s|kube|kubernetes|manifests|deploy|charts/[^/]+/templates)/.+\.ya?ml$|(^|/)[^/]*(pod|deployment|daemonset|statefulset|cronjob|job)[^/]*\.ya?ml$`, "format": "yaml", "watch": [
+		{"key": "**/securityContext/privileged", "value": "^true$", "label": "privileged"},
+		{"key": "**/securityContext/allowPrivilegeEscalation", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostPID", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostIPC", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostNetwork", "value": "^true$", "label": "privileged"},
+		{"key": "**/hostPath/path", "value": host_mount_source, "label": "privileged"},
+		{"key": "**/capabilities/add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
+	]},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
 ]
 
@@ -180,6 +200,7 @@ written_label(label) := [[f, a] |
 ask contains {"id": "written.autorun", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("autorun")
+	not known_install_script(f.kind, a)
 	msg := sprintf("%s: `%s` makes the file run code by itself (on install, on opening the folder, on every build) where it did not before; the user has to approve it.", [pretty(f.path), a.key])
 }
 
@@ -193,6 +214,7 @@ ask contains {"id": "written.autorun", "msg": msg} if {
 ask contains {"id": "written.mcp_server", "msg": msg} if {
 	input.agentjail.written[0]
 	some [f, a] in written_label("mcp_server")
+	not project_own_servers(f)
 	msg := sprintf("%s: `%s` adds an MCP server, a program an agent starts and whose tools it then calls; the user has to approve it.", [pretty(f.path), a.key])
 }
 
@@ -245,7 +267,7 @@ ask contains {"id": "written.ci_secrets", "msg": msg} if {
 
 # Instructions an agent obeys: text that tells it to drop its guard, hide
 # what it does or send data away.
-injection_pattern := `(?i)(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|system|safety|security|user'?s?)\s+(instructions|rules|prompts?|guidelines|restrictions)|do\s+not\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(permission|approval|confirmation)|without\s+(asking|telling|informing|notifying)\s+the\s+user|(don't|do\s+not|never)\s+(tell|inform|mention\s+(this\s+)?to|notify)\s+the\s+user|dangerously-skip-permissions|--yolo\b|bypass(Permissions|\s+(the\s+)?(hook|guard|agentjail|sandbox|permission))|\b(disable|turn\s+off|stop|kill|uninstall|remove)\s+(the\s+)?(agentjail|hooks?\b|pre-?tool-?use|guard)|(send|post|upload|exfiltrate|forward)\s+.{0,60}(\b(secrets?|tokens?|credentials|api[ _-]?keys?|ssh\s+keys?|environment\s+variables)\b|\.env\b).{0,40}\b(to|at)\s+(https?://|\S+\.(com|net|io|xyz|site|example))`
+injection_pattern := `(?i)(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|system|safety|security|user'?s?)\s+(instructions|rules|prompts?|guidelines|restrictions)|do\s+not\s+(ask|wait)\s+(the\s+user\s+)?(for\s+)?(permission|approval|confirmation)|without\s+(asking|telling|informing|notifying)\s+the\s+user|(don't|do\s+not|never)\s+(tell|inform|mention\s+(this\s+)?to|notify)\s+the\s+user|(don't|do\s+not|never)\s+(mention|reveal|report|disclose|show)\s+(this|these|that|it|them|anything)(\s+[a-z]+){0,2}\s+to\s+the\s+user|(paste|include|put|copy|print|post|add)\s+(the\s+)?(contents?\s+of\s+)?(\.env\b|secrets?|tokens?|credentials|api[ _-]?keys?|passwords?)[^.]{0,40}\b(into|in|to)\s+(the\s+)?(pr|pull\s+request|issue|comment|description|commit\s+message|logs?)\b|dangerously-skip-permissions|--yolo\b|bypass(Permissions|\s+(the\s+)?(hook|guard|agentjail|sandbox|permission))|\b(disable|turn\s+off|stop|kill|uninstall|remove)\s+(the\s+)?(agentjail|hooks?\b|pre-?tool-?use|guard)|(send|post|upload|exfiltrate|forward)\s+.{0,60}(\b(secrets?|tokens?|credentials|api[ _-]?keys?|ssh\s+keys?|environment\s+variables)\b|\.env\b).{0,40}\b(to|at)\s+(https?://|\S+\.(com|net|io|xyz|site|example))`
 
 ask contains {"id": "written.instructions", "msg": msg} if {
 	input.agentjail.written[0]

@@ -218,7 +218,7 @@ var internedStrings = []string{
 	// input.agentjail
 	"agent", "home", "agentjail_home", "temp", "daemon_pid", "tool", "tool_kind", "tool_name", "socket", "cwd",
 	"paths", "writes", "unusual_paths", "unusual", "prefixes", "urls", "file_path", "command", "patch_truncated",
-	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "commands", "names",
+	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "git_remotes", "commands", "names",
 	"kinds", "parse_error", "root", "repeats",
 	// input.agentjail.commands[_]
 	"program", "name", "args", "flags", "operands", "dynamic", "wrappers", "via", "pipe_from", "subst",

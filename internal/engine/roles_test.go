@@ -2,7 +2,10 @@ package engine
 
 import (
 	"context"
+	"reflect"
 	"testing"
+
+	"github.com/agentjail/agentjail/internal/shell"
 )
 
 // TestShellRolesExtendable: the pack's shell_roles reach the engine, and
@@ -14,6 +17,8 @@ func TestShellRolesExtendable(t *testing.T) {
 program_role contains ["deploytool", {"text": ["note"], "use": ["key"]}]
 
 secret_example contains "~/.deploytool/token"
+
+wrapper contains ["withlock", {"skip": 1, "value": ["t"]}]
 `)}
 	tests := []struct {
 		name    string
@@ -40,6 +45,12 @@ secret_example contains "~/.deploytool/token"
 			if ok != tt.user || (ok && (len(row.Text) != 1 || len(row.Use) != 1)) {
 				t.Errorf("deploytool row %+v (present %v), want present %v", row, ok, tt.user)
 			}
+			if wr, ok := r.Wrappers["taskset"]; !ok || wr.Skip != 1 {
+				t.Errorf("the pack's taskset wrapper row is missing: %+v", r.Wrappers["taskset"])
+			}
+			if wr, ok := r.Wrappers["withlock"]; ok != tt.user || (ok && wr.Skip != 1) {
+				t.Errorf("withlock wrapper row %+v (present %v), want present %v", wr, ok, tt.user)
+			}
 			found := false
 			for _, e := range r.Examples {
 				found = found || e == "~/.deploytool/token"
@@ -48,5 +59,32 @@ secret_example contains "~/.deploytool/token"
 				t.Errorf("user's secret example present %v, want %v", found, tt.user)
 			}
 		})
+	}
+}
+
+// TestWritesTable: the parser's fallback writers (used with no pack) are
+// rows of the pack's file_functions table, the one place that says what
+// programs write, and a user's row adds a writer.
+func TestWritesTable(t *testing.T) {
+	user := Source{Name: "/home/dev/.agentjail/policies/mine.rego", Text: []byte(`package agentjail
+
+file_function contains ["dotmerge", {"writes": {"options": ["--into"]}}]
+`)}
+	eng, errs := Compile(context.Background(), append(defaultPack(t, false), user), nil, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := eng.ShellRoles()
+	if r == nil {
+		t.Fatal("no shell roles")
+	}
+	for name, want := range shell.BaseWrites {
+		got, ok := r.Writes[name]
+		if !ok || got.Operands != want.Operands || !reflect.DeepEqual(got.When, want.When) {
+			t.Errorf("pack's writes row for %s is %+v (present %v), want %+v", name, got, ok, want)
+		}
+	}
+	if got := r.Writes["dotmerge"]; len(got.Options) != 1 {
+		t.Errorf("user's writes row %+v, want --into", got)
 	}
 }

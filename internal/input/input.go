@@ -135,6 +135,9 @@ type Derived struct {
 	// Nested are the agents a Bash command would start with agentjail's
 	// hook switched off (input.agentjail.nested_agents, only when any).
 	Nested []agentconfig.Launch
+	// GitRemotes are the remotes of the repository a `git remote`
+	// command runs in (input.agentjail.git_remotes, only when read).
+	GitRemotes map[string]string
 	// Written are the files of a listed kind the call writes, with the
 	// commands and watched keys it adds (input.agentjail.written, only
 	// when any; see internal/written).
@@ -313,6 +316,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
 		d.Nested = nested(cmd, r.Commands, env.Roles)
+		d.GitRemotes = gitRemotes(r.Commands, env)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
 	}

@@ -87,6 +87,13 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		}
 		b.Field("nested_agents", b.JSON(list))
 	}
+	if len(d.GitRemotes) > 0 {
+		remotes := make(map[string]any, len(d.GitRemotes))
+		for k, v := range d.GitRemotes {
+			remotes[k] = v
+		}
+		b.Field("git_remotes", b.JSON(remotes))
+	}
 	if d.Shell != nil {
 		cmds := make([]V, len(d.Shell.Commands))
 		for i, c := range d.Shell.Commands {

@@ -25,10 +25,26 @@ type CodeRoles struct {
 	Argv  []string `json:"argv"`
 	// Kill are calls that signal a process (os.kill, process.kill).
 	Kill []string `json:"kill"`
+	// Write are calls that write the file in their first argument
+	// (fs.writeFileSync, File.write, file_put_contents); WriteArg are
+	// whole expressions of what stands before a file written
+	// (shutil.copy(src, , perl's open(F, ">>", , awk's print ... >).
+	Write    []string `json:"write"`
+	WriteArg []string `json:"write_arg"`
+	// Open are calls that open the file in their first argument; it is
+	// written when one of OpenMode matches what follows it (, 'a').
+	// WriteAfter are what follows a file to write it whatever stands
+	// before (Path(...).write_text). WritePrefix are starts of a string
+	// that open the file named by the rest for writing (perl's ">>FILE").
+	Open        []string `json:"open"`
+	OpenMode    []string `json:"open_mode"`
+	WriteAfter  []string `json:"write_after"`
+	WritePrefix []string `json:"write_prefix"`
 }
 
 type compiledCode struct {
-	home, del, delTree, shell, argv, kill *regexp.Regexp
+	home, del, delTree, shell, argv, kill               *regexp.Regexp
+	write, writeArg, open, openMode, after, writePrefix *regexp.Regexp
 }
 
 // anyOf joins alternatives into one expression; nil when there are none
@@ -52,13 +68,45 @@ const callOpen = `\s*\(\s*(?:[\w.$:]+\s*\(\s*)*$`
 
 func (c CodeRoles) compile() compiledCode {
 	return compiledCode{
-		home:    anyOf(c.Home, ""),
-		del:     anyOf(c.Delete, callOpen),
-		delTree: anyOf(c.DeleteTree, callOpen),
-		shell:   anyOf(c.Shell, `\s*\(?\s*$`),
-		argv:    anyOf(c.Argv, `\s*\(\s*\[`),
-		kill:    anyOf(c.Kill, `\s*\(\s*`),
+		home:        anyOf(c.Home, ""),
+		del:         anyOf(c.Delete, callOpen),
+		delTree:     anyOf(c.DeleteTree, callOpen),
+		shell:       anyOf(c.Shell, `\s*\(?\s*$`),
+		argv:        anyOf(c.Argv, `\s*\(\s*\[`),
+		kill:        anyOf(c.Kill, `\s*\(\s*`),
+		write:       anyOf(c.Write, callOpen),
+		writeArg:    anyOf(c.WriteArg, `\s*(?:[\w.$:]+\s*\(\s*)*$`),
+		open:        anyOf(c.Open, callOpen),
+		openMode:    anyOf(prefixed(c.OpenMode), ""),
+		after:       anyOf(prefixed(c.WriteAfter), ""),
+		writePrefix: anyOf(prefixed(c.WritePrefix), ""),
 	}
+}
+
+// prefixed anchors each alternative at the start of the text it is
+// matched against.
+func prefixed(alts []string) []string {
+	out := make([]string, len(alts))
+	for i, a := range alts {
+		out[i] = `^(?:` + a + `)`
+	}
+	return out
+}
+
+// writes reports whether code writes the file whose expression stands
+// between start and end.
+func (cc compiledCode) writes(code string, p codePath) bool {
+	if p.write {
+		return true
+	}
+	before, after := window(code, p.start), code[p.end:min(len(code), p.end+160)]
+	switch {
+	case cc.write != nil && cc.write.MatchString(before),
+		cc.writeArg != nil && cc.writeArg.MatchString(before),
+		cc.after != nil && cc.after.MatchString(after):
+		return true
+	}
+	return cc.open != nil && cc.openMode != nil && cc.open.MatchString(before) && cc.openMode.MatchString(after)
 }
 
 // homeMark stands for a home-directory expression while code is scanned.
@@ -75,10 +123,12 @@ var (
 	braceAround = regexp.MustCompile(`(?:#|\$)?\{\s*\x01\s*\}`)
 )
 
-// codePath is a path found in code, and where its expression starts.
+// codePath is a path found in code, where its expression starts and
+// ends, and whether its own text opens it for writing (">>FILE").
 type codePath struct {
-	path  string
-	start int
+	path       string
+	start, end int
+	write      bool
 }
 
 // scanCode reads an interpreter's code string: the paths it names become
@@ -109,7 +159,7 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 			marked = marked[:m[0]] + use.ReplaceAllString(marked[m[1]:], "${1}"+homeMark+"${2}")
 		}
 	}
-	paths := codePaths(marked)
+	paths := codePaths(marked, cc.writePrefix)
 	home := w.env.Home
 	expand := func(s string) string { return strings.ReplaceAll(s, homeMark, home) }
 	for _, p := range paths {
@@ -131,6 +181,9 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 			w.codeCommand(Command{Name: "rm", Program: "rm", Args: []string{"-f", abs}, Flags: []string{"f"}, Operands: []string{abs}, Paths: []string{abs}, Cwd: cmd.Cwd}, via, sc)
 		default:
 			cmd.Paths = append(cmd.Paths, abs)
+			if cc.writes(marked, p) {
+				cmd.codeWrites = append(cmd.codeWrites, abs)
+			}
 		}
 	}
 	for _, m := range codeLiteral.FindAllStringSubmatchIndex(marked, -1) {
@@ -214,7 +267,7 @@ func isHomeToken(m []int) bool { return m[2] < 0 && m[4] < 0 && m[6] < 0 }
 // codePaths finds the paths code names: string literals that start with
 // / or ~, and home-directory expressions, each with the literals joined
 // to it (os.homedir()+'/.npmrc', Path.home() / '.ssh' / 'id_rsa').
-func codePaths(code string) []codePath {
+func codePaths(code string, writePrefix *regexp.Regexp) []codePath {
 	var out []codePath
 	var cur *codePath
 	end := 0
@@ -242,12 +295,19 @@ func codePaths(code string) []codePath {
 				cur.path += "/" + v
 			}
 			end = m[1]
+			cur.end = end
 			continue
 		}
 		flush()
+		write := false
+		if writePrefix != nil && !isHome {
+			if loc := writePrefix.FindStringIndex(v); loc != nil && loc[1] > 0 {
+				v, write = v[loc[1]:], true
+			}
+		}
 		if isHome || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, homeMark) {
 			if !strings.ContainsAny(v, "\n") {
-				cur = &codePath{path: v, start: m[0]}
+				cur = &codePath{path: v, start: m[0], end: m[1], write: write}
 			}
 		}
 		end = m[1]

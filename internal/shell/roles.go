@@ -50,6 +50,13 @@ type Roles struct {
 	// tool comes first. The pack derives it from verbs.rego's
 	// runner_prefixes, the table its verb rules read.
 	Runners map[string][]string `json:"runners"`
+	// Wrappers are the programs that run another one (sudo, nice,
+	// timeout, taskset, chroot ...), by name: see Wrapper. The pack's
+	// wrappers table (policies/wrappers.rego).
+	Wrappers map[string]Wrapper `json:"wrappers"`
+	// Writes are, by program, the files it writes (see WriteRoles): the
+	// pack derives it from exfil2.rego's file_functions table.
+	Writes map[string]WriteRoles `json:"writes"`
 	// Unpack are the programs that unpack an archive or apply a patch,
 	// by program or "program subcommand" (see UnpackRoles): with
 	// Env.Look, what they write is read from their input.
@@ -61,6 +68,7 @@ type Roles struct {
 	cfgCmds   map[string]bool
 	ambiguous map[string]bool
 	code      compiledCode
+	writes    map[string]compiledWrites
 }
 
 // ProgramRoles are the roles of one program's (or subcommand's)
@@ -118,6 +126,7 @@ func (r *Roles) init() {
 		r.cfgCmds = set(r.ConfigCommands)
 		r.ambiguous = set(r.Ambiguous)
 		r.code = r.Code.compile()
+		r.writes = compileWrites(r.Writes)
 	})
 }
 

@@ -25,6 +25,7 @@ var testRoles = &Roles{
 		"awk":     {CodeOperands: 1, Pattern: []string{"f"}, Value: []string{"f"}},
 		"node":    {Code: []string{"e"}},
 	},
+	Wrappers:       testWrappers,
 	Printers:       map[string]string{"echo": "operands", "printf": "format", "ls": "operands", "realpath": "operands", "find": "under", "pwd": "cwd"},
 	Filters:        []string{"grep", "head"},
 	CommandVars:    []string{"GIT_SSH_COMMAND"},

@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRunnerTool(t *testing.T) {
 	roles := &Roles{
@@ -38,5 +41,32 @@ func TestRunnerTool(t *testing.T) {
 	}
 	if _, ok := (*Roles)(nil).RunnerTool("npx", []string{"tool"}); ok {
 		t.Error("no roles table, yet a runner")
+	}
+}
+
+// TestRunnerCommand: behind a runner's word (bundle exec, uv run) the
+// command it runs is judged as if started directly; a runner without
+// its word, or one whose tool is a package, runs no command here.
+func TestRunnerCommand(t *testing.T) {
+	env := testEnv
+	env.Roles = &Roles{
+		Programs: map[string]ProgramRoles{"uv": {Text: []string{"with"}}},
+		Runners:  map[string][]string{"uv": {"run"}, "bundle": {"exec"}, "pnpm": {"dlx", "exec"}, "npx": nil},
+	}
+	tests := []struct{ command, want string }{
+		{`uv run rm -rf ~`, "uv|rm wrappers=uv paths=/home/dev"},
+		{`uv run --with rich rm -rf ~`, "uv|rm wrappers=uv paths=/home/dev"},
+		{`bundle exec -- rm -rf ~`, "bundle|rm wrappers=bundle paths=/home/dev"},
+		{`pnpm install`, "pnpm paths=/home/dev/project/install"},
+		{`npx rimraf dist`, "npx paths=/home/dev/project/rimraf,/home/dev/project/dist"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range Parse(tt.command, env).Commands {
+			got = append(got, summary(c))
+		}
+		if g := strings.Join(got, "|"); g != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.command, g, tt.want)
+		}
 	}
 }

@@ -34,8 +34,12 @@ type Command struct {
 	Paths []string `json:"paths"`
 	// Writes are the paths the command creates, changes the contents of
 	// or deletes: output redirections, and the operands a program is
-	// known to write (tee, cp and mv targets, sed -i files, rm ...).
+	// known to write (tee, cp and mv targets, sed -i files, rm, sort -o,
+	// sqlite3 .output: Roles.Writes), and the files its code writes.
 	Writes []string `json:"writes"`
+	// codeWrites are the files the command's interpreter code writes
+	// (open(p, 'w'), fs.writeFileSync(p)), found by scanCode.
+	codeWrites []string
 	// unpackWrites are the files an archive or patch it unpacks or
 	// applies writes (unpack.go).
 	unpackWrites []string

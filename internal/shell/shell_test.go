@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var testEnv = Env{Cwd: "/home/dev/project", Home: "/home/dev", Temp: "/tmp"}
+var testEnv = Env{Cwd: "/home/dev/project", Home: "/home/dev", Temp: "/tmp", Roles: &Roles{Wrappers: testWrappers}}
 
 // summary is a compact, comparable view of a command: its name, then
 // what the case cares about.

@@ -107,7 +107,7 @@ func (w *walker) unpacked(cmd *Command, cwd string) {
 	}
 	root := cwd
 	if len(u.dirs) > 0 {
-		root = w.abs(expandTilde(u.dirs[len(u.dirs)-1], w.env.Home), cwd)
+		root = w.localPath(u.dirs[len(u.dirs)-1], cwd)
 	} else if cmd.Name == "git" {
 		root = cmd.Cwd // git -C DIR apply
 	}
@@ -151,7 +151,7 @@ func (w *walker) unpacked(cmd *Command, cwd string) {
 		if cmd.Name == "git" {
 			base = cmd.Cwd // git -C DIR apply P: P is in DIR
 		}
-		src = w.abs(expandTilde(src, w.env.Home), base)
+		src = w.localPath(src, base)
 		var names []member
 		var err error
 		switch row.Format {

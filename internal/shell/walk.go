@@ -203,10 +203,46 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 				w.assign(sc, a)
 			}
 		}
+		w.declared(c, sc)
 	default:
 		// [[ ]], (( )), let: only their substitutions run commands.
 		w.substIn(c, &inner)
 	}
+}
+
+// declared emits export/declare/typeset/readonly/local as a command of
+// that name whose Assigns are the variables it sets, so rules see
+// `export HISTFILE=/dev/null` as they see `HISTFILE=/dev/null cmd`; its
+// flags (-x) are Flags, its other words Args.
+func (w *walker) declared(c *syntax.DeclClause, sc *scope) {
+	cmd := Command{Cwd: sc.cwd, Program: c.Variant.Value, Name: c.Variant.Value}
+	for _, a := range c.Args {
+		switch {
+		case a.Naked && a.Value != nil:
+			t := w.word(a.Value, sc.cwd, sc.vars).text
+			cmd.Args = append(cmd.Args, t)
+			if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
+				cmd.Flags = append(cmd.Flags, strings.Split(t[1:], "")...)
+			} else {
+				cmd.Operands = append(cmd.Operands, t)
+			}
+		case a.Naked && a.Name != nil:
+			cmd.Args = append(cmd.Args, a.Name.Value)
+			cmd.Operands = append(cmd.Operands, a.Name.Value)
+		case a.Name != nil && a.Index == nil:
+			v := ""
+			if a.Value != nil {
+				v = w.word(a.Value, sc.cwd, sc.vars).text
+			}
+			if cmd.Assigns == nil {
+				cmd.Assigns = map[string]string{}
+			}
+			cmd.Assigns[a.Name.Value] = v
+			cmd.Args = append(cmd.Args, a.Name.Value+"="+v)
+			cmd.Operands = append(cmd.Operands, a.Name.Value+"="+v)
+		}
+	}
+	w.emit(cmd, sc)
 }
 
 // endless reports a loop whose condition never ends it: while true,
@@ -426,7 +462,7 @@ func (w *walker) emit(cmd Command, sc *scope) {
 	}
 	cmd.PipeFrom = sc.pipeFrom
 	w.unpacked(&cmd, sc.cwd)
-	cmd.Writes = append(writes(&cmd), cmd.unpackWrites...)
+	cmd.Writes = append(w.writes(&cmd), cmd.unpackWrites...)
 	if cmd.Args == nil {
 		cmd.Args = []string{}
 	}
@@ -478,7 +514,8 @@ func (w *walker) commandVar(name, value string, sc *scope) {
 	if w.env.Roles == nil || value == "" || !w.env.Roles.cmdVars[name] {
 		return
 	}
-	w.script(value, w.sub(sc, sc.cwd), name, sc.depth+1)
+	// less runs LESSOPEN's "|cmd %s" and "||cmd %s" and reads its output.
+	w.script(strings.TrimLeft(value, "|"), w.sub(sc, sc.cwd), name, sc.depth+1)
 }
 
 // setVar sets a variable in sc, copying the shared map first.

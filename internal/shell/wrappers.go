@@ -12,6 +12,7 @@ import (
 type options struct {
 	shortValue string   // short options followed by a value: "ug" for sudo -u USER
 	longValue  []string // long options followed by a value unless written --name=value
+	pair       []string // long options followed by two values: bwrap --bind SRC DEST
 }
 
 // skip returns the index of the first non-option word in args, and the
@@ -29,7 +30,10 @@ func (o options) skip(args []word) (int, map[string]string) {
 		}
 		if strings.HasPrefix(a, "--") {
 			name, value, hasValue := strings.Cut(a[2:], "=")
-			if !hasValue && contains(o.longValue, name) && i+1 < len(args) {
+			if !hasValue && contains(o.pair, name) && i+2 < len(args) {
+				value = args[i+1].text + " " + args[i+2].text
+				i += 2
+			} else if !hasValue && contains(o.longValue, name) && i+1 < len(args) {
 				value = args[i+1].text
 				i++
 			}
@@ -65,21 +69,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// Options of the programs whose handling is mechanism here rather than a
+// row of the pack's wrappers table.
 var (
-	sudoOpts    = options{shortValue: "ugCDhprtTU", longValue: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}}
-	doasOpts    = options{shortValue: "Cu"}
-	envOpts     = options{shortValue: "uCS", longValue: []string{"unset", "chdir", "split-string"}}
-	execOpts    = options{shortValue: "a"}
-	niceOpts    = options{shortValue: "n", longValue: []string{"adjustment"}}
-	timeoutOpts = options{shortValue: "sk", longValue: []string{"signal", "kill-after"}}
-	timeOpts    = options{shortValue: "fo", longValue: []string{"format", "output"}}
-	stdbufOpts  = options{shortValue: "ioe", longValue: []string{"input", "output", "error"}}
-	ioniceOpts  = options{shortValue: "cnpPu", longValue: []string{"class", "classdata", "pid", "pgid", "uid"}}
-	watchOpts   = options{shortValue: "nq", longValue: []string{"interval", "equexit"}}
-	flockOpts   = options{shortValue: "wEc", longValue: []string{"timeout", "wait", "conflict-exit-code", "command"}}
-	xargsOpts   = options{shortValue: "ILnPsdEa", longValue: []string{"replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file"}}
-	sshOpts     = options{shortValue: "bcDEeFIiJLlmOopQRSWw"}
-	shellOpts   = options{shortValue: "oO", longValue: []string{"rcfile", "init-file"}}
+	xargsOpts = options{shortValue: "ILnPsdEa", longValue: []string{"replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "eof", "arg-file"}}
+	sshOpts   = options{shortValue: "bcDEeFIiJLlmOopQRSWw"}
+	shellOpts = options{shortValue: "oO", longValue: []string{"rcfile", "init-file"}}
 )
 
 // shells run a string given with -c, or their standard input.
@@ -106,7 +101,10 @@ func (w *walker) resolve(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 
 // unwrap looks at one command word. For a wrapper it returns the words
 // of the command it runs. done means it emitted everything itself: a
-// shell string (bash -c, eval, ssh, watch ...), xargs or find.
+// shell string (bash -c, eval, ssh, watch ...), xargs or find. Which
+// programs are wrappers, and their options, are the pack's wrappers
+// table (Roles.Wrappers); shells, xargs, find, ssh and env's assignments
+// are mechanism here.
 func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (rest []word, wrapper, done bool) {
 	name := base(words[0].text)
 	args := words[1:]
@@ -115,87 +113,8 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		w.script(src, w.sub(sc, cwd), via, sc.depth+1)
 	}
 	switch name {
-	case "sudo":
-		i, seen := sudoOpts.skip(args)
-		if _, edit := seen["e"]; edit {
-			return append([]word{{text: "sudoedit"}}, args[i:]...), true, false
-		}
-		return args[i:], true, false
-	case "doas":
-		i, _ := doasOpts.skip(args)
-		return args[i:], true, false
-	case "env":
-		i, seen := envOpts.skip(args)
-		if dir, ok := firstOf(seen, "C", "chdir"); ok {
-			cmd.Cwd = w.abs(dir, cmd.Cwd)
-		}
-		for ; i < len(args) && strings.Contains(args[i].text, "=") && !strings.HasPrefix(args[i].text, "="); i++ {
-			k, v, _ := strings.Cut(args[i].text, "=")
-			if cmd.Assigns == nil {
-				cmd.Assigns = map[string]string{}
-			}
-			cmd.Assigns[k] = v
-			w.commandVar(k, v, sc)
-		}
-		if split, ok := firstOf(seen, "S", "split-string"); ok {
-			runString(joinTexts(append([]word{{text: split}}, args[i:]...)), "env -S", cmd.Cwd)
-			return nil, false, true
-		}
-		return args[i:], true, false
-	case "command":
-		i, seen := options{}.skip(args)
-		if _, lookup := firstOf(seen, "v", "V"); lookup {
-			return nil, false, false
-		}
-		return args[i:], true, false
-	case "builtin", "nohup", "setsid":
-		i, _ := options{}.skip(args)
-		return args[i:], true, false
-	case "exec":
-		i, _ := execOpts.skip(args)
-		return args[i:], true, false
-	case "nice":
-		i, _ := niceOpts.skip(args)
-		return args[i:], true, false
-	case "timeout":
-		i, _ := timeoutOpts.skip(args)
-		return after(args, i+1), true, false // past the duration
-	case "time":
-		i, _ := timeOpts.skip(args)
-		return args[i:], true, false
-	case "stdbuf":
-		i, _ := stdbufOpts.skip(args)
-		return args[i:], true, false
-	case "ionice":
-		i, seen := ioniceOpts.skip(args)
-		if _, pid := firstOf(seen, "p", "pid"); pid {
-			return nil, false, false
-		}
-		return args[i:], true, false
-	case "watch":
-		i, seen := watchOpts.skip(args)
-		if _, exec := firstOf(seen, "x", "exec"); exec {
-			return args[i:], true, false
-		}
-		runString(joinTexts(args[i:]), "watch", cmd.Cwd)
-		return nil, false, true
-	case "flock":
-		i, seen := flockOpts.skip(args)
-		if c, ok := firstOf(seen, "c", "command"); ok {
-			runString(c, "flock -c", cmd.Cwd)
-			return nil, false, true
-		}
-		i++ // the lock file or descriptor
-		if i+1 < len(args) && (args[i].text == "-c" || args[i].text == "--command") {
-			runString(args[i+1].text, "flock -c", cmd.Cwd)
-			return nil, false, true
-		}
-		return after(args, i), true, false
 	case "xargs":
 		w.xargs(*cmd, words, s, sc)
-		return nil, false, true
-	case "eval":
-		runString(joinTexts(args), "eval", cmd.Cwd)
 		return nil, false, true
 	case "ssh":
 		i, _ := sshOpts.skip(args)
@@ -215,7 +134,110 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		w.shell(*cmd, words, s, sc)
 		return nil, false, true
 	}
-	return nil, false, false
+	if rest, ok := w.runnerCommand(name, args); ok {
+		w.emitRunner(*cmd, words, sc)
+		return rest, true, false
+	}
+	wr := w.env.Roles.wrapper(name)
+	if wr == nil || len(args) < len(wr.Words) {
+		return nil, false, false
+	}
+	for n, want := range wr.Words {
+		if args[n].dynamic || args[n].text != want {
+			return nil, false, false // ip addr, not ip netns exec
+		}
+	}
+	head := len(wr.Words)
+	i, seen, runs := wr.start(args[head:])
+	i += head
+	if opt, c, ok := firstKey(seen, wr.Command); ok {
+		runString(c, name+" "+dashed(opt), cmd.Cwd)
+		return nil, false, true
+	}
+	if name == "env" {
+		// env's own mechanism: -C moves it, NAME=VALUE words are
+		// assignments, -S splits a string into the command.
+		if dir, ok := firstOf(seen, "C", "chdir"); ok {
+			cmd.Cwd = w.abs(dir, cmd.Cwd)
+		}
+		for ; i < len(args) && strings.Contains(args[i].text, "=") && !strings.HasPrefix(args[i].text, "="); i++ {
+			k, v, _ := strings.Cut(args[i].text, "=")
+			if cmd.Assigns == nil {
+				cmd.Assigns = map[string]string{}
+			}
+			cmd.Assigns[k] = v
+			w.commandVar(k, v, sc)
+		}
+		if split, ok := firstOf(seen, "S", "split-string"); ok {
+			runString(joinTexts(append([]word{{text: split}}, after(args, i)...)), "env -S", cmd.Cwd)
+			return nil, false, true
+		}
+		return after(args, i), true, false
+	}
+	if !runs {
+		return nil, false, false
+	}
+	if _, argv := firstOf(seen, wr.Argv...); wr.String && !argv {
+		runString(joinTexts(args[i:]), name, cmd.Cwd)
+		return nil, false, true
+	}
+	if _, edit := seen["e"]; edit && name == "sudo" {
+		return append([]word{{text: "sudoedit"}}, args[i:]...), true, false
+	}
+	switch wr.Emit {
+	case "options":
+		w.emitRunner(*cmd, words[:1+i], sc)
+	case "all":
+		w.emitRunner(*cmd, words, sc)
+	}
+	return args[i:], true, false
+}
+
+// runnerCommand is the command a package runner runs after one of its
+// words (bundle exec CMD, uv run CMD, poetry run CMD: the pack's runner
+// table, Roles.Runners), judged as if started directly. A runner whose
+// tool comes first (npx PKG, node FILE) names a package or a file, not
+// a command, and a runner without its word (pnpm install) runs none.
+func (w *walker) runnerCommand(name string, args []word) ([]word, bool) {
+	if w.env.Roles == nil || len(w.env.Roles.Runners[name]) == 0 {
+		return nil, false
+	}
+	subs := w.env.Roles.Runners[name]
+	texts := make([]string, len(args))
+	for i, a := range args {
+		if a.dynamic {
+			return nil, false
+		}
+		texts[i] = a.text
+	}
+	tool, ok := w.env.Roles.RunnerTool(name, texts)
+	if !ok || tool == 0 {
+		return nil, false
+	}
+	for _, t := range texts[:tool] {
+		if contains(subs, t) {
+			return args[tool:], true
+		}
+	}
+	return nil, false
+}
+
+// firstKey is the first of names given in seen, and its value.
+func firstKey(seen map[string]string, names []string) (string, string, bool) {
+	for _, n := range names {
+		if v, ok := seen[n]; ok {
+			return n, v, true
+		}
+	}
+	return "", "", false
+}
+
+// dashed writes an option name as given: -c, --command.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func firstOf(seen map[string]string, names ...string) (string, bool) {

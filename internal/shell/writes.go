@@ -1,30 +1,154 @@
 package shell
 
-import "strings"
-
-// Programs by what they write. A permission change (chmod, touch) is not
-// a write: it changes no contents.
-var (
-	writesAllPaths = map[string]bool{"tee": true, "rm": true, "unlink": true, "truncate": true, "shred": true, "srm": true, "dd": true, "mv": true}
-	writesLastPath = map[string]bool{"cp": true, "install": true, "ln": true, "rsync": true, "scp": true, "ditto": true}
-	writesInPlace  = map[string]bool{"sed": true, "gsed": true, "perl": true, "ruby": true}
+import (
+	"regexp"
+	"strings"
 )
 
-// writes lists the paths cmd writes.
-func writes(cmd *Command) []string {
+// WriteRoles say which files a program writes, from the pack's
+// file_functions table (GTFOBins' file-write function as data): a
+// permission change (chmod, touch) is not a write, as it changes no
+// contents.
+type WriteRoles struct {
+	// Options are options, spelled with their dashes, whose value is a
+	// file the program writes (sort -o, openssl -out, find -fprint).
+	Options []string `json:"options"`
+	// Dirs are options whose value is a folder the program writes files
+	// into (tar -C when it extracts, cpio -D, unzip -d).
+	Dirs []string `json:"dirs"`
+	// Operands says which of its path operands it writes: "all", "first",
+	// "second" or "last".
+	Operands string `json:"operands"`
+	// When are flags (without dashes) one of which must be given for any
+	// of the writes above (sed -i, tar -x); none means always.
+	When []string `json:"when"`
+	// Bundled says its first word may be its one-letter flags without a
+	// dash (tar xzf), which then count for When.
+	Bundled bool `json:"bundled"`
+	// Words are regular expressions over each argument whose group 1 is
+	// a file the program writes (sqlite3 ".output FILE", vim -c ":w FILE").
+	Words []string `json:"words"`
+}
+
+// BaseWrites are the writers of their operands the parser knows when it
+// is given no writes table (no policy pack loaded): the pack's
+// file_functions rows for these programs must say the same (a test in
+// internal/engine checks it).
+var BaseWrites = map[string]WriteRoles{
+	"tee": {Operands: "all"}, "rm": {Operands: "all"}, "unlink": {Operands: "all"}, "truncate": {Operands: "all"},
+	"shred": {Operands: "all"}, "srm": {Operands: "all"}, "dd": {Operands: "all"}, "mv": {Operands: "all"},
+	"cp": {Operands: "last"}, "install": {Operands: "last"}, "ln": {Operands: "last"}, "rsync": {Operands: "last"},
+	"scp": {Operands: "last"}, "ditto": {Operands: "last"},
+	"sed": {Operands: "all", When: []string{"i", "in-place"}}, "gsed": {Operands: "all", When: []string{"i", "in-place"}},
+	"perl": {Operands: "all", When: []string{"i", "in-place"}}, "ruby": {Operands: "all", When: []string{"i", "in-place"}},
+}
+
+var baseWrites = compileWrites(BaseWrites)
+
+type compiledWrites struct {
+	WriteRoles
+	words []*regexp.Regexp
+}
+
+func compileWrites(rows map[string]WriteRoles) map[string]compiledWrites {
+	out := make(map[string]compiledWrites, len(rows))
+	for name, r := range rows {
+		c := compiledWrites{WriteRoles: r}
+		for _, s := range r.Words {
+			// A bad pattern in a user's row disables only that pattern.
+			if re, err := regexp.Compile(s); err == nil && re.NumSubexp() > 0 {
+				c.words = append(c.words, re)
+			}
+		}
+		out[name] = c
+	}
+	return out
+}
+
+// writes lists the paths cmd writes: its redirects, the files its row of
+// the writes table names, and the files its code writes.
+func (w *walker) writes(cmd *Command) []string {
 	out := []string{}
 	for _, r := range cmd.Redirects {
 		if r.Path != "" && strings.Contains(r.Op, ">") {
 			out = append(out, r.Path)
 		}
 	}
-	switch {
-	case writesAllPaths[cmd.Name]:
+	out = append(out, cmd.codeWrites...)
+	table := baseWrites
+	if r := w.env.Roles; r != nil && len(r.writes) > 0 {
+		table = r.writes
+	}
+	row, ok := table[cmd.Name]
+	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...) && !bundledFlag(cmd, row)) {
+		return out
+	}
+	switch n := len(cmd.Paths); {
+	case n == 0:
+	case row.Operands == "all":
 		out = append(out, cmd.Paths...)
-	case writesLastPath[cmd.Name] && len(cmd.Paths) > 0:
-		out = append(out, cmd.Paths[len(cmd.Paths)-1])
-	case writesInPlace[cmd.Name] && hasFlag(cmd.Flags, "i", "in-place"):
-		out = append(out, cmd.Paths...)
+	case row.Operands == "first":
+		out = append(out, cmd.Paths[0])
+	case row.Operands == "second" && n > 1:
+		out = append(out, cmd.Paths[1])
+	case row.Operands == "last":
+		out = append(out, cmd.Paths[n-1])
+	}
+	for _, v := range optionValues(cmd.Args, row.Options) {
+		out = append(out, w.localPath(v, cmd.Cwd))
+	}
+	for _, v := range optionValues(cmd.Args, row.Dirs) {
+		out = append(out, w.localPath(v, cmd.Cwd))
+	}
+	for _, re := range row.words {
+		for _, a := range cmd.Args {
+			for _, m := range re.FindAllStringSubmatch(a, 4) {
+				if v := strings.Trim(m[1], `"'`); v != "" {
+					out = append(out, w.localPath(v, cmd.Cwd))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// bundledFlag reports a When flag among the letters of cmd's first
+// word, for a program whose first word may be its flags (tar xzf).
+func bundledFlag(cmd *Command, row compiledWrites) bool {
+	if !row.Bundled || len(cmd.Args) == 0 || strings.HasPrefix(cmd.Args[0], "-") {
+		return false
+	}
+	for _, f := range row.When {
+		if len(f) == 1 && strings.Contains(cmd.Args[0], f) {
+			return true
+		}
+	}
+	return false
+}
+
+// localPath is a word that names a file, as an absolute path.
+func (w *walker) localPath(v, cwd string) string {
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		v = w.env.Home + v[1:]
+	}
+	return w.abs(v, cwd)
+}
+
+// optionValues are the values given to the options names (spelled with
+// their dashes) as `-o V`, `--opt=V`, `-opt=V` or `-oV`.
+func optionValues(args, names []string) []string {
+	var out []string
+	for i, a := range args {
+		for _, n := range names {
+			switch {
+			case a == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(a, n+"=") && len(n) > 2:
+				out = append(out, a[len(n)+1:])
+			case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(a) > 2 && strings.HasPrefix(a, n):
+				out = append(out, a[2:])
+			}
+		}
 	}
 	return out
 }

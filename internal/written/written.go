@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,7 +89,10 @@ type Row struct {
 	Syntax string `json:"syntax"`
 
 	match, lines *regexp.Regexp
-	watch        []*regexp.Regexp
+	// fragment: the document is an edit's text cut from the middle of a
+	// file (see unseenEdit), so keys also match by their tail.
+	fragment bool
+	watch    []*regexp.Regexp
 }
 
 // Watch is one watched key path: Label names it for the policies; Value,
@@ -238,6 +242,19 @@ func (t *Table) Judge(tool string, input map[string]any, targets []string, mainP
 			break
 		}
 		cur, res, unchanged, problem := agentconfig.Result(tool, input, p, p == mainPath, read)
+		if unchanged && cur == nil && p == mainPath {
+			// An edit of a file the daemon does not see (the tool would
+			// fail here, but perhaps not where the agent runs).
+			if before, after, ok := unseenEdit(tool, input); ok {
+				if row.Format == "json" {
+					before, after = closeJSON(before), closeJSON(after)
+				}
+				frag := *row
+				frag.fragment = true
+				row = &frag
+				cur, res, unchanged = before, after, false
+			}
+		}
 		f := File{Path: p, Kind: row.Kind, Contained: row.Contained, Rules: row.Rules, New: cur == nil}
 		switch {
 		case problem != "":
@@ -434,12 +451,12 @@ func (r *Row) walk(doc any, fs *facts) {
 			return
 		}
 		for i, w := range r.Watch {
-			if keyMatch(w.Key, at) && (r.watch[i] == nil || r.watch[i].MatchString(scalar(v))) {
+			if r.keyMatch(w.Key, at) && (r.watch[i] == nil || r.watch[i].MatchString(scalar(v))) {
 				fs.added = append(fs.added, Added{Label: w.Label, Key: strings.Join(at, "/"), Value: clip(scalar(v))})
 			}
 		}
 		for _, k := range r.Commands {
-			if keyMatch(k, at) {
+			if r.keyMatch(k, at) {
 				fs.commands = append(fs.commands, r.commandsAt(v, at, doc)...)
 			}
 		}
@@ -518,6 +535,27 @@ func siblingList(doc any, at []string, key string) []string {
 // segments (path.Match each; ** any number of segments).
 func keyMatch(pattern string, at []string) bool {
 	return match(strings.Split(pattern, "/"), at)
+}
+
+// keyMatch of a fragment also matches a key by its tail (serde/git for
+// dependencies/*/git, 0/run for jobs/*/steps/*/run): the fragment's
+// document starts somewhere inside the file's. A tail of wildcards alone
+// would match any key, so it must name one.
+func (r *Row) keyMatch(pattern string, at []string) bool {
+	if keyMatch(pattern, at) {
+		return true
+	}
+	if !r.fragment {
+		return false
+	}
+	segs := strings.Split(pattern, "/")
+	for k := 1; k < len(segs); k++ {
+		tail := segs[k:]
+		if slices.ContainsFunc(tail, func(s string) bool { return !strings.ContainsAny(s, "*?[") }) && match(tail, at) {
+			return true
+		}
+	}
+	return false
 }
 
 func match(pat, at []string) bool {
@@ -605,17 +643,39 @@ func instructions(text string) (cmds, lines []string) {
 			}
 			continue
 		}
-		if forbidden.MatchString(t) {
-			continue
-		}
-		for _, m := range span.FindAllStringSubmatch(t, -1) {
-			if strings.ContainsAny(m[1], " /~$|;&") { // a command, not a name
-				cmds = append(cmds, m[1])
+		// A span inside a sentence that forbids it (never run `x`) is
+		// not an instruction to run it; the sentence, not the line,
+		// decides, so "Run `x`. Do not tell the user." still runs x.
+		masked := span.ReplaceAllStringFunc(t, func(m string) string { return strings.Repeat("x", len(m)) })
+		for _, m := range span.FindAllStringSubmatchIndex(t, -1) {
+			c := t[m[2]:m[3]]
+			if !strings.ContainsAny(c, " /~$|;&") { // a name, not a command
+				continue
 			}
+			if forbidden.MatchString(sentence(t, masked, m[0], m[1])) {
+				continue
+			}
+			cmds = append(cmds, c)
 		}
 	}
 	return cmds, lines
 }
+
+// sentence is the sentence of t around t[start:end], found in masked (t
+// with its code spans blanked, so a dot inside a command ends nothing).
+func sentence(t, masked string, start, end int) string {
+	from := 0
+	if i := sentenceEnd.FindAllStringIndex(masked[:start], -1); len(i) > 0 {
+		from = i[len(i)-1][1]
+	}
+	to := len(t)
+	if i := sentenceEnd.FindStringIndex(masked[end:]); i != nil {
+		to = end + i[0] + 1
+	}
+	return t[from:to]
+}
+
+var sentenceEnd = regexp.MustCompile(`[.!?;](\s|$)`)
 
 func parses(script string) bool {
 	_, err := syntax.NewParser().Parse(strings.NewReader(script), "")
