@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -152,7 +153,12 @@ func (w *walker) listDir(dir string, ex *expansion) []fs.DirEntry {
 		ex.complete, ex.why = false, "more than 4096 folder entries"
 		return nil
 	}
-	f, err := os.Open(dir)
+	// Only a folder is opened, and never so as to wait: a FIFO named
+	// where a folder is expected must not block the decision.
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}

@@ -51,6 +51,8 @@ func TestGlobExpansion(t *testing.T) {
 		{"posix class", "rm build/[[:alpha:]].c", []string{"build/c.c"}, false},
 		{"braces first", "rm build/{a,c}.*", []string{"build/a.o", "build/c.c"}, false},
 		{"fifo matched, not opened", "rm build/pi*", []string{"build/pipe"}, false},
+		{"fifo where a folder is expected", "rm build/pipe/*", nil, false},
+		{"fifo under globstar", "rm build/**/x", nil, false},
 		{"dot needs a dot", "rm */k", nil, false},
 		{"dot written", "rm .hid*/k", []string{".hidden/k"}, false},
 		{"link followed as the kernel does", "rm h/.agentjai[l]/config.*", []string{"h/.agentjail/config.yaml"}, false},
