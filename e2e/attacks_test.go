@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,7 +29,10 @@ import (
 // levels deep (arrays with nest_array); "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
 // keys: shapes encoding/json would not write). A files value "@name" is
 // the content of testdata/name, placeholders replaced; "->TARGET" makes a
-// symbolic link to TARGET and "=>TARGET" a hard link, after the files.
+// symbolic link to TARGET and "=>TARGET" a hard link, after the files;
+// "tar:", "tgz:" or "zip:" followed by member names, one a line, builds
+// that archive, with "NAME -> TARGET" a symbolic link member and
+// "NAME => TARGET" a hard one (see archive).
 type attack struct {
 	Name      string            `json:"name"`
 	Class     string            `json:"class"` // issue 9 item number and a short name
@@ -186,7 +194,7 @@ func TestAttacks(t *testing.T) {
 			}
 			path = vars.Replace(path)
 			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, []byte(vars.Replace(content)), 0o644); err != nil {
+			if err := os.WriteFile(path, archive(t, vars.Replace(content)), 0o644); err != nil {
 				t.Fatalf("%s: %v", a.Name, err)
 			}
 		}
@@ -341,4 +349,68 @@ func TestPlantedPolicies(t *testing.T) {
 			})
 		})
 	}
+}
+
+// archive is a files value's bytes: the archive a "tar:", "tgz:" or
+// "zip:" value describes, else the text itself.
+func archive(t *testing.T, content string) []byte {
+	kind, spec, ok := strings.Cut(content, ":")
+	if !ok || (kind != "tar" && kind != "tgz" && kind != "zip") {
+		return []byte(content)
+	}
+	var buf bytes.Buffer
+	var tw *tar.Writer
+	var zw *zip.Writer
+	if kind == "zip" {
+		zw = zip.NewWriter(&buf)
+	} else {
+		tw = tar.NewWriter(&buf)
+	}
+	for _, line := range strings.Split(spec, "\n") {
+		if line == "" {
+			continue
+		}
+		name, target, hard := line, "", false
+		if n, tg, ok := strings.Cut(line, " -> "); ok {
+			name, target = n, tg
+		} else if n, tg, ok := strings.Cut(line, " => "); ok {
+			name, target, hard = n, tg, true
+		}
+		var err error
+		if zw != nil {
+			h := &zip.FileHeader{Name: name}
+			if target != "" {
+				h.SetMode(os.ModeSymlink | 0o777)
+			}
+			var f io.Writer
+			if f, err = zw.CreateHeader(h); err == nil {
+				_, err = f.Write([]byte(target))
+			}
+		} else {
+			h := &tar.Header{Name: name, Mode: 0o644, Typeflag: tar.TypeReg}
+			switch {
+			case hard:
+				h.Typeflag, h.Linkname = tar.TypeLink, target
+			case target != "":
+				h.Typeflag, h.Linkname = tar.TypeSymlink, target
+			}
+			err = tw.WriteHeader(h)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if zw != nil {
+		zw.Close()
+		return buf.Bytes()
+	}
+	tw.Close()
+	if kind == "tar" {
+		return buf.Bytes()
+	}
+	var z bytes.Buffer
+	gw := gzip.NewWriter(&z)
+	gw.Write(buf.Bytes())
+	gw.Close()
+	return z.Bytes()
 }

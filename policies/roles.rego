@@ -40,12 +40,65 @@ shell_roles := {
 	"filters": filters,
 	"command_vars": command_vars,
 	"config_commands": config_commands,
-	"examples": [e | some e in secret_examples],
+	"examples": [e | some e in secret_examples | guard_home_examples],
 	"ambiguous": ambiguous_names,
 	"code": code_apis,
 	"runners": runner_words,
 	"wrappers": wrappers,
 	"writes": file_writes,
+	"unpack": unpack_roles,
+}
+
+# unpack_roles: the programs that unpack an archive or apply a patch, by
+# program or "program subcommand". With the file system at hand the
+# daemon reads their input (the members of a tar or zip archive, the
+# files a diff names) and each place reached from the folder they write
+# into is one of the command's writes; what cannot be read (stdin, cpio,
+# xz, past the bounds) is in the command's "unjudged" (self_unjudged.rego).
+# Options are spelled with their dashes (see shell.UnpackRoles):
+#   format        tar (plain, gzip, bzip2), zip, cpio or patch
+#   when, unless  flags one of which it needs to write / that make it only list
+#   bundled       its first word may be flags without a dash (tar xzf A)
+#   input         options whose value is the archive or patch
+#   operand       which operands are, else: first, second, all
+#   dirs          options whose value is the folder it writes into
+#   strip         options that strip leading name elements; strip_default
+#                 when none is given (-1: patch's base name)
+#   prefix        options whose value goes before each name
+#   values        its other options that take a value
+unpack_roles := object.union(core_unpack_roles, {pair[0]: pair[1] | some pair in unpack_role})
+
+# unpack_role holds [program, row] pairs from other policy files.
+unpack_role contains pair if {
+	some pair in []
+}
+
+_tar_unpack := {
+	"format": "tar", "when": ["x", "extract", "get"], "bundled": true,
+	"input": ["-f", "--file"], "dirs": ["-C", "--directory"], "strip": ["--strip-components"],
+	"values": ["-b", "-T", "-X", "-K", "-N", "-V", "-g", "-H", "-I", "--files-from", "--exclude-from", "--format", "--transform", "--exclude", "--use-compress-program", "--blocking-factor"],
+}
+
+core_unpack_roles := {
+	"tar": _tar_unpack, "gtar": _tar_unpack, "bsdtar": _tar_unpack,
+	"unzip": {
+		"format": "zip", "unless": ["l", "t", "v", "Z", "p", "c", "z"], "operand": "first",
+		"dirs": ["-d"], "values": ["-P", "-O", "-I"],
+	},
+	"cpio": {
+		"format": "cpio", "when": ["i", "extract"], "input": ["-F", "--file", "-I"],
+		"dirs": ["-D", "--directory"], "values": ["-E", "-H", "--format", "-M", "-R", "--owner"],
+	},
+	"patch": {
+		"format": "patch", "unless": ["dry-run", "C", "check"], "input": ["-i", "--input"], "operand": "second",
+		"dirs": ["-d", "--directory"], "strip": ["-p", "--strip"], "strip_default": -1,
+		"values": ["-o", "--output", "-r", "--reject-file", "-B", "--prefix", "-z", "--suffix", "-V", "-F", "--fuzz", "-D", "--ifdef"],
+	},
+	"git apply": {
+		"format": "patch", "unless": ["check", "stat", "numstat", "summary"], "operand": "all",
+		"strip": ["-p"], "strip_default": 1, "prefix": ["--directory"],
+		"values": ["--exclude", "--include", "--whitespace", "--build-fake-ancestor"],
+	},
 }
 
 # runner_words is verbs.rego's runner_prefixes as the shell parser reads

@@ -121,27 +121,32 @@ plain_glob(p) if {
 
 protected_examples := {f |
 	some f in array.concat(
-		[aj | some aj in agentjail_homes],
+		array.concat(
+			[aj | some aj in agentjail_homes],
+			[concat("", [home_slash, substring(e, 2, -1)]) | some e in guard_home_examples],
+		),
 		[
-			concat("", [home_slash, ".claude"]),
-			concat("", [home_slash, ".claude/settings.json"]),
-			concat("", [home_slash, ".claude/settings.local.json"]),
 			concat("", [project, "/.claude/settings.json"]),
 			concat("", [project, "/.claude/settings.local.json"]),
-			concat("", [home_slash, ".codex/config.toml"]),
-			concat("", [home_slash, ".codex/hooks.json"]),
-			concat("", [home_slash, ".gemini/settings.json"]),
-			concat("", [home_slash, ".cursor/hooks.json"]),
-			concat("", [home_slash, ".copilot/hooks/agentjail.json"]),
 			concat("", [project, "/.codex/hooks.json"]),
 			concat("", [project, "/.gemini/settings.json"]),
 			concat("", [project, "/.cursor/hooks.json"]),
-			concat("", [home_slash, "Library/LaunchAgents/dev.agentjail.agent.plist"]),
-			concat("", [home_slash, ".config/systemd/user/agentjail.service"]),
 			daemon_socket,
 		],
 	)
 	f != ""
+}
+
+# guard_home_examples are the protected places in the home folder,
+# written from ~: the examples above, and what the shell parser matches
+# every glob against (roles.rego's examples), so that a pattern naming
+# one counts as naming it whether or not it is there now.
+guard_home_examples := {
+	"~/.agentjail", "~/.agentjail/agentjail.sock", "~/.agentjail/config.yaml", "~/.agentjail/policies", "~/.agentjail/bin/agentjail",
+	"~/.claude", "~/.claude/settings.json", "~/.claude/settings.local.json",
+	"~/.codex/config.toml", "~/.codex/hooks.json", "~/.gemini/settings.json", "~/.cursor/hooks.json",
+	"~/.copilot/hooks/agentjail.json", "~/.copilot/settings.json",
+	"~/Library/LaunchAgents/dev.agentjail.agent.plist", "~/.config/systemd/user/agentjail.service",
 }
 
 # --- what only reads ---------------------------------------------------

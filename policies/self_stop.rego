@@ -257,6 +257,13 @@ names_service(cmd) if {
 	glob.match(op, ["/"], unit) # [] would mean ".", and agent* would not reach agentjail.service
 }
 
+# Any pattern systemctl or the shell would match: agentjai[l].service.
+names_service(cmd) if {
+	some re in object.get(cmd, "patterns", [])
+	some unit in {"agentjail.service", "agentjail", "dev.agentjail.agent"}
+	regex.match(re, unit)
+}
+
 names_service(cmd) if {
 	some p in command_named(cmd)
 	protected_file(p)

@@ -223,7 +223,7 @@ var internedStrings = []string{
 	// input.agentjail.commands[_]
 	"program", "name", "args", "flags", "operands", "dynamic", "wrappers", "via", "pipe_from", "subst",
 	"remote", "depth", "text", "uses", "maybe", "dry_run", "assigns", "redirects", "op", "target", "prefix",
-	"background",
+	"background", "patterns", "unjudged", "kind", "why",
 	// events
 	"session_id", "transcript_path", "hook_event_name", "tool_input", "tool_use_id", "permission_mode",
 	"description", "old_string", "new_string", "replace_all", "notebook_path",

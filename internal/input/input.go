@@ -340,7 +340,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		var id *identity
-		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()}
+		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil}
 		if env.Identity != nil {
 			id = newIdentity(env, d.Cwd, nil)
 			senv.RealPath, senv.IsDir = id.realPath, id.isDir

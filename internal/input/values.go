@@ -129,6 +129,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		if repeats(d.Shell.Commands) {
 			b.Field("repeats", b.Bool(true))
 		}
+		if unjudged(d.Shell.Commands) {
+			b.Field("unjudged", b.Bool(true))
+		}
 		if d.Shell.Error != "" {
 			b.Field("parse_error", b.String(d.Shell.Error))
 		}
@@ -142,6 +145,18 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 func repeats(cmds []shell.Command) bool {
 	for _, c := range cmds {
 		if c.Repeats != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// unjudged reports a command with a glob, archive or patch the parser
+// could not read to the end (input.agentjail.unjudged), so that the rules
+// about them skip every other call at once.
+func unjudged(cmds []shell.Command) bool {
+	for _, c := range cmds {
+		if len(c.Unjudged) > 0 {
 			return true
 		}
 	}
@@ -174,6 +189,22 @@ func encodeCommand[V any](c shell.Command, b Builder[V]) V {
 	b.Field("dry_run", b.Bool(c.DryRun))
 	b.Field("repeats", b.String(c.Repeats))
 	b.Field("background", b.Bool(c.Background))
+	// Rare: only set when there are some (rules read them with
+	// object.get), so that every other call carries nothing more.
+	if len(c.Patterns) > 0 {
+		b.Field("patterns", b.Strings(c.Patterns))
+	}
+	if len(c.Unjudged) > 0 {
+		unjudged := make([]V, len(c.Unjudged))
+		for i, u := range c.Unjudged {
+			um := b.Mark()
+			b.Field("kind", b.String(u.Kind))
+			b.Field("root", b.String(u.Root))
+			b.Field("why", b.String(u.Why))
+			unjudged[i] = b.Object(um)
+		}
+		b.Field("unjudged", b.Array(unjudged))
+	}
 	a := b.Mark()
 	for k, v := range c.Assigns {
 		b.Field(k, b.String(v))

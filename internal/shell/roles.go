@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -56,6 +57,10 @@ type Roles struct {
 	// Writes are, by program, the files it writes (see WriteRoles): the
 	// pack derives it from exfil2.rego's file_functions table.
 	Writes map[string]WriteRoles `json:"writes"`
+	// Unpack are the programs that unpack an archive or apply a patch,
+	// by program or "program subcommand" (see UnpackRoles): with
+	// Env.Look, what they write is read from their input.
+	Unpack map[string]UnpackRoles `json:"unpack"`
 
 	once      sync.Once
 	filters   map[string]bool
@@ -214,6 +219,12 @@ func (w *walker) examplesAbs() []string {
 		}
 		w.examples = append(w.examples, e)
 	}
+	// The daemon's own home and socket, where they were moved.
+	for _, name := range []string{"AGENTJAIL_HOME", "AGENTJAIL_SOCKET"} {
+		if v := w.env.Vars[name]; strings.HasPrefix(v, "/") {
+			w.examples = append(w.examples, filepath.Clean(v))
+		}
+	}
 	return w.examples
 }
 
@@ -266,6 +277,45 @@ func (w *walker) matchExamples(wd word, cwd string) []string {
 			out = append(out, e)
 		}
 	}
+	if wd.gl != "" && lead == "" {
+		out = append(out, w.examplesUnder(wd.gl, cwd)...)
+	}
+	return out
+}
+
+// examplesUnder lists, for a glob whose leading folders match a known
+// place (~/.agentjai[l]/policies/x.rego), the path under that place the
+// rest names: the place counts as named even where nothing is there yet.
+func (w *walker) examplesUnder(gl, cwd string) []string {
+	if !strings.HasPrefix(gl, "/") {
+		gl = escapeGlob(strings.TrimSuffix(cwd, "/")) + "/" + gl
+	}
+	segs := strings.Split(gl, "/")
+	if len(segs) > 32 {
+		return nil
+	}
+	var out []string
+	globbed := false
+	for k := 1; k < len(segs)-1; k++ {
+		globbed = globbed || hasGlob(segs[k])
+		if !globbed {
+			continue
+		}
+		src := globRE(strings.Join(segs[:k+1], "/"))
+		if !w.spend(0, len(src)*4) {
+			return out
+		}
+		re, err := regexp.Compile("^(?:" + src + ")$")
+		if err != nil {
+			return out
+		}
+		rest := unescape(strings.Join(segs[k+1:], "/"))
+		for _, e := range w.examplesAbs() {
+			if re.MatchString(e) && rest != "" {
+				out = append(out, e+"/"+rest)
+			}
+		}
+	}
 	return out
 }
 
@@ -298,18 +348,13 @@ func globRE(lit string) string {
 		case '?':
 			sb.WriteString(`[^/]`)
 		case '[':
-			j := strings.IndexByte(lit[i+1:], ']')
+			j := classEnd(lit, i)
 			if j < 0 {
 				sb.WriteString(`\[`)
 				continue
 			}
-			class := lit[i+1 : i+1+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			class = strings.ReplaceAll(class, `\`, `\\`)
-			sb.WriteString("[" + class + "]")
-			i += j + 1
+			sb.WriteString(classRE(lit[i+1 : j]))
+			i = j
 		default:
 			sb.WriteString(regexp.QuoteMeta(string(c)))
 		}

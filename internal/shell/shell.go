@@ -40,6 +40,9 @@ type Command struct {
 	// codeWrites are the files the command's interpreter code writes
 	// (open(p, 'w'), fs.writeFileSync(p)), found by scanCode.
 	codeWrites []string
+	// unpackWrites are the files an archive or patch it unpacks or
+	// applies writes (unpack.go).
+	unpackWrites []string
 	// Assigns are the leading VAR=value words.
 	Assigns map[string]string `json:"assigns,omitempty"`
 	// Redirects are the command's redirections.
@@ -68,6 +71,15 @@ type Command struct {
 	Dynamic bool `json:"dynamic"`
 	// Glob is set when an argument is an unquoted glob pattern.
 	Glob bool `json:"glob,omitempty"`
+	// Patterns are, for each operand that holds glob characters, quoted
+	// or not, an anchored regular expression for what it matches: a
+	// program that matches names itself (systemctl stop 'agentjai[l]*')
+	// is judged on the names the pattern reaches.
+	Patterns []string `json:"patterns,omitempty"`
+	// Unjudged are the globs, archives and patches whose contents could
+	// not be read within the bounds (Env.Look), with the folder each
+	// works from.
+	Unjudged []Unjudged `json:"unjudged,omitempty"`
 	// Wrappers are the commands unwrapped to reach this one, outermost
 	// first: ["sudo", "env"].
 	Wrappers []string `json:"wrappers,omitempty"`
@@ -150,6 +162,12 @@ type Env struct {
 	// CDPATH's first entry is taken.
 	RealPath func(path string) string
 	IsDir    func(path string) bool
+	// Look lets the parser look at the file system at decision time, as
+	// the shell and the program will: globs are expanded (glob.go) and
+	// the archives and patches a command unpacks or applies are read for
+	// the files they write (unpack.go), all within bounds. The daemon
+	// sets it; tests of the parser alone leave the file system alone.
+	Look bool
 }
 
 // Bounds keep a hostile command line from costing unbounded time or
@@ -184,6 +202,7 @@ func Parse(command string, env Env) Result {
 		env.Roles.init()
 	}
 	w := &walker{env: env, workLimit: WorkPerByte*len(command) + WorkBase}
+	w.dotglob = strings.Contains(command, "dotglob") || strings.Contains(command, "GLOBIGNORE")
 	w.script(command, scope{cwd: filepath.Clean(env.Cwd)}, "", 0)
 	return Result{Commands: w.out, Error: w.err, Dotted: w.dotted}
 }

@@ -27,6 +27,10 @@ type walker struct {
 	filesRead, nest int
 	// dotted is Result.Dotted.
 	dotted map[string]string
+	// glob is what pathname expansion has spent (Env.Look); dotglob is
+	// set when the command line may make * match names with a dot.
+	glob    *globState
+	dotglob bool
 }
 
 // scope is what a command inherits from where it stands.
@@ -514,6 +518,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, sc *scope) []Redirect {
 			rd.Target = wd.text
 			if !wd.dynamic {
 				rd.Path = w.abs(wd.text, sc.cwd)
+				if wd.glob {
+					rd.Path = w.globTarget(wd, sc.cwd, rd.Path)
+				}
 			} else {
 				rd.Prefix = w.prefixPath(wd, sc.cwd)
 			}
@@ -541,7 +548,8 @@ func (w *walker) emit(cmd Command, sc *scope) {
 		cmd.Repeats = "forever" // a function that calls itself
 	}
 	cmd.PipeFrom = sc.pipeFrom
-	cmd.Writes = w.writes(&cmd)
+	w.unpacked(&cmd, sc.cwd)
+	cmd.Writes = append(w.writes(&cmd), cmd.unpackWrites...)
 	if cmd.Args == nil {
 		cmd.Args = []string{}
 	}
@@ -655,7 +663,12 @@ func (w *walker) prefixPath(wd word, cwd string) string {
 func (w *walker) loopVar(wi *syntax.WordIter, sc *scope) word {
 	var items []word
 	for _, it := range wi.Items {
-		items = append(items, w.fields(it, sc.cwd, sc.vars)...)
+		for _, f := range w.fields(it, sc.cwd, sc.vars) {
+			// The shell hands on a glob's matches, not the glob.
+			if !f.matched {
+				items = append(items, f)
+			}
+		}
 	}
 	if len(items) == 1 {
 		return items[0]

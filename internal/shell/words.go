@@ -28,16 +28,71 @@ type word struct {
 	suffixAt int
 	// items are, for "$@", the words it stands for.
 	items []word
+	// gl is, for a glob word, its text with the glob characters that
+	// were quoted escaped: what pathname expansion matches.
+	gl string
+	// unjudged is set on a glob pathname expansion could not finish;
+	// matched on one that matched files, which follow it (globFields).
+	unjudged *Unjudged
+	matched  bool
 }
 
 // pattern reports whether wd's regular expression says more than its
 // text: it has a glob or a dynamic part.
 func (wd word) pattern() bool { return wd.glob || wd.dynamic }
 
-// fields resolves a word after brace expansion: {a,b} gives two words.
-// The expansion is counted before it is made, and made only within the
-// budget: {1..9}{1..9}{1..9}{1..9}{1..9}{1..9} is refused, not built.
+// fields resolves a word after brace and pathname expansion: {a,b}
+// gives two words, and with Env.Look a glob gives the files it matches
+// (see globFields).
 func (w *walker) fields(wd *syntax.Word, cwd string, vars map[string]word) []word {
+	out := w.braceFields(wd, cwd, vars)
+	if !w.env.Look {
+		return out
+	}
+	for i := 0; i < len(out); i++ {
+		if out[i].glob && !out[i].dynamic && out[i].items == nil {
+			more := w.globFields(out[i], cwd)
+			out = append(out[:i], append(more, out[i+1:]...)...)
+			i += len(more) - 1
+		}
+	}
+	return out
+}
+
+// globFields are the words a glob stands for: the glob itself, judged
+// on its pattern as without Env.Look (and as the shell passes it on when
+// it matches nothing), then the files it matches now, as the shell would
+// pass them (relative when it was). A glob past the bounds is marked
+// unjudged.
+func (w *walker) globFields(wd word, cwd string) []word {
+	ex := w.expandGlob(wd, cwd)
+	if !ex.complete {
+		wd.unjudged = &Unjudged{Kind: "glob", Root: ex.root, Why: ex.why}
+	}
+	if !w.spend(len(ex.matches), 0) {
+		return []word{wd}
+	}
+	wd.matched = len(ex.matches) > 0
+	out := []word{wd}
+	seen := map[string]bool{}
+	rel := !strings.HasPrefix(wd.text, "/")
+	for _, m := range ex.matches {
+		seen[m] = true
+		t := m
+		if rel {
+			if r, ok := strings.CutPrefix(m, strings.TrimSuffix(cwd, "/")+"/"); ok {
+				t = r
+			}
+		}
+		out = append(out, word{text: t})
+	}
+	return out
+}
+
+// braceFields resolves a word after brace expansion: {a,b} gives two
+// words. The expansion is counted before it is made, and made only within
+// the budget: {1..9}{1..9}{1..9}{1..9}{1..9}{1..9} is refused, not built.
+func (w *walker) braceFields(wd *syntax.Word, cwd string, vars map[string]word) []word {
 	if hasBrace(wd) {
 		cp := *wd
 		if syntax.SplitBraces(&cp) {
@@ -193,7 +248,7 @@ func hasBrace(wd *syntax.Word) bool {
 // the command line.
 func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 	var out word
-	var sb, re strings.Builder
+	var sb, re, gl strings.Builder
 	for i, part := range wd.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -206,6 +261,7 @@ func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 			}
 			sb.WriteString(unescape(v))
 			re.WriteString(globRE(v))
+			gl.WriteString(v)
 		case *syntax.SglQuoted:
 			out.quoted = true
 			t := p.Value
@@ -214,6 +270,7 @@ func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 			}
 			sb.WriteString(t)
 			re.WriteString(regexp.QuoteMeta(t))
+			gl.WriteString(escapeGlob(t))
 		case *syntax.DblQuoted:
 			out.quoted = true
 			for _, dp := range p.Parts {
@@ -221,17 +278,29 @@ func (w *walker) word(wd *syntax.Word, cwd string, vars map[string]word) word {
 					t := unescapeDouble(l.Value)
 					sb.WriteString(t)
 					re.WriteString(regexp.QuoteMeta(t))
+					gl.WriteString(escapeGlob(t))
 					continue
 				}
+				at := sb.Len()
 				w.dynamicPart(dp, cwd, vars, &sb, &re, &out)
+				gl.WriteString(escapeGlob(sb.String()[at:]))
 			}
 		default:
+			at, wasGlob := sb.Len(), out.glob
 			w.dynamicPart(part, cwd, vars, &sb, &re, &out)
+			if t := sb.String()[at:]; out.glob && !wasGlob {
+				gl.WriteString(t) // a variable holding a pattern, unquoted
+			} else {
+				gl.WriteString(escapeGlob(t))
+			}
 		}
 	}
 	out.text = sb.String()
 	if out.pattern() {
 		out.re = re.String()
+	}
+	if out.glob && !out.dynamic {
+		out.gl = gl.String()
 	}
 	return out
 }

@@ -490,6 +490,9 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 		switch {
 		case afterDashes || a.dynamic || len(t) < 2 || t[0] != '-' || isNumber(t):
 			cmd.Operands = append(cmd.Operands, t)
+			if p := GlobPattern(t); p != "" && len(t) <= 512 && len(cmd.Patterns) < 16 {
+				cmd.Patterns = append(cmd.Patterns, p)
+			}
 			if roles != nil && operandN == 0 && !a.dynamic && roles.Subcommands != nil {
 				if sub, ok := roles.Subcommands[t]; ok {
 					roles = &sub
@@ -620,6 +623,9 @@ func (w *walker) argument(cmd *Command, a word, r role, sc *scope) {
 // only known when it runs the folder its static start names; and the
 // well-known secret files a glob or dynamic word may name.
 func (w *walker) pathArg(cmd *Command, a word) {
+	if a.unjudged != nil {
+		cmd.Unjudged = append(cmd.Unjudged, *a.unjudged)
+	}
 	if !a.dynamic {
 		cmd.Paths = append(cmd.Paths, w.pathsOf(a.text, cmd.Cwd)...)
 	} else if p := w.prefixPath(a, cmd.Cwd); p != "" {
