@@ -121,6 +121,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, fmt.Errorf("creating the policies folder: %w", err)
 	}
+	serving.Store(true)
 	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
 	if err != nil {
 		ln.Close()
