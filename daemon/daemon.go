@@ -228,7 +228,8 @@ const maxInFlight = 128
 // connection keeps the protocol trivial for the hook, which makes a single
 // call per process, and saves the daemon a read that would only see EOF.
 //
-// A decide request has one deadline, measured from here: the request
+// A decide request has one deadline, measured from here, or from when
+// its hook started if that was earlier (see hookDeadline): the request
 // budget (config.RequestBudget, below the hook's own deadline) covers
 // waiting for a slot and a worker, parsing, deriving and evaluating.
 // Past it the answer is deny, never silence: a hook that hears nothing
@@ -304,6 +305,20 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	if after != nil {
 		after(err == nil) // the hook has its answer; bookkeeping does not delay it
 	}
+}
+
+// hookDeadline is the request's deadline counted from when its hook
+// started (start, Unix milliseconds) rather than from when the daemon
+// accepted it, when that is earlier. A start in the future (clocks set
+// back) or none leaves deadline as it is.
+func hookDeadline(deadline time.Time, start int64, budget time.Duration) time.Time {
+	if start <= 0 {
+		return deadline
+	}
+	if byHook := time.UnixMilli(start).Add(budget); byHook.Before(deadline) {
+		return byHook
+	}
+	return deadline
 }
 
 // takeSlot takes a slot among maxInFlight, waiting no later than
@@ -389,7 +404,11 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			d.sawHook(hookTimeout, req.HookFailClosed)
 		}
 		budget := requestBudget(cfg, hookTimeout)
-		dec, in, err := d.decideBy(ctx, &req, budget, accepted)
+		deadline := accepted.Add(budget)
+		if req.Source == "" {
+			deadline = hookDeadline(deadline, req.HookStartMillis, budget)
+		}
+		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)
 		if err != nil {
 			return &wire.Response{Error: err}, nil
 		}
@@ -422,12 +441,19 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}, nil
 }
 
-// decideBy decides req on a worker and answers by accepted+budget
-// whatever happens: a deny if no worker was free in time, or if the
+// decideBy decides req on a worker and answers by deadline whatever
+// happens: a deny if no worker was free in time, or if the
 // worker has not finished (derivation cannot be interrupted; evaluation
 // is cancelled at the deadline too). A late worker's result is dropped.
-func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
-	ctx, cancel := context.WithDeadline(ctx, accepted.Add(budget))
+func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, deadline, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
+	if !time.Now().Before(deadline) {
+		// Its hook's budget ran out before the request was read (the
+		// daemon was kept busy): answer at once, without working on a
+		// call whose hook is giving up.
+		d.decider.late(budget, "waiting to be read")
+		return lateDecision(budget, "waiting to be read", accepted), nil, nil
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	type result struct {
 		dec *wire.Decision

@@ -48,6 +48,12 @@ type Request struct {
 	// HookFailClosed says the hook runs with --fail-closed, so status can
 	// say when the installed hook and config.yaml's fail_mode disagree.
 	HookFailClosed bool `json:"hook_fail_closed,omitempty"`
+	// HookStartMillis is when the hook started (Unix milliseconds): its
+	// deadline runs from then, not from when the daemon gets to the
+	// request, so time spent waiting for the daemon to accept or read it
+	// (a daemon kept busy) is counted, and a request whose hook has given
+	// up is not worked on.
+	HookStartMillis int64 `json:"hook_start_ms,omitempty"`
 }
 
 // SourceTry marks a request made by `agentjail try`.
