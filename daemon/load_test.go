@@ -131,7 +131,9 @@ func TestHookCallsUnderLoadAreAnsweredOrAnnounced(t *testing.T) {
 		code, out := hookCall(d.Socket, failLog, cmd)
 		switch {
 		case strings.Contains(out, "systemMessage"): // failed open: recorded, below
-		case cmd == "rm -rf ~" && code == hook.ExitBlock:
+		case code == hook.ExitBlock:
+			// Denied: by the pack, or for the deadline on a machine this
+			// loaded (under the race detector, say); checked either way.
 			answered++
 		case cmd == "ls ./src" && code == hook.ExitOK:
 			answered++
