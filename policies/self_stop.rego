@@ -419,7 +419,8 @@ stops_agentjail(cmd) if {
 # knob there), or to its cgroup (or a parent's) a file that freezes,
 # kills or starves what it holds; moving the daemon's pid into a cgroup.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
-	some w in writes
+	input.agentjail.unusual == true # /proc and /sys are: every other call skips this rule
+	some w in input.agentjail.writes
 	stops_by_writing(w)
 	msg := sprintf("Blocked: writing %s would stop or starve agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [w])
 }
@@ -514,10 +515,19 @@ stops_agentjail(cmd) if {
 
 # --- a tool given its pid ---------------------------------------------------
 
-# An MCP tool (or any non-shell tool) that signals, suspends or traces a
+# An MCP tool (or another tool agentjail has no kind for) that signals, suspends or traces a
 # process, given the daemon's pid: kill_process {"pid": 1234}.
 deny contains {"id": "self.stop_daemon", "msg": msg} if {
-	input.agentjail.tool_kind != "shell"
+	input.agentjail.tool_kind == "mcp"
+	some msg in tool_stops_daemon
+}
+
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	input.agentjail.tool_kind == "other"
+	some msg in tool_stops_daemon
+}
+
+tool_stops_daemon contains msg if {
 	regex.match(`(?i)kill|signal|terminat|stop|suspend|pause|freeze|nice|priorit|limit|attach|trace|debug|process`, object.get(input, "tool_name", ""))
 	walk(object.get(input, "tool_input", {}), [_, v])
 	names_daemon_value(v)
