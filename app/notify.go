@@ -91,6 +91,15 @@ func (n *Notifier) Deny(r decisionlog.Record) {
 	}
 }
 
+// Alert notifies at once, outside the coalescing of denies and any
+// pause: calls that ran unchecked are what the user must hear of.
+func (n *Notifier) Alert(title, body string) {
+	n.mu.Lock()
+	at := n.now()
+	n.mu.Unlock()
+	go n.deliver(title, body, at)
+}
+
 func (n *Notifier) flush() {
 	n.mu.Lock()
 	count := n.pending

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -150,6 +151,25 @@ func (t *Tray) Decided(r decisionlog.Record) {
 		t.opts.Notifier.Deny(r)
 	}
 	t.refresh()
+}
+
+// FailOpenRun notifies a run of calls that ran unchecked (see
+// daemon.Options.OnFailOpenRun).
+func (t *Tray) FailOpenRun(run wire.FailOpenRun) {
+	if t.opts.Notifier != nil {
+		t.opts.Notifier.Alert(FailOpenRunText(run))
+	}
+	t.refresh()
+}
+
+// FailOpenRunText is the notification for a run of fail-opens.
+func FailOpenRunText(run wire.FailOpenRun) (title, body string) {
+	var causes []string
+	for _, c := range run.Causes {
+		causes = append(causes, wire.CauseText(c))
+	}
+	return fmt.Sprintf("agentjail: %d calls ran unchecked", run.Count),
+		short(strings.Join(causes, "; "), 160) + "\nSee `agentjail status`."
 }
 
 func (t *Tray) refresh() {

@@ -85,6 +85,7 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		// daemon last loaded it (d is set before any decision is made).
 		tray = newTray(log, func() bool { return d.Decider().Config().Notifications })
 		opts.OnDecision = tray.Decided
+		opts.OnFailOpenRun = tray.FailOpenRun
 		opts.Desktop = tray
 	}
 	var err error

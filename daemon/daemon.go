@@ -59,6 +59,10 @@ type Options struct {
 	// says whether any agent has the hook, when the entries, not the last
 	// hook call, tell what the installed hook runs with.
 	Agents func(cfg config.Config) (problems []wire.Problem, wired bool)
+	// OnFailOpenRun, when set (a tray runs), hears of each new run of
+	// fail-opens (wire.FailOpenRun) to notify the user at once. It must
+	// not block.
+	OnFailOpenRun func(wire.FailOpenRun)
 }
 
 // Desktop is what status shows of the tray and desktop notifications
@@ -87,6 +91,15 @@ type Daemon struct {
 	// flood of connections each carrying a full frame must not exhaust
 	// memory.
 	inFlight chan struct{}
+	// waiting holds a slot for every connection whose request has not
+	// begun to arrive: a client that connects and sends nothing costs a
+	// goroutine and a descriptor, never one of inFlight's slots.
+	waiting chan struct{}
+	// others holds a slot for every try, status or reload request past
+	// reading, and tryWorkers for every try being decided: they never
+	// take the last hookReserve slots nor the last of the workers, which
+	// are kept for the agents' hooks (see reserve.go).
+	others, tryWorkers chan struct{}
 	// decisions is the decision log; log is the daemon's own log.
 	decisions *decisionlog.Log
 	// fleet runs OPA's plugins for config.yaml's opa: section.
@@ -101,6 +114,9 @@ type Daemon struct {
 	// same agent, or the agent running another agent's hooks) from a new
 	// call, so that it is logged and notified once (see repeat.go).
 	repeats repeats
+	// failRun is the last run of fail-opens seen in the hook's failure
+	// log (see failrun.go).
+	failRun failRun
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -121,6 +137,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		ln.Close()
 		return nil, fmt.Errorf("creating the policies folder: %w", err)
 	}
+	serving.Store(true)
 	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
 	if err != nil {
 		ln.Close()
@@ -135,8 +152,11 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		reload:    make(chan struct{}, 1),
 		workers:   newWorkers(2 * runtime.GOMAXPROCS(0)),
 		inFlight:  make(chan struct{}, maxInFlight),
+		waiting:   make(chan struct{}, maxWaiting),
+		others:    make(chan struct{}, maxInFlight-hookReserve),
 		decisions: decisionlog.New(decisionlog.Options{Path: filepath.Join(opts.Home, "decisions.jsonl")}),
 	}
+	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = d.newWatcher()
 	// A hook that started this daemon left a marker so others would not
 	// start more; it is up now, so the next hook to find none must start one.
@@ -169,6 +189,7 @@ func (d *Daemon) Run(ctx context.Context) {
 	var bg sync.WaitGroup
 	bg.Go(func() { d.watch(ctx) })
 	bg.Go(func() { d.guardSocket(ctx, cancel) })
+	bg.Go(func() { d.watchFailOpens(ctx) })
 	bg.Go(func() {
 		<-ctx.Done()
 		d.ln.stopListening()
@@ -227,7 +248,8 @@ const maxInFlight = 128
 // connection keeps the protocol trivial for the hook, which makes a single
 // call per process, and saves the daemon a read that would only see EOF.
 //
-// A decide request has one deadline, measured from here: the request
+// A decide request has one deadline, measured from here, or from when
+// its hook started if that was earlier (see hookDeadline): the request
 // budget (config.RequestBudget, below the hook's own deadline) covers
 // waiting for a slot and a worker, parsing, deriving and evaluating.
 // Past it the answer is deny, never silence: a hook that hears nothing
@@ -250,17 +272,6 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	// the last hook call had, if shorter than config.yaml's.
 	budget := requestBudget(cfg, time.Duration(d.hookTimeout.Load()))
 	deadline := accepted.Add(budget)
-	if !d.takeSlot(deadline) {
-		// Every slot is taken. Answer without reading the request into
-		// memory: drain it, then deny.
-		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
-		discardFrame(conn)
-		d.decider.late(budget, "waiting for a free request slot")
-		d.decider.count(wire.Deny)
-		writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
-		return
-	}
-	defer func() { <-d.inFlight }()
 	readBy := time.Now().Add(cfg.ReadTimeout)
 	budgetBound := readBy.After(deadline)
 	if budgetBound {
@@ -269,9 +280,31 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	conn.SetReadDeadline(readBy)
 	br := frameReaders.Get().(*bufio.Reader)
 	br.Reset(conn)
-	body, err := wire.ReadFrame(br)
-	br.Reset(nil)
-	frameReaders.Put(br)
+	release := func() {
+		if br != nil {
+			br.Reset(nil)
+			frameReaders.Put(br)
+			br = nil
+		}
+	}
+	defer release()
+	var body []byte
+	err := d.awaitRequest(br)
+	if err == nil {
+		if !d.takeSlot(deadline) {
+			// Every slot is taken. Answer without reading the request into
+			// memory: drain it, then deny.
+			conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
+			discardFrame(br)
+			d.decider.late(budget, "waiting for a free request slot")
+			d.decider.count(wire.Deny)
+			writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
+			return
+		}
+		defer func() { <-d.inFlight }()
+		body, err = wire.ReadFrame(br)
+	}
+	release()
 	if err != nil {
 		var werr *wire.Error
 		var nerr net.Error
@@ -303,6 +336,20 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	if after != nil {
 		after(err == nil) // the hook has its answer; bookkeeping does not delay it
 	}
+}
+
+// hookDeadline is the request's deadline counted from when its hook
+// started (start, Unix milliseconds) rather than from when the daemon
+// accepted it, when that is earlier. A start in the future (clocks set
+// back) or none leaves deadline as it is.
+func hookDeadline(deadline time.Time, start int64, budget time.Duration) time.Time {
+	if start <= 0 {
+		return deadline
+	}
+	if byHook := time.UnixMilli(start).Add(budget); byHook.Before(deadline) {
+		return byHook
+	}
+	return deadline
 }
 
 // takeSlot takes a slot among maxInFlight, waiting no later than
@@ -378,6 +425,12 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil
 	}
+	if req.Op != wire.OpDecide || req.Source != "" {
+		if !d.takeOther() {
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBusy, Message: "the daemon is busy with the agents' calls and keeps the rest of its capacity for them; try again in a moment"}}, nil
+		}
+		defer d.releaseOther()
+	}
 	switch req.Op {
 	case wire.OpDecide:
 		if req.Source != "" && req.Source != wire.SourceTry {
@@ -388,7 +441,11 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			d.sawHook(hookTimeout, req.HookFailClosed)
 		}
 		budget := requestBudget(cfg, hookTimeout)
-		dec, in, err := d.decideBy(ctx, &req, budget, accepted)
+		deadline := accepted.Add(budget)
+		if req.Source == "" {
+			deadline = hookDeadline(deadline, req.HookStartMillis, budget)
+		}
+		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)
 		if err != nil {
 			return &wire.Response{Error: err}, nil
 		}
@@ -421,12 +478,19 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}, nil
 }
 
-// decideBy decides req on a worker and answers by accepted+budget
-// whatever happens: a deny if no worker was free in time, or if the
+// decideBy decides req on a worker and answers by deadline whatever
+// happens: a deny if no worker was free in time, or if the
 // worker has not finished (derivation cannot be interrupted; evaluation
 // is cancelled at the deadline too). A late worker's result is dropped.
-func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
-	ctx, cancel := context.WithDeadline(ctx, accepted.Add(budget))
+func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, deadline, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
+	if !time.Now().Before(deadline) {
+		// Its hook's budget ran out before the request was read (the
+		// daemon was kept busy): answer at once, without working on a
+		// call whose hook is giving up.
+		d.decider.late(budget, "waiting to be read")
+		return lateDecision(budget, "waiting to be read", accepted), nil, nil
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	type result struct {
 		dec *wire.Decision
@@ -445,7 +509,19 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 		done <- result{dec, in, err}
 	}
 	stage := "waiting for a free worker"
-	if d.workers.submit(ctx, job) {
+	if req.Source != "" {
+		// A try never takes the workers kept for the hooks.
+		if !d.takeTryWorker(ctx) {
+			return nil, nil, &wire.Error{Code: wire.CodeBusy, Message: "the daemon's workers are busy with the agents' calls; try again in a moment"}
+		}
+		inner := job
+		job = func() { defer d.releaseTryWorker(); inner() }
+	}
+	submitted := d.workers.submit(ctx, job)
+	if !submitted && req.Source != "" {
+		d.releaseTryWorker() // the job that would have released it never runs
+	}
+	if submitted {
 		stage = "deciding"
 		select {
 		case r := <-done:
@@ -524,6 +600,7 @@ func (d *Daemon) Status() *wire.Status {
 	st.DecisionsSince = st.StartedAt // the decider's counters start with the daemon
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	d.fillHealth(st)
+	d.fillFailRun(st, time.Now())
 	d.fillOrg(st)
 	return st
 }

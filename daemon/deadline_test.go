@@ -312,3 +312,33 @@ func TestAStreamOfWritesCannotStarveAReload(t *testing.T) {
 		return decide(t, d.Socket, "make deploy").Verdict == wire.Ask
 	})
 }
+
+// The deadline runs from when the hook started, not from when the daemon
+// gets to the request: a request whose hook started longer ago than its
+// budget is answered at once with the deadline's deny, not worked on, and
+// one from a hook that started now is decided as usual.
+func TestDeadlineStartsWithTheHook(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/p", "tool_input": map[string]any{"command": "ls"}})
+	ask := func(start time.Time) *wire.Decision {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		dec, err := (&wire.Client{Socket: d.Socket}).Decide(ctx, &wire.Request{Event: ev, HookTimeoutMillis: 2000, HookStartMillis: start.UnixMilli()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dec
+	}
+	if got := ask(time.Now().Add(-time.Minute)); got.Verdict != wire.Deny || len(got.Rules) == 0 || got.Rules[0].ID != "agentjail.deadline" || !strings.Contains(got.Reason, "waiting to be read") {
+		t.Errorf("a request whose hook's budget is spent: got %+v, want the deadline's deny", got)
+	}
+	if got := ask(time.Now()); got.Verdict != wire.Allow {
+		t.Errorf("a request from a hook that just started: got %+v, want allow", got)
+	}
+	// A start in the future (the clock set back since) leaves the budget
+	// counted from when the daemon accepted the request.
+	if got := ask(time.Now().Add(time.Hour)); got.Verdict != wire.Allow {
+		t.Errorf("a request from a hook started 'in the future': got %+v, want allow", got)
+	}
+}

@@ -125,6 +125,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 	d.loadMu.Lock()
 	defer d.loadMu.Unlock()
 	prev := d.current.Load()
+	refreshIdentity() // its parent may have changed since
 
 	cfg, text, cfgErr := LoadConfig(d.home)
 	configAt, unused, saveErr := time.Now(), "", ""
@@ -370,6 +371,7 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		Agent:         agent,
 		Temp:          tempDir,
 		DaemonPID:     daemonPID,
+		Daemon:        ownIdentity(),
 		Root:          callerUID(opts.UID) == 0,
 		Socket:        opts.Socket,
 		ProgramGroups: eng.ProgramGroups(),

@@ -280,6 +280,7 @@ type failOpens struct {
 	n       int
 	byCause map[string]int
 	causes  []string // in the order first seen
+	first   failRecord
 	last    failRecord
 }
 
@@ -334,6 +335,9 @@ func recentFailOpens(path string, since time.Time) failOpens {
 		}
 		if t, err := time.Parse(time.RFC3339, r.Time); err == nil && t.After(since) {
 			fo.n++
+			if fo.n == 1 {
+				fo.first = r
+			}
 			if fo.byCause[r.Cause] == 0 {
 				fo.causes = append(fo.causes, r.Cause)
 			}

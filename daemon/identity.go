@@ -1,52 +1,73 @@
 package daemon
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
-	"sync"
+	"strings"
+	"sync/atomic"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/input"
-	"github.com/agentjail/agentjail/internal/realpath"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
-// indexKey is what the protected places are derived from.
-type indexKey struct {
-	home, agentjailHome, socket string
-	credentialDirs              []string
+// identity is what this process is to the policies (input.agentjail.daemon),
+// read again at every load: its parent changes when whoever started it
+// exits, and it is cheap (a few system calls and one small file).
+var identity atomic.Pointer[input.Daemon]
+
+// serving is set once this process is the daemon (New): only then is its
+// own command line one a pattern could find it by. `agentjail try
+// --offline` must decide as the daemon would, not by its own arguments.
+var serving atomic.Bool
+
+// ownIdentity is the current identity, read once if no load has read it.
+func ownIdentity() *input.Daemon {
+	if id := identity.Load(); id != nil {
+		return id
+	}
+	return refreshIdentity()
 }
 
-func (k indexKey) equal(o indexKey) bool {
-	return k.home == o.home && k.agentjailHome == o.agentjailHome && k.socket == o.socket && slices.Equal(k.credentialDirs, o.credentialDirs)
+// refreshIdentity reads this process's identity and keeps it.
+func refreshIdentity() *input.Daemon {
+	real := ""
+	if serving.Load() {
+		real = ownCmdline()
+	}
+	id := &input.Daemon{PID: daemonPID, PPID: os.Getppid(), Cmdlines: daemonCmdlines(real)}
+	id.PGID, id.SID = processGroup()
+	id.Cgroup = ownCgroup()
+	identity.Store(id)
+	return id
 }
 
-// indexes holds the realpath.Index of each set of protected places: made
-// when a policy set with new credential folders first decides (so the
-// places are stat'ed once when it loads) and kept, each re-stat'ing its
-// places at most every realpath.Refresh on the calls that name a path.
-// A daemon has one or two (the last set, `policy test`'s); compared
-// without allocating, since every call asks.
-var indexes struct {
-	sync.Mutex
-	keys []indexKey
-	vals []*realpath.Index
-}
-
-// identityIndex is the Index of the protected places for this home,
-// agentjail home, socket and the policies' credential folders.
-func identityIndex(home, agentjailHome, socket string, credentialDirs []string) *realpath.Index {
-	k := indexKey{home, agentjailHome, socket, credentialDirs}
-	indexes.Lock()
-	defer indexes.Unlock()
-	for i, o := range indexes.keys {
-		if o.equal(k) {
-			return indexes.vals[i]
+// daemonCmdlines are the command lines a pattern may be matched against
+// to find this daemon: the real one, and the ones it is started with by
+// the installers (systemd's ExecStart and launchd's ProgramArguments run
+// `PATH run`) and by the hook (wire.DetachedArgs), for its own
+// executable and for the bare name.
+func daemonCmdlines(real string) []string {
+	out := []string{}
+	add := func(s string) {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
 		}
 	}
-	x := realpath.NewIndex(input.ProtectedPlaces(home, agentjailHome, socket, agentconfig.UserPlaces(home), credentialDirs))
-	if len(indexes.keys) >= 8 {
-		indexes.keys, indexes.vals = indexes.keys[1:], indexes.vals[1:]
+	add(real)
+	exes := []string{"agentjail"}
+	if exe, err := os.Executable(); err == nil {
+		exes = append(exes, exe)
+		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+			exes = append(exes, resolved)
+		}
 	}
-	indexes.keys = append(indexes.keys, k)
-	indexes.vals = append(indexes.vals, x)
-	return x
+	if len(os.Args) > 0 && serving.Load() {
+		exes = append(exes, os.Args[0])
+	}
+	for _, exe := range exes {
+		add(exe + " run")
+		add(exe + " " + strings.Join(wire.DetachedArgs, " "))
+	}
+	return out
 }

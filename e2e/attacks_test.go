@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -24,7 +25,9 @@ import (
 // Strings in tool_input, cwd and files may hold placeholders, replaced per
 // run: {home} ($HOME), {aj} ($AGENTJAIL_HOME), {proj} (the project the
 // agent works in, {home}/project), {sock} (the daemon's socket), {pid} (the
-// daemon's pid). {repeat} becomes Repeat.Unit Repeat.Times times, with {i}
+// daemon's pid), {ppid} and {pgid} (its parent's pid, this test, and
+// its process group), {cgroup} (its cgroup v2 folder under
+// /sys/fs/cgroup). {repeat} becomes Repeat.Unit Repeat.Times times, with {i}
 // in the unit numbering the copies; "{nest}" becomes an object nested Nest
 // levels deep (arrays with nest_array); "{raw:TEXT}" becomes TEXT as raw JSON (1e400, duplicate
 // keys: shapes encoding/json would not write). A files value "@name" is
@@ -173,7 +176,9 @@ func TestAttacks(t *testing.T) {
 
 	// AGENTJAIL_ATTACKS_SHOW=1 logs every row's outcome and reason.
 	show := os.Getenv("AGENTJAIL_ATTACKS_SHOW") != ""
-	vars := strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", proj, "{sock}", e.socket, "{pid}", strconv.Itoa(pid))
+	pgid, _ := syscall.Getpgid(pid)
+	vars := strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", proj, "{sock}", e.socket, "{pid}", strconv.Itoa(pid),
+		"{ppid}", strconv.Itoa(os.Getpid()), "{pgid}", strconv.Itoa(pgid), "{cgroup}", cgroupOf(pid))
 	var (
 		failed                                []string
 		attacksN, stopped, harmlessN, allowed int
@@ -413,4 +418,16 @@ func archive(t *testing.T, content string) []byte {
 	gw.Write(buf.Bytes())
 	gw.Close()
 	return z.Bytes()
+}
+
+// cgroupOf is the cgroup v2 folder of process pid ("/sys/fs/cgroup/..."),
+// or a folder no process is in where it has none.
+func cgroupOf(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
+			return filepath.Join("/sys/fs/cgroup", rest)
+		}
+	}
+	return "/sys/fs/cgroup/agentjail-none"
 }

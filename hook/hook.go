@@ -128,13 +128,14 @@ func parseFlags(args []string) (Options, error) {
 
 // Run is Main after flag parsing.
 func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	start := time.Now()
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.Agent == "" {
 		opts.Agent = agent.Default
 	}
-	ctx, cancel := withDeadline(ctx, time.Now().Add(opts.Timeout))
+	ctx, cancel := withDeadline(ctx, start.Add(opts.Timeout))
 	defer cancel()
 
 	event, err := readEvent(ctx, stdin)
@@ -164,7 +165,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if client == nil {
 		client = &wire.Client{}
 	}
-	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed}
+	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed, HookStartMillis: start.UnixMilli()}
 	dec, err := client.DecideBrief(ctx, req)
 	started := ""
 	var absent *wire.Absence

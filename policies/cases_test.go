@@ -123,7 +123,7 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			default:
 				t.Fatalf("%s:%d: verdict %q is not allow, ask or deny", file, n, verdict)
 			}
-			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid())).Replace(call)
+			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid()), "{ppid}", strconv.Itoa(os.Getppid())).Replace(call)
 			ev, agentName, err := caseEvent(call, caseProjectIn(home))
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)

@@ -41,7 +41,7 @@ stops_agentjail(cmd) if {
 	cmd.name == "pkill"
 	some v in option_values(cmd, {"-g", "--pgroup", "-s", "--session"})
 	some id in split(v, ",")
-	is_daemon_pid(trim_space(id))
+	is_daemon_group(trim_space(id))
 }
 
 stops_agentjail(cmd) if {
@@ -80,12 +80,46 @@ kill_signal_value_at(cmd, i) if {
 	cmd.args[i - 1] in {"-s", "-n", "--signal", "-q", "--queue"}
 }
 
-# is_daemon_pid(word): the daemon's pid or process group as a kill target
-# writes it: 1234, -1234, +1234, 001234. Never 0 (the caller's own group),
-# even where the daemon's pid is not known.
+# daemon is what identifies the daemon's process (input.agentjail.daemon):
+# its pid, process group, session, parent, command lines and cgroup. An
+# input built by hand may carry only daemon_pid.
+daemon := object.get(derived, "daemon", {"pid": object.get(derived, "daemon_pid", 0)})
+
+# daemon_ids name the daemon itself; daemon_groups the process groups and
+# session that hold it (kill -- -PGID, pkill -g/-s, renice -g). Never 0
+# (the caller's own group), even where they are not known.
+daemon_ids := {n | n := object.get(daemon, "pid", 0); n > 0}
+
+daemon_groups := {n | some k in ["pid", "pgid", "sid"]; n := object.get(daemon, k, 0); n > 0}
+
+# is_daemon_pid(word): the daemon's pid as a target word writes it (1234,
+# +1234, 001234), or its group as -PGID.
 is_daemon_pid(word) if {
-	derived.daemon_pid > 0
-	regex.match(sprintf(`^[-+]?0*%d$`, [derived.daemon_pid]), word)
+	regex.match(`^\+?[0-9]{1,10}$`, word)
+	to_number(trim_left(word, "+")) in daemon_ids
+}
+
+is_daemon_pid(word) if {
+	regex.match(`^-[0-9]{1,10}$`, word)
+	to_number(trim_left(word, "-")) in daemon_groups
+}
+
+# is_daemon_group(word): a group or session id pkill -g/-s takes.
+is_daemon_group(word) if {
+	regex.match(`^[0-9]{1,10}$`, word)
+	to_number(word) in daemon_groups
+}
+
+# pkill -P PPID: every child of the daemon's parent, the daemon among them
+# (its parent is the service manager, init, or whoever started it).
+stops_agentjail(cmd) if {
+	cmd.name == "pkill"
+	ppid := object.get(daemon, "ppid", 0)
+	ppid > 0
+	some v in option_values(cmd, {"-P", "--parent"})
+	some id in split(v, ",")
+	regex.match(`^[0-9]{1,10}$`, trim_space(id))
+	to_number(trim_space(id)) == ppid
 }
 
 # kill -9 -1, kill -- -1: every process of ours, the daemon with them. (A
@@ -117,6 +151,14 @@ pids_from_elsewhere(cmd) if cmd.dynamic
 
 pids_from_elsewhere(cmd) if count(cmd.pipe_from) > 0
 
+# kill WORD where the word is no pid, group or job: a loop's variable the
+# parser could not follow (for p in $(ls /proc); do kill $p; done).
+pids_from_elsewhere(cmd) if {
+	cmd.name == "kill"
+	some t in kill_targets(cmd)
+	not regex.match(`^[-+]?[0-9]+$|^%`, t)
+}
+
 # pkill -u $USER, killall -u dev: everything of ours, no name to narrow it.
 stops_agentjail(cmd) if {
 	cmd.name in {"pkill", "killall", "skill", "slay"}
@@ -134,7 +176,7 @@ stops_agentjail(cmd) if {
 
 stops_agentjail(cmd) if {
 	cmd.name == "killall"
-	has_flag(cmd, {"r", "regexp"})
+	has_flag(cmd, {"r", "regexp", "m"}) # -m: macOS's killall matches a regex
 	some a in kill_patterns(cmd)
 	matches_daemon(a)
 }
@@ -155,11 +197,12 @@ kill_patterns(cmd) := [a |
 
 kill_option_value(cmd, i) if cmd.args[i - 1] in kill_option_values
 
-# daemon_names are what a pattern sees of the daemon: its name and its
-# command line as launchd or systemd start it.
+# daemon_names are what a pattern sees of the daemon: its name, its real
+# command line (read by the daemon from the process table) and the ones
+# launchd, systemd and the hook start it with.
 daemon_names := {n |
 	some n in array.concat(
-		["agentjail", "agentjail run"],
+		array.concat(["agentjail", "agentjail run", "agentjail run --headless"], object.get(daemon, "cmdlines", [])),
 		[concat("", [aj, "/bin/agentjail run"]) | some aj in agentjail_homes],
 	)
 }
@@ -291,9 +334,281 @@ deny contains {"id": "self.stop_daemon", "msg": msg} if {
 	msg := sprintf("Blocked: this %s code signals processes it finds by pid, which could stop agentjail, the guard of this session. If a process is in the way, name it to the user.", [cmd.name])
 }
 
-code_selects_daemon(code) if regex.match(sprintf(`(^|[^0-9])%d([^0-9]|$)`, [derived.daemon_pid]), code)
+code_selects_daemon(code) if {
+	some n in daemon_groups
+	regex.match(sprintf(`(^|[^0-9])%d([^0-9]|$)`, [n]), code)
+}
 
-code_selects_daemon(code) if regex.match(`pgrep|pidof|(^|[^A-Za-z])ps([^A-Za-z]|$)|psutil|process_iter|\.lock|\.pid|getpgid|(^|[^0-9])-1([^0-9]|$)`, code)
+code_selects_daemon(code) if regex.match(`pgrep|pidof|(^|[^A-Za-z])ps([^A-Za-z]|$)|psutil|process_iter|getpgid|(^|[^0-9])-1([^0-9]|$)`, code)
+
+# A pid or lock file is agentjail's only when the code names agentjail's
+# home: a pid read from run/server.pid is the agent's own dev server, as
+# it is for `read P < run/server.pid; kill $P`.
+code_selects_daemon(code) if {
+	regex.match(`\.(lock|pid)`, code)
+	code_names_agentjail_home(code)
+}
+
+code_names_agentjail_home(code) if contains(lower(code), ".agentjail")
+
+code_names_agentjail_home(code) if contains(lower(code), "agentjail_home")
+
+code_names_agentjail_home(code) if {
+	some aj in agentjail_homes
+	contains(code, aj)
+}
+
+# --- process control beyond signals ---------------------------------------
+
+# process_control: programs that act on a running process named by its
+# pid, and the options that take the pid (some also take it as an
+# operand: renice 19 PID, chrt -p 99 PID, gdb PROG PID). Pausing the daemon
+# under a debugger or tracer, starving it of CPU, memory or files, or
+# pinning it where it cannot run stops it as surely as a signal.
+process_control := {
+	"prlimit": {"-p", "--pid"},
+	"gdb": {"-p", "--pid"},
+	"lldb": {"-p", "--attach-pid"},
+	"strace": {"-p"},
+	"ltrace": {"-p"},
+	"chrt": {"-p", "--pid"},
+	"renice": {"-p", "--pid", "-g", "--pgrp"},
+	"ionice": {"-p", "--pid", "-P", "--pgid"},
+	"taskset": {"-p", "--pid"},
+	"cpulimit": {"-p", "--pid"},
+	"gcore": set(),
+	"perf": {"-p", "--pid"},
+}
+
+# The programs of this file's rules are in the "stop" group, which gates them.
+program_group contains [prog, "stop"] if some prog, _ in process_control
+
+program_group contains [prog, "stop"] if some prog in dbus_callers | {"pgrep", "pidof"}
+
+# A process-control program given the daemon's pid or group: as a word of
+# its own, an option's value (-p1234, --pid=1234), or a number inside a
+# word (gdb -ex 'attach 1234').
+stops_agentjail(cmd) if {
+	process_control[cmd.name]
+	some a in cmd.args
+	names_daemon_process(cmd.name, a)
+}
+
+names_daemon_process(_, a) if is_daemon_pid(a)
+
+names_daemon_process(name, a) if {
+	some opt in process_control[name]
+	startswith(a, opt)
+	rest := trim_prefix(trim_prefix(a, opt), "=")
+	rest != a
+	regex.match(`^[0-9]{1,10}$`, rest)
+	to_number(rest) in daemon_groups
+}
+
+names_daemon_process(_, a) if {
+	contains(a, " ")
+	some w in regex.split(`[^0-9A-Za-z]+`, a)
+	regex.match(`^[0-9]{1,10}$`, w)
+	to_number(w) in daemon_ids
+}
+
+# gdb -p $(pgrep agentjail), strace -p "$PID" after PID=$(pidof agentjail):
+# pids from elsewhere while another command of the call picks out the daemon.
+stops_agentjail(cmd) if {
+	process_control[cmd.name]
+	pids_from_elsewhere(cmd)
+	some other in commands
+	other != cmd
+	selects_daemon(other)
+}
+
+# Writing to the daemon's /proc/PID (oom_score_adj, and every other
+# knob there), or to its cgroup (or a parent's) a file that freezes,
+# kills or starves what it holds; moving the daemon's pid into a cgroup.
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	input.agentjail.unusual == true # /proc and /sys are: every other call skips this rule
+	some w in input.agentjail.writes
+	stops_by_writing(w)
+	msg := sprintf("Blocked: writing %s would stop or starve agentjail, which guards this session. If agentjail is in the way, tell the user which rule and why.", [w])
+}
+
+stops_by_writing(p) if {
+	startswith(p, "/proc/")
+	parts := split(p, "/")
+	regex.match(`^[0-9]{1,10}$`, parts[2])
+	to_number(parts[2]) in daemon_ids
+}
+
+cgroup_stop_files := {"cgroup.freeze", "cgroup.kill", "cgroup.max.procs", "memory.max", "memory.high", "cpu.max", "pids.max", "cpu.weight"}
+
+stops_by_writing(p) if {
+	startswith(p, "/sys/fs/cgroup")
+	parts := split(p, "/")
+	parts[count(parts) - 1] in cgroup_stop_files
+	cg := object.get(daemon, "cgroup", "")
+	cg != ""
+	dir := concat("/", array.slice(parts, 0, count(parts) - 1))
+	holds_daemon_cgroup(dir, cg)
+}
+
+holds_daemon_cgroup(dir, cg) if dir == cg
+
+holds_daemon_cgroup(dir, cg) if startswith(cg, concat("", [dir, "/"]))
+
+stops_by_writing(p) if {
+	startswith(p, "/sys/fs/cgroup")
+	some f in {"/cgroup.procs", "/cgroup.threads", "/tasks"}
+	endswith(p, f)
+	some cmd in commands
+	some a in cmd.args
+	is_daemon_pid(a)
+}
+
+# systemctl --user start exit.target: the service manager ends, and every
+# service with it.
+manager_end_targets := {
+	"exit.target", "halt.target", "poweroff.target", "reboot.target", "kexec.target",
+	"shutdown.target", "soft-reboot.target", "rescue.target", "emergency.target",
+}
+
+stops_agentjail(cmd) if {
+	cmd.name == "systemctl"
+	some op in cmd.operands
+	op in {"start", "isolate", "restart", "reload-or-restart", "try-restart", "enqueue-marked-jobs"}
+	some t in cmd.operands
+	t in manager_end_targets
+}
+
+# The same through DBus: systemd's Manager interface, called by busctl,
+# dbus-send or gdbus. Methods that act on a unit need it to be ours; the
+# ones that end the manager do not.
+dbus_callers := {"busctl", "dbus-send", "gdbus", "qdbus"}
+
+systemd_unit_stops := {
+	"StopUnit", "KillUnit", "RestartUnit", "TryRestartUnit", "ReloadOrRestartUnit", "ReloadOrTryRestartUnit",
+	"FreezeUnit", "DisableUnitFiles", "DisableUnitFilesWithFlags", "MaskUnitFiles", "SetUnitProperties",
+	"UnlinkUnitFiles", "CleanUnit", "QueueSignalUnit",
+}
+
+systemd_manager_ends := {"Exit", "Halt", "PowerOff", "Reboot", "KExec", "SoftReboot"}
+
+dbus_method(a) := m if {
+	parts := split(a, ".")
+	m := parts[count(parts) - 1]
+}
+
+stops_agentjail(cmd) if {
+	cmd.name in dbus_callers
+	some a in cmd.args
+	dbus_method(a) in systemd_unit_stops
+	names_service(cmd)
+}
+
+stops_agentjail(cmd) if {
+	cmd.name in dbus_callers
+	some a in cmd.args
+	dbus_method(a) in systemd_manager_ends
+	some b in cmd.args
+	contains(b, "systemd1")
+}
+
+stops_agentjail(cmd) if {
+	cmd.name in dbus_callers
+	some a in cmd.args
+	dbus_method(a) in {"StartUnit", "StartUnitReplace", "StartUnitWithFlags"}
+	some b in cmd.args
+	trim_prefix(b, "string:") in manager_end_targets
+}
+
+# --- a tool given its pid ---------------------------------------------------
+
+# An MCP tool (or another tool agentjail has no kind for) that signals, suspends or traces a
+# process, given the daemon's pid: kill_process {"pid": 1234}.
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	input.agentjail.tool_kind == "mcp"
+	some msg in tool_stops_daemon
+}
+
+deny contains {"id": "self.stop_daemon", "msg": msg} if {
+	input.agentjail.tool_kind == "other"
+	some msg in tool_stops_daemon
+}
+
+tool_stops_daemon contains msg if {
+	regex.match(`(?i)kill|signal|terminat|stop|suspend|pause|freeze|nice|priorit|limit|attach|trace|debug|process`, object.get(input, "tool_name", ""))
+	walk(object.get(input, "tool_input", {}), [_, v])
+	names_daemon_value(v)
+	msg := sprintf("Blocked: %s would act on agentjail's own process (pid %v), which guards this session. If agentjail is in the way, tell the user which rule and why.", [input.tool_name, v])
+}
+
+names_daemon_value(v) if {
+	is_number(v)
+	v in daemon_ids
+}
+
+names_daemon_value(v) if {
+	is_string(v)
+	is_daemon_pid(v)
+}
+
+# --- what cannot be resolved ------------------------------------------------
+
+# A process picked out by a name built at run time (pidof agent$X, pgrep
+# "${N}ail"): the text around the variables, with each variable as
+# anything, could be the daemon's name. At least three characters must be
+# written out: pidof $APP says nothing about which program.
+stops_unresolved(cmd) if {
+	cmd.name in {"pkill", "killall"}
+	built_name_selector(cmd)
+}
+
+built_name_selector(cmd) if {
+	cmd.name in {"pgrep", "pidof", "pkill", "killall"}
+	cmd.dynamic
+	some a in kill_patterns(cmd)
+	could_name_daemon(a)
+}
+
+could_name_daemon(word) if {
+	contains(word, "$")
+	count(word) <= 256
+	fixed := regex.split(`\$(\{[^}]*\}|\([^)]*\)|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])`, word)
+	count(concat("", fixed)) >= 3
+	g := concat("*", [regex.replace(f, `[\[\]{}*?\\,!]`, "?") | some f in fixed])
+	some n in daemon_names
+	glob.match(concat("", ["*", g, "*"]), ["\n"], n)
+}
+
+# A kill of pids found at run time, in a call that also names agentjail,
+# its socket or its home, where no rule could tell which process: ask.
+stops_unresolved(cmd) if {
+	cmd.name in kill_programs
+	pids_from_elsewhere(cmd)
+	call_names_agentjail
+}
+
+stops_unresolved(cmd) if {
+	cmd.name in kill_programs
+	pids_from_elsewhere(cmd)
+	some other in commands
+	other != cmd
+	built_name_selector(other)
+}
+
+call_names_agentjail if contains(lower(object.get(derived, "command", "")), "agentjail")
+
+call_names_agentjail if {
+	derived.socket != ""
+	contains(object.get(derived, "command", ""), derived.socket)
+}
+
+ask contains {"id": "self.stop_unresolved", "msg": msg} if {
+	"stop" in input.agentjail.kinds
+	some cmd in commands
+	stops_unresolved(cmd)
+	not stops_agentjail(cmd)
+	msg := sprintf("`%s` signals processes found at run time, and agentjail cannot tell whether one of them is agentjail itself, which guards this session. Allow it only if you know which processes it stops.", [concat(" ", array.concat([cmd.name], cmd.args))])
+}
 
 # A tool other than the shell given the daemon's pid (an MCP kill_process,
 # signal_process, set_priority): process control of the daemon is

@@ -58,16 +58,30 @@ func StartAs(t testing.TB, userHome string, uid int, userPolicies map[string]str
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	home := filepath.Join(dir, "home")
 	WritePolicies(t, home, userPolicies)
-	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome, uid)
+	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome, uid, nil)
+}
+
+// StartWith is Start with edit applied to the daemon's options first
+// (a tray's callbacks, say).
+func StartWith(t testing.TB, userPolicies map[string]string, edit func(*daemon.Options)) *Daemon {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "aj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	home := filepath.Join(dir, "home")
+	WritePolicies(t, home, userPolicies)
+	return startAt(t, home, filepath.Join(home, "agentjail.sock"), UserHome, UID, edit)
 }
 
 // StartAt runs a daemon on an existing home and socket.
 func StartAt(t testing.TB, home, socket string) *Daemon {
 	t.Helper()
-	return startAt(t, home, socket, UserHome, UID)
+	return startAt(t, home, socket, UserHome, UID, nil)
 }
 
-func startAt(t testing.TB, home, socket, userHome string, uid int) *Daemon {
+func startAt(t testing.TB, home, socket, userHome string, uid int, edit func(*daemon.Options)) *Daemon {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
@@ -76,7 +90,7 @@ func startAt(t testing.TB, home, socket, userHome string, uid int) *Daemon {
 			t.Logf("the daemon's log:\n%s", logs.String())
 		}
 	})
-	d, err := daemon.New(ctx, daemon.Options{
+	opts := daemon.Options{
 		Socket:   socket,
 		Home:     home,
 		UserHome: userHome,
@@ -84,7 +98,11 @@ func startAt(t testing.TB, home, socket, userHome string, uid int) *Daemon {
 		Pack:     policies.FS,
 		Version:  "test",
 		Logger:   slog.New(slog.NewTextHandler(logs, nil)),
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	d, err := daemon.New(ctx, opts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -220,6 +220,8 @@ var internedStrings = []string{
 	"paths", "writes", "unusual_paths", "unusual", "prefixes", "urls", "file_path", "command", "patch_truncated",
 	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "git_remotes", "commands", "names",
 	"kinds", "parse_error", "root", "repeats", "touches", "touches_truncated", "pids", "unknown_cwd_writes", "paths_unresolved", "path", "place",
+	// input.agentjail.daemon
+	"daemon", "pid", "pgid", "sid", "ppid", "cmdlines", "cgroup",
 	// input.agentjail.commands[_]
 	"program", "name", "args", "flags", "operands", "dynamic", "wrappers", "via", "pipe_from", "subst",
 	"remote", "depth", "text", "uses", "maybe", "dry_run", "assigns", "redirects", "op", "target", "prefix",

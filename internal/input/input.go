@@ -35,6 +35,9 @@ type Env struct {
 	Agent         string // "claude-code" when empty
 	Temp          string // the temp directory, for $TMPDIR
 	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
+	// Daemon identifies the daemon's process (input.agentjail.daemon);
+	// nil means only DaemonPID is known.
+	Daemon *Daemon
 	// Root is set when the hook runs as uid 0 (a container, CI, a VM):
 	// what sudo is asked for is then done by a plain command.
 	Root   bool
@@ -62,6 +65,23 @@ type Env struct {
 	// and what it resolves to, and the protected places it is, are added
 	// beside it (see identity.go); nil judges paths as written.
 	Identity *realpath.Index
+}
+
+// Daemon is what identifies the daemon's process to a call that would
+// signal, trace, throttle or freeze it: rules judge the process a call
+// targets, not how the call spells it (input.agentjail.daemon).
+type Daemon struct {
+	PID  int // its pid
+	PGID int // its process group (kill -- -PGID reaches it)
+	SID  int // its session (pkill -s SID reaches it)
+	// PPID is its parent: pkill -P PPID reaches it.
+	PPID int
+	// Cmdlines are the command lines a pattern (pkill -f, pgrep -f,
+	// killall -r) sees of it: the one it runs with, read from the process
+	// table, and the ones its installers and the hook start it with.
+	Cmdlines []string
+	// Cgroup is its cgroup v2 folder (/sys/fs/cgroup/...), "" where none.
+	Cgroup string
 }
 
 // readScript is the reader of the files a shell command runs: the
@@ -97,6 +117,7 @@ type Derived struct {
 	AgentjailHome string
 	Temp          string
 	DaemonPID     int
+	Daemon        Daemon
 	// Root is Env.Root (input.agentjail.root, only when set).
 	Root bool
 	// Cwd is the event's cwd made absolute (against the hook's cwd) and
@@ -249,6 +270,11 @@ func pathLike(key string) bool {
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
 	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Root: env.Root, Socket: env.Socket, groups: env.ProgramGroups}
+	if env.Daemon != nil {
+		d.Daemon = *env.Daemon
+	} else {
+		d.Daemon.PID = env.DaemonPID
+	}
 	if d.Agent == "" {
 		d.Agent = "claude-code"
 	}

@@ -12,7 +12,7 @@ import (
 // count(x) == 0, which an absent field would fail), and the Go type of
 // each, which decides the type OPA sees.
 func TestMapShape(t *testing.T) {
-	common := "agent:string agentjail_home:string cwd:string daemon_pid:int home:string paths:[]interface {} " +
+	common := "agent:string agentjail_home:string cwd:string daemon:map[string]interface {} daemon_pid:int home:string paths:[]interface {} " +
 		"prefixes:[]interface {} socket:string temp:string tool:string tool_kind:string tool_name:string " +
 		"unusual_paths:[]interface {} urls:[]interface {} writes:[]interface {}"
 	tests := []struct {

@@ -52,6 +52,10 @@ func requestFrame(req *Request, eventValid bool) ([]byte, error) {
 	if req.HookFailClosed {
 		b = append(b, `,"hook_fail_closed":true`...)
 	}
+	if req.HookStartMillis != 0 {
+		b = append(b, `,"hook_start_ms":`...)
+		b = strconv.AppendInt(b, req.HookStartMillis, 10)
+	}
 	b = append(b, '}')
 	if len(b)-4 > MaxFrame {
 		return marshalFrame(req)

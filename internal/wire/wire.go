@@ -48,6 +48,12 @@ type Request struct {
 	// HookFailClosed says the hook runs with --fail-closed, so status can
 	// say when the installed hook and config.yaml's fail_mode disagree.
 	HookFailClosed bool `json:"hook_fail_closed,omitempty"`
+	// HookStartMillis is when the hook started (Unix milliseconds): its
+	// deadline runs from then, not from when the daemon gets to the
+	// request, so time spent waiting for the daemon to accept or read it
+	// (a daemon kept busy) is counted, and a request whose hook has given
+	// up is not worked on.
+	HookStartMillis int64 `json:"hook_start_ms,omitempty"`
 }
 
 // SourceTry marks a request made by `agentjail try`.
@@ -110,6 +116,7 @@ const (
 	CodeTimeout    = "timeout"     // the request did not arrive in time
 	CodeUnknownOp  = "unknown_op"  // Request.Op is not one this daemon knows
 	CodeInternal   = "internal"    // the daemon failed; the message says how
+	CodeBusy       = "busy"        // a try, status or reload found no capacity left beside the agents' calls
 )
 
 // Error is a typed failure. The client also returns it for failures it
@@ -189,6 +196,11 @@ type Status struct {
 	// fix or clear it. None means healthy. Errors that are over (an
 	// evaluation error, a lost decision, a fail-open) count for an hour.
 	Problems []Problem `json:"problems,omitempty"`
+	// FailOpenRun is the last run of fail-opens (FailOpenRunCount or
+	// more within FailOpenRunWindow), while within ProblemWindow: calls
+	// that ran unchecked one after another, as an agent loading the
+	// daemon would make them. A desktop notification said so at once.
+	FailOpenRun *FailOpenRun `json:"fail_open_run,omitempty"`
 	// Org is the org policy (config.yaml's opa: section): nil when no
 	// fleet is configured.
 	Org *OrgStatus `json:"org,omitempty"`
@@ -256,6 +268,24 @@ type Problem struct {
 	Message string `json:"message"`
 	Fix     string `json:"fix"` // what to run or change to fix or clear it
 }
+
+// FailOpenRun is a run of calls the hook let run unchecked within
+// FailOpenRunWindow of each other (see Status.FailOpenRun).
+type FailOpenRun struct {
+	Count  int      `json:"count"`  // fail-opens within the window
+	First  string   `json:"first"`  // RFC 3339
+	Last   string   `json:"last"`   // RFC 3339
+	Causes []string `json:"causes"` // their causes, once each, in order
+	// Notified is when the desktop notification was asked for (RFC 3339),
+	// "" when nothing shows notifications.
+	Notified string `json:"notified,omitempty"`
+}
+
+// FailOpenRunCount fail-opens within FailOpenRunWindow make a run.
+const (
+	FailOpenRunCount  = 3
+	FailOpenRunWindow = time.Minute
+)
 
 // ProblemWindow is how long an error that is over still degrades health.
 const ProblemWindow = time.Hour
