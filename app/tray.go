@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -168,7 +169,7 @@ func FailOpenRunText(run wire.FailOpenRun) (title, body string) {
 	for _, c := range run.Causes {
 		causes = append(causes, wire.CauseText(c))
 	}
-	return fmt.Sprintf("agentjail: %d calls ran unchecked", run.Count),
+	return fmt.Sprintf("agentjail: %s ran unchecked", plural.Of(run.Count, "call")),
 		short(strings.Join(causes, "; "), 160) + "\nSee `agentjail status`."
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -108,7 +109,7 @@ func (d *Daemon) fillFailRun(st *wire.Status, now time.Time) {
 	}
 	st.Problems = append(st.Problems, wire.Problem{
 		Kind:    "fail_open_run",
-		Message: fmt.Sprintf("%d calls ran unchecked within %v of each other, the last at %s (%s): something kept agentjail from answering", run.Count, wire.FailOpenRunWindow, r.last.Local().Format(time.TimeOnly), strings.Join(causes, "; ")),
+		Message: fmt.Sprintf("%s ran unchecked within %v of each other, the last at %s (%s): something kept agentjail from answering", plural.Of(run.Count, "call"), wire.FailOpenRunWindow, r.last.Local().Format(time.TimeOnly), strings.Join(causes, "; ")),
 		Fix:     fmt.Sprintf("check what the agent ran then (`agentjail logs`, %s) and whether it loads the daemon (many `agentjail try` calls, connections to the socket that send nothing); this clears %v after the last one", filepath.Join(d.opts.Home, "hook-failures.jsonl"), wire.ProblemWindow),
 	})
 }
