@@ -31,12 +31,31 @@ type Cmd struct {
 	Name    string            // the program's base name
 	Args    []string          // the words after it
 	Assigns map[string]string // its leading VAR=value words, env's included
+	Env     map[string]string // variables exported before it in the command line
+}
+
+// environment is what the command starts with, as far as the command
+// line changes it: what it exported, then the command's own assignments.
+func (c Cmd) environment() map[string]string {
+	if len(c.Env) == 0 {
+		return c.Assigns
+	}
+	out := make(map[string]string, len(c.Env)+len(c.Assigns))
+	for k, v := range c.Env {
+		out[k] = v
+	}
+	for k, v := range c.Assigns {
+		out[k] = v
+	}
+	return out
 }
 
 // Nested lists the nested agents a shell command line would start with
 // agentjail's hook switched off (or with settings it cannot check): text
 // is the command line, cmds its commands as parsed.
-func Nested(text string, cmds []Cmd) []Launch {
+// home is the user's home directory, where each agent's real
+// configuration root is.
+func Nested(text, home string, cmds []Cmd) []Launch {
 	var out []Launch
 	exported := Exported(text)
 	for _, k := range simpleEnv {
@@ -45,12 +64,17 @@ func Nested(text string, cmds []Cmd) []Launch {
 		}
 	}
 	for _, c := range cmds {
-		l := nestedSimple(c.Assigns)
-		switch Program(c.Name) {
+		env := c.environment()
+		l := nestedSimple(env)
+		prog := Program(c.Name)
+		if prog != "" && !infoOnly(c.Args) {
+			l = cmp.Or(l, movedRoot(prog, env, home))
+		}
+		switch prog {
 		case "claude":
-			l = cmp.Or(l, nestedClaude(c.Args, c.Assigns, exported))
+			l = cmp.Or(l, nestedClaude(c.Args, env, exported))
 		case "codex":
-			l = nestedCodex(c.Args, c.Assigns)
+			l = cmp.Or(l, nestedCodex(c.Args, env))
 		}
 		// The same command may come twice, as itself and as the tool a
 		// runner runs.
@@ -65,13 +89,99 @@ func Nested(text string, cmds []Cmd) []Launch {
 // known: the names their programs are installed as, and their npm
 // packages, which runners start (npx @anthropic-ai/claude-code, node
 // .../node_modules/@openai/codex/bin/codex.js).
+//
+// roots are the variables that move where the agent reads its
+// configuration (and so its hooks) from, each with the place it names
+// on an installed system: relative to the home directory, or absolute.
+// An agent started with one of them pointing anywhere else reads
+// settings where the installer never put agentjail's hook.
 var agentCLIs = []struct {
 	agent    string
 	names    []string
 	packages []string
+	roots    []root
 }{
-	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}},
-	{"codex", []string{"codex"}, []string{"@openai/codex"}},
+	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}, []root{{"HOME", ""}, {"CLAUDE_CONFIG_DIR", ".claude"}}},
+	{"codex", []string{"codex"}, []string{"@openai/codex"}, []root{{"HOME", ""}, {"CODEX_HOME", ".codex"}}},
+	{"gemini", []string{"gemini"}, []string{"@google/gemini-cli"}, []root{{"HOME", ""}, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json"}}},
+	{"copilot", []string{"copilot"}, []string{"@github/copilot"}, []root{{"HOME", ""}, {"COPILOT_HOME", ".copilot"}, {"XDG_CONFIG_HOME", ".config"}}},
+	{"cursor", []string{"cursor-agent"}, nil, []root{{"HOME", ""}}},
+}
+
+// root is one variable that moves an agent's configuration, and where
+// it points when nothing moved it.
+type root struct {
+	name string
+	real string // relative to the home directory unless absolute
+}
+
+// RootVars are the variables that move some agent's configuration: an
+// agent's environment exports them when it sets them at all.
+func RootVars() []string {
+	var out []string
+	for _, a := range agentCLIs {
+		for _, r := range a.roots {
+			if !slices.Contains(out, r.name) {
+				out = append(out, r.name)
+			}
+		}
+	}
+	return out
+}
+
+// movedRoot judges an agent started with a configuration root moved
+// away from the user's real one, where agentjail's hook is installed.
+func movedRoot(agent string, env map[string]string, home string) *Launch {
+	if home == "" {
+		return nil
+	}
+	for _, a := range agentCLIs {
+		if a.agent != agent {
+			continue
+		}
+		for _, r := range a.roots {
+			v, ok := env[r.name]
+			if !ok {
+				continue
+			}
+			want := r.real
+			if !path.IsAbs(want) {
+				want = path.Join(home, want)
+			}
+			if got := expandHome(v, home); got == want || got == want+"/" {
+				continue
+			}
+			return &Launch{Program: agent, Verdict: "deny", Problem: fmt.Sprintf("%s started with %s=%s reads its settings from a place where agentjail's hook is not installed, so it would run unguarded", agent, r.name, v)}
+		}
+	}
+	return nil
+}
+
+// expandHome is v with a leading ~ or $HOME as home, cleaned.
+func expandHome(v, home string) string {
+	v = strings.Trim(v, `"'`)
+	for _, p := range []string{"~", "$HOME", "${HOME}"} {
+		if v == p || strings.HasPrefix(v, p+"/") {
+			v = home + v[len(p):]
+		}
+	}
+	if v == "" {
+		return v
+	}
+	return path.Clean(v)
+}
+
+// infoOnly: a launch that only prints and exits (claude --version,
+// codex --help), and reads no hooks.
+func infoOnly(args []string) bool {
+	if len(args) != 1 {
+		return false
+	}
+	switch args[0] {
+	case "--version", "-v", "-V", "--help", "-h":
+		return true
+	}
+	return false
 }
 
 // Program names the agent whose CLI word starts ("claude", "codex"), ""
@@ -144,7 +254,7 @@ func nestedClaude(args []string, assigns map[string]string, exported []string) *
 		return &Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf(f, a...)}
 	}
 	for _, k := range append(sortedAssigns(assigns), exported...) {
-		if DisablingEnv(k) {
+		if DisablingEnv(k) && k != "HOME" && k != "CLAUDE_CONFIG_DIR" {
 			return deny("claude started with %s set would not run agentjail's hook, or run it against another daemon", k)
 		}
 	}
@@ -226,10 +336,7 @@ func nestedCodex(args []string, assigns map[string]string) *Launch {
 		return &Launch{Program: "codex", Verdict: verdict, Problem: fmt.Sprintf(f, a...)}
 	}
 	for _, k := range sortedAssigns(assigns) {
-		if k == "CODEX_HOME" || k == "HOME" {
-			return launch("deny", "codex started with %s set reads another config.toml and hooks.json, where agentjail's hook is neither trusted nor on", k)
-		}
-		if DisablingEnv(k) && !strings.HasPrefix(k, "CLAUDE_") {
+		if DisablingEnv(k) && !strings.HasPrefix(k, "CLAUDE_") && k != "HOME" {
 			return launch("deny", "codex started with %s set would not run agentjail's hook, or run it against another daemon", k)
 		}
 	}

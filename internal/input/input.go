@@ -310,12 +310,12 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		if bad == "" {
-			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript()})
+			r = shell.Parse(cmd, shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Exported: rootVars})
 		}
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, r.Commands, env.Roles)
+		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles)
 		d.GitRemotes = gitRemotes(r.Commands, env)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
@@ -393,10 +393,13 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 	return out
 }
 
-func nested(text string, cmds []shell.Command, roles *shell.Roles) []agentconfig.Launch {
+// rootVars are the agents' configuration roots (see shell.Env.Exported).
+var rootVars = agentconfig.RootVars()
+
+func nested(text, home string, cmds []shell.Command, roles *shell.Roles) []agentconfig.Launch {
 	cs := make([]agentconfig.Cmd, 0, len(cmds))
 	for _, c := range cmds {
-		cs = append(cs, agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns})
+		cs = append(cs, agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns, Env: c.Env})
 		// Behind a runner (npx X, pnpm dlx X, node X.js, the pack's
 		// runner table) the tool it runs is judged as if started
 		// directly; so is an agent's npm package or a script in it
@@ -414,14 +417,14 @@ func nested(text string, cmds []shell.Command, roles *shell.Roles) []agentconfig
 			}
 			return c.Args[i+1:]
 		}
-		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns})
+		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns, Env: c.Env})
 		for i, a := range c.Args {
 			if i != tool && (strings.HasPrefix(a, "@") || strings.Contains(a, "node_modules/")) && agentconfig.Program(a) != "" {
-				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns})
+				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns, Env: c.Env})
 			}
 		}
 	}
-	return agentconfig.Nested(text, cs)
+	return agentconfig.Nested(text, home, cs)
 }
 
 // unusual keeps the paths not strictly inside cwd, or all of them when

@@ -315,7 +315,7 @@ func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 // sees the variables assigned before it, as if they were exported: a
 // path given through one is still that path.
 func (w *walker) sub(sc *scope, cwd string) scope {
-	return scope{cwd: cwd, remote: sc.remote, vars: sc.vars}
+	return scope{cwd: cwd, remote: sc.remote, vars: sc.vars, env: sc.env, exports: sc.exports, allexport: sc.allexport}
 }
 
 // shell handles sh, bash, zsh ... (and `source /dev/stdin`): a -c
