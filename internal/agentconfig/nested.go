@@ -15,11 +15,19 @@ type Launch struct {
 	Program string
 	Verdict string // "deny", or "ask" when agentjail cannot tell
 	Problem string
+	// Session is set when no agent starts now, but the command changes
+	// the environment the user's session starts the next ones with
+	// (systemctl --user set-environment HOME=...).
+	Session bool
 }
 
 // Map is l as a JSON-shaped value for the policy input.
 func (l Launch) Map() map[string]any {
-	return map[string]any{"program": l.Program, "verdict": l.Verdict, "problem": l.Problem}
+	m := map[string]any{"program": l.Program, "verdict": l.Verdict, "problem": l.Problem}
+	if l.Session {
+		m["session"] = true
+	}
+	return m
 }
 
 // simpleEnv are the variables that switch off every hook of any Claude
@@ -78,6 +86,7 @@ func Nested(text, home string, cmds []Cmd) []Launch {
 		}
 		// The same command may come twice, as itself and as the tool a
 		// runner runs.
+		l = cmp.Or(l, sessionEnv(c, home))
 		if l != nil && !slices.Contains(out, *l) {
 			out = append(out, *l)
 		}
@@ -372,4 +381,70 @@ func nestedCodex(args []string, assigns map[string]string) *Launch {
 		}
 	}
 	return nil
+}
+
+// sessionEnvCommands are the programs that change the environment of
+// the user's session manager, which every agent it starts later
+// inherits, and the verb each needs ("" for none): each takes NAME=VALUE
+// or NAME (the value then from the command's own environment), except
+// launchctl setenv NAME VALUE.
+var sessionEnvCommands = map[string][]string{
+	"systemctl":                          {"set-environment", "import-environment"},
+	"dbus-update-activation-environment": {""},
+	"launchctl":                          {"setenv"},
+}
+
+// sessionEnv judges a command that sets, for every agent the session
+// starts from now on, a variable that moves an agent's configuration
+// root off the user's real one or switches off or redirects its hooks.
+func sessionEnv(c Cmd, home string) *Launch {
+	verbs, ok := sessionEnvCommands[path.Base(c.Name)]
+	if !ok {
+		return nil
+	}
+	i := slices.IndexFunc(c.Args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	if verbs[0] != "" {
+		if i < 0 || !slices.Contains(verbs, c.Args[i]) {
+			return nil
+		}
+		i++
+	} else {
+		i = 0
+	}
+	env := c.environment()
+	args := c.Args[i:]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, value, has := strings.Cut(a, "=")
+		if path.Base(c.Name) == "launchctl" && j+1 < len(args) {
+			value, has = args[j+1], true
+			j++
+		}
+		if !has {
+			if value, has = env[name]; !has {
+				continue // imports the value the session has already
+			}
+		}
+		if problem := sessionVar(name, value, home); problem != "" {
+			return &Launch{Program: path.Base(c.Name), Verdict: "deny", Session: true, Problem: fmt.Sprintf("%s %s=%s %s", path.Base(c.Name), name, value, problem)}
+		}
+	}
+	return nil
+}
+
+// sessionVar says what setting name=value for every agent started later
+// would do, or "".
+func sessionVar(name, value, home string) string {
+	if slices.Contains(simpleEnv, name) || (DisablingEnv(name) && name != "HOME" && name != "CLAUDE_CONFIG_DIR") {
+		return "switches off or redirects the hooks of every agent the session starts from now on, agentjail's included"
+	}
+	for _, a := range agentCLIs {
+		if l := movedRoot(a.agent, map[string]string{name: value}, home); l != nil {
+			return fmt.Sprintf("moves where %s reads its settings for every later start, to a place where agentjail's hook is not installed", a.agent)
+		}
+	}
+	return ""
 }
