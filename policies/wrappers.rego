@@ -13,6 +13,8 @@ package agentjail
 #            folder, flock's lock file, taskset's mask; -1 when its
 #            operands are never a command (su USER: only -c runs one)
 #   words    words that must follow the name (ip netns exec NAME CMD)
+#   verbs    subcommands under which it runs a command, one of which must
+#            be its first operand past its options (tmux new-session CMD)
 #   argv     options that make the operands the command, word by word
 #            (watch -x; runuser -u USER CMD)
 #   string   the operands are one shell command line (watch, sg, eval)
@@ -107,6 +109,18 @@ core_wrappers := {
 	"ip": {"words": ["netns", "exec"], "skip": 1},
 	"xvfb-run": {"value": ["e", "error-file", "f", "auth-file", "n", "server-num", "p", "xauth-protocol", "s", "server-args", "w", "wait"]},
 	"dbus-run-session": {"value": ["config-file", "dbus-daemon"]},
+	# Terminal multiplexers and dialogue drivers start the command in a
+	# session of their own, detached or typed in (tmux send-keys's key
+	# names, Enter, then end the line); expect's -c is a script whose
+	# spawn starts a program.
+	"tmux": {
+		"verbs": ["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "send-keys", "send", "run-shell", "run"],
+		"value": ["L", "S", "f", "s", "n", "c", "t", "x", "y", "e", "F", "N", "p"],
+		"string": true,
+	},
+	"screen": {"value": ["S", "c", "t", "e", "h", "p", "T", "Logfile"], "none": ["r", "R", "x", "ls", "list", "wipe", "X", "Q", "v", "version"]},
+	"expect": {"command": ["c"], "skip": -1},
+	"spawn": {},
 	"script": {"skip": 1, "value": ["I", "log-in", "O", "log-out", "B", "log-io", "T", "log-timing", "m", "logging-format", "E", "echo", "o", "output-limit"], "command": ["c", "command"]},
 	# Network routing.
 	"proxychains": _proxychains,

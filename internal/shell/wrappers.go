@@ -148,6 +148,13 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		}
 	}
 	head := len(wr.Words)
+	if len(wr.Verbs) > 0 {
+		n, _ := wr.options().skip(args)
+		if n >= len(args) || args[n].dynamic || !contains(wr.Verbs, args[n].text) {
+			return nil, false, false // tmux ls, tmux attach
+		}
+		head = n + 1
+	}
 	i, seen, runs := wr.start(args[head:])
 	i += head
 	if opt, c, ok := firstKey(seen, wr.Command); ok {

@@ -18,6 +18,10 @@ type Wrapper struct {
 	// Words must follow the program's name for it to be a wrapper: ip
 	// netns exec NAME CMD.
 	Words []string `json:"words"`
+	// Verbs, when given, are the subcommands under which it runs a
+	// command: the first operand, past its options, must be one of them
+	// (tmux new-session CMD, tmux send-keys -t X CMD).
+	Verbs []string `json:"verbs"`
 	// Argv are the options that make its operands the command, word by
 	// word, where they would otherwise not be (watch -x, runuser -u).
 	Argv []string `json:"argv"`
