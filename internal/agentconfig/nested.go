@@ -40,6 +40,7 @@ type Cmd struct {
 	Args    []string          // the words after it
 	Assigns map[string]string // its leading VAR=value words, env's included
 	Env     map[string]string // variables exported before it in the command line
+	Cwd     string            // where it runs
 }
 
 // environment is what the command starts with, as far as the command
@@ -63,9 +64,12 @@ func (c Cmd) environment() map[string]string {
 // is the command line, cmds its commands as parsed.
 // home is the user's home directory, where each agent's real
 // configuration root is.
-func Nested(text, home string, cmds []Cmd) []Launch {
+// bins, when not nil, knows the agents' installed programs, so that a
+// program that is one by another name counts as that agent.
+func Nested(text, home string, cmds []Cmd, bins *Binaries) []Launch {
 	var out []Launch
 	exported := Exported(text)
+	copies := map[string]string{}
 	for _, k := range simpleEnv {
 		if slices.Contains(exported, k) {
 			out = append(out, Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf("exporting %s switches off every hook of any Claude Code started from this shell, agentjail's included", k)})
@@ -75,6 +79,13 @@ func Nested(text, home string, cmds []Cmd) []Launch {
 		env := c.environment()
 		l := nestedSimple(env)
 		prog := Program(c.Name)
+		if prog == "" {
+			prog = copies[absIn(c.Name, c.Cwd)]
+		}
+		if prog == "" {
+			prog = bins.Agent(c.Name, c.Cwd, env["PATH"])
+		}
+		copied(c, bins, copies)
 		if prog != "" && !infoOnly(c.Args) {
 			l = cmp.Or(l, movedRoot(prog, env, home))
 		}
@@ -92,6 +103,46 @@ func Nested(text, home string, cmds []Cmd) []Launch {
 		}
 	}
 	return out
+}
+
+// copyCommands are the programs that make a file another one is, by
+// copy or link: the last operand is what they make.
+var copyCommands = []string{"cp", "ln", "install", "rsync"}
+
+// copied records in copies the agent program c copies or links (cp
+// $(which claude) ./helper), by the absolute path it makes.
+func copied(c Cmd, bins *Binaries, copies map[string]string) {
+	if !slices.Contains(copyCommands, path.Base(c.Name)) {
+		return
+	}
+	var ops []string
+	for _, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	for _, src := range ops[:len(ops)-1] {
+		agent := cmp.Or(Program(src), copies[absIn(src, c.Cwd)], bins.Agent(src, c.Cwd, ""))
+		if agent != "" {
+			copies[absIn(dest, c.Cwd)] = agent
+			copies[absIn(path.Join(dest, path.Base(src)), c.Cwd)] = agent
+		}
+	}
+}
+
+// absIn is p as an absolute path from cwd, when it names a file by path.
+func absIn(p, cwd string) string {
+	if !strings.Contains(p, "/") && cwd != "" {
+		return path.Join(cwd, p)
+	}
+	if !path.IsAbs(p) {
+		return path.Join(cwd, p)
+	}
+	return path.Clean(p)
 }
 
 // agentCLIs are the agents whose command-line switches for hooks are

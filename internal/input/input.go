@@ -6,6 +6,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,6 +56,10 @@ type Env struct {
 	// Written is the policies' data.agentjail.written_files: writes to
 	// the files it lists are judged on what they add (input.agentjail.written).
 	Written *written.Table
+	// Agents knows the agents' installed programs, so that a command
+	// that runs one under another name is judged as that agent; nil
+	// knows them by name only.
+	Agents *agentconfig.Binaries
 }
 
 // readScript is the reader of the files a shell command runs: the
@@ -315,7 +320,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles)
+		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents)
 		d.GitRemotes = gitRemotes(r.Commands, env)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
@@ -396,10 +401,10 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 // rootVars are the agents' configuration roots (see shell.Env.Exported).
 var rootVars = agentconfig.RootVars()
 
-func nested(text, home string, cmds []shell.Command, roles *shell.Roles) []agentconfig.Launch {
+func nested(text, home string, cmds []shell.Command, roles *shell.Roles, bins *agentconfig.Binaries) []agentconfig.Launch {
 	cs := make([]agentconfig.Cmd, 0, len(cmds))
 	for _, c := range cmds {
-		cs = append(cs, agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns, Env: c.Env})
+		cs = append(cs, agentconfig.Cmd{Name: cmp.Or(c.Program, c.Name), Args: c.Args, Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 		// Behind a runner (npx X, pnpm dlx X, node X.js, the pack's
 		// runner table) the tool it runs is judged as if started
 		// directly; so is an agent's npm package or a script in it
@@ -417,14 +422,14 @@ func nested(text, home string, cmds []shell.Command, roles *shell.Roles) []agent
 			}
 			return c.Args[i+1:]
 		}
-		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns, Env: c.Env})
+		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 		for i, a := range c.Args {
 			if i != tool && (strings.HasPrefix(a, "@") || strings.Contains(a, "node_modules/")) && agentconfig.Program(a) != "" {
-				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns, Env: c.Env})
+				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 			}
 		}
 	}
-	return agentconfig.Nested(text, home, cs)
+	return agentconfig.Nested(text, home, cs, bins)
 }
 
 // unusual keeps the paths not strictly inside cwd, or all of them when

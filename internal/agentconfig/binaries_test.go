@@ -1,0 +1,75 @@
+package agentconfig
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestBinaries: a program is an agent by the file it is (a symlink or a
+// hard link to an installed agent, found through the PATH given) or by
+// the npm package a script starts; other programs are not.
+func TestBinaries(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, ".local", "bin")
+	other := filepath.Join(home, "other")
+	for _, d := range []string{bin, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(bin, "claude"), "\x7fELF claude")
+	write(filepath.Join(other, "tool"), "\x7fELF tool")
+	write(filepath.Join(other, "run.sh"), "#!/bin/sh\nexec node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js \"$@\"\n")
+	write(filepath.Join(other, "npm.sh"), "#!/bin/sh\nexec npm test\n")
+	if err := os.Symlink(filepath.Join(bin, "claude"), filepath.Join(other, "helper")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(bin, "claude"), filepath.Join(other, "hard")); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBinaries(home, other) // ~/.local/bin is an install folder, not on the PATH
+	tests := []struct {
+		word, cwd, path, want string
+	}{
+		{"helper", home, "", "claude"},
+		{"hard", home, "", "claude"},
+		{"./other/helper", home, "", "claude"},
+		{filepath.Join(other, "run.sh"), home, "", "claude"},
+		{"run.sh", home, other + ":$PATH", "claude"},
+		{"tool", home, "", ""},
+		{"./other/npm.sh", home, "", ""},
+		{"missing", home, "", ""},
+		{"$X", home, "", ""},
+	}
+	for _, tt := range tests {
+		if got := b.Agent(tt.word, tt.cwd, tt.path); got != tt.want {
+			t.Errorf("Agent(%q, PATH=%q) = %q, want %q", tt.word, tt.path, got, tt.want)
+		}
+	}
+	var nobody *Binaries
+	if got := nobody.Agent("helper", home, ""); got != "" {
+		t.Errorf("nil Binaries found %q", got)
+	}
+}
+
+// TestNestedCopies: a copy or link of an agent's program made earlier in
+// the command line is that agent.
+func TestNestedCopies(t *testing.T) {
+	cmds := []Cmd{
+		{Name: "cp", Args: []string{"$(which claude)", "./helper"}, Cwd: "/home/dev/project"},
+		{Name: "./helper", Args: []string{"--bare", "-p", "hi"}, Cwd: "/home/dev/project"},
+	}
+	if got := Nested("", "/home/dev", cmds, nil); len(got) != 1 || got[0].Program != "claude" {
+		t.Errorf("copy of claude: %+v", got)
+	}
+	cmds[0].Args[0] = "README.md"
+	if got := Nested("", "/home/dev", cmds, nil); len(got) != 0 {
+		t.Errorf("copy of a README: %+v", got)
+	}
+}
