@@ -65,11 +65,46 @@ func TestNestedCopies(t *testing.T) {
 		{Name: "cp", Args: []string{"$(which claude)", "./helper"}, Cwd: "/home/dev/project"},
 		{Name: "./helper", Args: []string{"--bare", "-p", "hi"}, Cwd: "/home/dev/project"},
 	}
-	if got := Nested("", "/home/dev", cmds, nil); len(got) != 1 || got[0].Program != "claude" {
+	if got := Nested("", "/home/dev", cmds, nil, nil); len(got) != 1 || got[0].Program != "claude" {
 		t.Errorf("copy of claude: %+v", got)
 	}
 	cmds[0].Args[0] = "README.md"
-	if got := Nested("", "/home/dev", cmds, nil); len(got) != 0 {
+	if got := Nested("", "/home/dev", cmds, nil, nil); len(got) != 0 {
 		t.Errorf("copy of a README: %+v", got)
+	}
+}
+
+// TestMovedRootStillHooked: a configuration root moved elsewhere is no
+// escape when its hook file exists and is as guarded as the user's own;
+// one without the hook, or without the file, starts the agent unguarded.
+func TestMovedRootStillHooked(t *testing.T) {
+	home := t.TempDir()
+	moved := filepath.Join(t.TempDir(), "cfg")
+	bare := filepath.Join(t.TempDir(), "bare")
+	for _, d := range []string{filepath.Join(home, ".claude"), moved, bare} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, s := range map[string]string{
+		filepath.Join(home, ".claude", "settings.json"): installed,
+		filepath.Join(moved, "settings.json"):          installed,
+		filepath.Join(bare, "settings.json"):           `{"model": "sonnet"}`,
+	} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	launch := func(dir string) []Launch {
+		return Nested("", home, []Cmd{{Name: "claude", Args: []string{"-p", "hi"}, Assigns: map[string]string{"CLAUDE_CONFIG_DIR": dir}, Cwd: home}}, nil, ReadRegular)
+	}
+	if got := launch(moved); len(got) != 0 {
+		t.Errorf("moved root that runs the hook: %+v", got)
+	}
+	if got := launch(bare); len(got) != 1 {
+		t.Errorf("moved root without the hook: %+v", got)
+	}
+	if got := launch(filepath.Join(home, "nowhere")); len(got) != 1 {
+		t.Errorf("moved root without settings: %+v", got)
 	}
 }

@@ -66,7 +66,9 @@ func (c Cmd) environment() map[string]string {
 // configuration root is.
 // bins, when not nil, knows the agents' installed programs, so that a
 // program that is one by another name counts as that agent.
-func Nested(text, home string, cmds []Cmd, bins *Binaries) []Launch {
+// read, when not nil, reads the hook files of a configuration root the
+// command moves an agent to.
+func Nested(text, home string, cmds []Cmd, bins *Binaries, read ReadFunc) []Launch {
 	var out []Launch
 	exported := Exported(text)
 	copies := map[string]string{}
@@ -87,7 +89,7 @@ func Nested(text, home string, cmds []Cmd, bins *Binaries) []Launch {
 		}
 		copied(c, bins, copies)
 		if prog != "" && !infoOnly(c.Args) {
-			l = cmp.Or(l, movedRoot(prog, env, home))
+			l = cmp.Or(l, movedRoot(prog, env, home, c.Cwd, read))
 		}
 		switch prog {
 		case "claude":
@@ -97,7 +99,7 @@ func Nested(text, home string, cmds []Cmd, bins *Binaries) []Launch {
 		}
 		// The same command may come twice, as itself and as the tool a
 		// runner runs.
-		l = cmp.Or(l, sessionEnv(c, home))
+		l = cmp.Or(l, sessionEnv(c, home, read))
 		if l != nil && !slices.Contains(out, *l) {
 			out = append(out, *l)
 		}
@@ -159,13 +161,14 @@ var agentCLIs = []struct {
 	agent    string
 	names    []string
 	packages []string
+	config   string // its name in Judge's table of settings judges
 	roots    []root
 }{
-	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}, []root{{"HOME", ""}, {"CLAUDE_CONFIG_DIR", ".claude"}}},
-	{"codex", []string{"codex"}, []string{"@openai/codex"}, []root{{"HOME", ""}, {"CODEX_HOME", ".codex"}}},
-	{"gemini", []string{"gemini"}, []string{"@google/gemini-cli"}, []root{{"HOME", ""}, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json"}}},
-	{"copilot", []string{"copilot"}, []string{"@github/copilot"}, []root{{"HOME", ""}, {"COPILOT_HOME", ".copilot"}, {"XDG_CONFIG_HOME", ".config"}}},
-	{"cursor", []string{"cursor-agent"}, nil, []root{{"HOME", ""}}},
+	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}, "claude-code", []root{{"HOME", "", []string{".claude/settings.json"}}, {"CLAUDE_CONFIG_DIR", ".claude", []string{"settings.json"}}}},
+	{"codex", []string{"codex"}, []string{"@openai/codex"}, "codex", []root{{"HOME", "", []string{".codex/hooks.json", ".codex/config.toml"}}, {"CODEX_HOME", ".codex", []string{"hooks.json", "config.toml"}}}},
+	{"gemini", []string{"gemini"}, []string{"@google/gemini-cli"}, "gemini", []root{{"HOME", "", []string{".gemini/settings.json"}}, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json", nil}}},
+	{"copilot", []string{"copilot"}, []string{"@github/copilot"}, "copilot", []root{{"HOME", "", []string{".copilot/hooks/agentjail.json"}}, {"COPILOT_HOME", ".copilot", []string{"hooks/agentjail.json"}}, {"XDG_CONFIG_HOME", ".config", nil}}},
+	{"cursor", []string{"cursor-agent"}, nil, "cursor", []root{{"HOME", "", []string{".cursor/hooks.json"}}}},
 }
 
 // root is one variable that moves an agent's configuration, and where
@@ -173,6 +176,10 @@ var agentCLIs = []struct {
 type root struct {
 	name string
 	real string // relative to the home directory unless absolute
+	// files are where under the root the installer puts agentjail's
+	// hook: a moved root whose files all still run it, no less guarded
+	// than the user's own, is no escape.
+	files []string
 }
 
 // RootVars are the variables that move some agent's configuration: an
@@ -191,7 +198,9 @@ func RootVars() []string {
 
 // movedRoot judges an agent started with a configuration root moved
 // away from the user's real one, where agentjail's hook is installed.
-func movedRoot(agent string, env map[string]string, home string) *Launch {
+// read, when not nil, reads the moved root's hook files; cwd is where
+// the agent starts.
+func movedRoot(agent string, env map[string]string, home, cwd string, read ReadFunc) *Launch {
 	if home == "" {
 		return nil
 	}
@@ -208,13 +217,46 @@ func movedRoot(agent string, env map[string]string, home string) *Launch {
 			if !path.IsAbs(want) {
 				want = path.Join(home, want)
 			}
-			if got := expandHome(v, home); got == want || got == want+"/" {
+			got := expandHome(v, home)
+			if got == want || got == want+"/" {
+				continue
+			}
+			if got != "" && !path.IsAbs(got) && cwd != "" {
+				got = path.Join(cwd, got)
+			}
+			if stillHooked(a.config, r.files, want, got, read) {
 				continue
 			}
 			return &Launch{Program: agent, Verdict: "deny", Problem: fmt.Sprintf("%s started with %s=%s reads its settings from a place where agentjail's hook is not installed, so it would run unguarded", agent, r.name, v)}
 		}
 	}
 	return nil
+}
+
+// stillHooked reports a moved root whose hook files exist, run
+// agentjail's hook and are, by the agent's settings judge, no less
+// guarded than the same files at the user's real root.
+func stillHooked(config string, files []string, real, moved string, read ReadFunc) bool {
+	if read == nil || len(files) == 0 || !path.IsAbs(moved) {
+		return false
+	}
+	for _, f := range files {
+		res, err := read(path.Join(moved, f))
+		if err != nil || res == nil {
+			return false
+		}
+		cur, err := read(path.Join(real, f))
+		if err != nil {
+			cur = nil
+		}
+		if path.Ext(f) == ".json" && !strings.Contains(string(res), hookBinary) {
+			return false
+		}
+		if agents[config](cur, res) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // expandHome is v with a leading ~ or $HOME as home, cleaned.
@@ -448,7 +490,7 @@ var sessionEnvCommands = map[string][]string{
 // sessionEnv judges a command that sets, for every agent the session
 // starts from now on, a variable that moves an agent's configuration
 // root off the user's real one or switches off or redirects its hooks.
-func sessionEnv(c Cmd, home string) *Launch {
+func sessionEnv(c Cmd, home string, read ReadFunc) *Launch {
 	verbs, ok := sessionEnvCommands[path.Base(c.Name)]
 	if !ok {
 		return nil
@@ -479,7 +521,7 @@ func sessionEnv(c Cmd, home string) *Launch {
 				continue // imports the value the session has already
 			}
 		}
-		if problem := sessionVar(name, value, home); problem != "" {
+		if problem := sessionVar(name, value, home, c.Cwd, read); problem != "" {
 			return &Launch{Program: path.Base(c.Name), Verdict: "deny", Session: true, Problem: fmt.Sprintf("%s %s=%s %s", path.Base(c.Name), name, value, problem)}
 		}
 	}
@@ -488,12 +530,12 @@ func sessionEnv(c Cmd, home string) *Launch {
 
 // sessionVar says what setting name=value for every agent started later
 // would do, or "".
-func sessionVar(name, value, home string) string {
+func sessionVar(name, value, home, cwd string, read ReadFunc) string {
 	if slices.Contains(simpleEnv, name) || (DisablingEnv(name) && name != "HOME" && name != "CLAUDE_CONFIG_DIR") {
 		return "switches off or redirects the hooks of every agent the session starts from now on, agentjail's included"
 	}
 	for _, a := range agentCLIs {
-		if l := movedRoot(a.agent, map[string]string{name: value}, home); l != nil {
+		if l := movedRoot(a.agent, map[string]string{name: value}, home, cwd, read); l != nil {
 			return fmt.Sprintf("moves where %s reads its settings for every later start, to a place where agentjail's hook is not installed", a.agent)
 		}
 	}

@@ -320,7 +320,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents)
+		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents, env.ReadFile)
 		d.GitRemotes = gitRemotes(r.Commands, env)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
@@ -401,7 +401,7 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 // rootVars are the agents' configuration roots (see shell.Env.Exported).
 var rootVars = agentconfig.RootVars()
 
-func nested(text, home string, cmds []shell.Command, roles *shell.Roles, bins *agentconfig.Binaries) []agentconfig.Launch {
+func nested(text, home string, cmds []shell.Command, roles *shell.Roles, bins *agentconfig.Binaries, read agentconfig.ReadFunc) []agentconfig.Launch {
 	cs := make([]agentconfig.Cmd, 0, len(cmds))
 	for _, c := range cmds {
 		cs = append(cs, agentconfig.Cmd{Name: cmp.Or(c.Program, c.Name), Args: c.Args, Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
@@ -429,7 +429,7 @@ func nested(text, home string, cmds []shell.Command, roles *shell.Roles, bins *a
 			}
 		}
 	}
-	return agentconfig.Nested(text, home, cs, bins)
+	return agentconfig.Nested(text, home, cs, bins, read)
 }
 
 // unusual keeps the paths not strictly inside cwd, or all of them when
