@@ -88,8 +88,8 @@ func TestMovedRootStillHooked(t *testing.T) {
 	}
 	for p, s := range map[string]string{
 		filepath.Join(home, ".claude", "settings.json"): installed,
-		filepath.Join(moved, "settings.json"):          installed,
-		filepath.Join(bare, "settings.json"):           `{"model": "sonnet"}`,
+		filepath.Join(moved, "settings.json"):           installed,
+		filepath.Join(bare, "settings.json"):            `{"model": "sonnet"}`,
 	} {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
