@@ -3,6 +3,7 @@ package agentconfig
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -106,5 +107,23 @@ func TestMovedRootStillHooked(t *testing.T) {
 	}
 	if got := launch(filepath.Join(home, "nowhere")); len(got) != 1 {
 		t.Errorf("moved root without settings: %+v", got)
+	}
+}
+
+// TestCodexProfile: codex --profile P is judged on the profile it selects.
+func TestCodexProfile(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := "[profiles.quiet.features]\ncodex_hooks = false\n\n[profiles.fast]\nmodel = \"o4-mini\"\n"
+	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]int{"--profile quiet exec hi": 1, "-p quiet exec hi": 1, "--profile=quiet exec hi": 1, "--profile fast exec hi": 0, "exec hi": 0} {
+		got := Nested("", home, []Cmd{{Name: "codex", Args: strings.Fields(args), Cwd: home}}, nil, ReadRegular)
+		if len(got) != want {
+			t.Errorf("codex %s: %+v", args, got)
+		}
 	}
 }

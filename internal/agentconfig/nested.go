@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 // Launch is a nested agent that a shell command would start with
@@ -95,7 +97,7 @@ func Nested(text, home string, cmds []Cmd, bins *Binaries, read ReadFunc) []Laun
 		case "claude":
 			l = cmp.Or(l, nestedClaude(c.Args, env, exported))
 		case "codex":
-			l = cmp.Or(l, nestedCodex(c.Args, env))
+			l = cmp.Or(l, nestedCodex(c.Args, env), codexProfile(c.Args, env, home, read))
 		}
 		// The same command may come twice, as itself and as the tool a
 		// runner runs.
@@ -540,4 +542,52 @@ func sessionVar(name, value, home, cwd string, read ReadFunc) string {
 		}
 	}
 	return ""
+}
+
+// codexProfile judges `codex --profile P` (-p P) on the profile it
+// selects in the user's config.toml: one that switches hooks off
+// ([profiles.P.features] hooks = false) or sets hooks of its own starts
+// Codex without agentjail's hook. read reads the file; nil skips this.
+func codexProfile(args []string, env map[string]string, home string, read ReadFunc) *Launch {
+	if read == nil || home == "" {
+		return nil
+	}
+	profile := ""
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if (a == "--profile" || a == "-p") && i+1 < len(args) {
+			profile = args[i+1]
+		} else if v, ok := strings.CutPrefix(a, "--profile="); ok {
+			profile = v
+		}
+	}
+	if profile == "" {
+		return nil
+	}
+	dir := path.Join(home, ".codex")
+	if v, ok := env["CODEX_HOME"]; ok {
+		dir = expandHome(v, home)
+	}
+	b, err := read(path.Join(dir, "config.toml"))
+	if err != nil || b == nil {
+		return nil
+	}
+	var doc map[string]any
+	if toml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	profiles, _ := doc["profiles"].(map[string]any)
+	p, _ := profiles[profile].(map[string]any)
+	features, _ := p["features"].(map[string]any)
+	for _, k := range codexHookFeatures {
+		if v, ok := features[k]; ok && v != true {
+			return &Launch{Program: "codex", Verdict: "deny", Problem: fmt.Sprintf("codex --profile %s selects a profile whose features switch hooks off, agentjail's included", profile)}
+		}
+	}
+	if _, ok := p["hooks"]; ok {
+		return &Launch{Program: "codex", Verdict: "deny", Problem: fmt.Sprintf("codex --profile %s selects a profile that sets hooks of its own, past agentjail's hook", profile)}
+	}
+	return nil
 }
