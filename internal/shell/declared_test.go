@@ -59,6 +59,7 @@ func TestExportedEnv(t *testing.T) {
 		{"X=1; claude", nil},
 		{"declare X=1; claude", nil},
 		{"HOME=/tmp/x; bash -c claude", map[string]string{"HOME": "/tmp/x"}},
+		{"tmux new -d -e HOME=/tmp/y claude", map[string]string{"HOME": "/tmp/y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {

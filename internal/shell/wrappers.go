@@ -184,8 +184,21 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 	if !runs {
 		return nil, false, false
 	}
+	for _, opt := range wr.Env {
+		if k, v, ok := strings.Cut(seen[opt], "="); ok && k != "" {
+			if cmd.Assigns == nil {
+				cmd.Assigns = map[string]string{}
+			}
+			cmd.Assigns[k] = v
+		}
+	}
 	if _, argv := firstOf(seen, wr.Argv...); wr.String && !argv {
-		runString(joinTexts(args[i:]), name, cmd.Cwd)
+		w.emitRunner(*cmd, words, sc)
+		sub := w.sub(sc, cmd.Cwd)
+		for k, v := range cmd.Assigns {
+			w.setEnv(&sub, k, v)
+		}
+		w.script(joinTexts(args[i:]), sub, name, sc.depth+1)
 		return nil, false, true
 	}
 	if _, edit := seen["e"]; edit && name == "sudo" {

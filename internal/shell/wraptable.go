@@ -34,6 +34,9 @@ type Wrapper struct {
 	// Command are the options whose value is a command line it runs
 	// (flock -c, su -c, script -c).
 	Command []string `json:"command"`
+	// Env are the options whose value, NAME=VALUE, is set in the
+	// environment of the command it runs (tmux new -e, systemd-run -E).
+	Env []string `json:"env"`
 	// Emit makes the wrapper also a command of its own, for the rules
 	// that read it: "options" with its own options and operands only
 	// (nsenter -t 1, systemd-run --on-calendar, chroot DIR), "all" with
@@ -55,7 +58,7 @@ func (r *Roles) wrapper(name string) *Wrapper {
 // options are a wrapper's options in the shape skip reads.
 func (wr *Wrapper) options() options {
 	o := options{pair: wr.Pair}
-	for _, list := range [][]string{wr.Value, wr.Command} {
+	for _, list := range [][]string{wr.Value, wr.Command, wr.Env} {
 		for _, n := range list {
 			if len(n) == 1 {
 				o.shortValue += n

@@ -27,7 +27,7 @@ var testWrappers = map[string]Wrapper{
 	"bwrap":       {Value: []string{"chdir", "tmpfs"}, Pair: []string{"bind", "ro-bind"}},
 	"busybox":     {Emit: "all"},
 	"ip":          {Words: []string{"netns", "exec"}, Skip: 1},
-	"tmux":        {Verbs: []string{"new", "send-keys"}, Value: []string{"L", "s", "t"}, String: true},
+	"tmux":        {Verbs: []string{"new", "send-keys"}, Value: []string{"L", "s", "t"}, Env: []string{"e"}, String: true},
 	"chroot":      {Skip: 1, Value: []string{"userspec"}, Emit: "options"},
 	"systemd-run": {Value: []string{"p", "property", "u", "unit", "on-calendar"}, Emit: "options"},
 }
