@@ -379,8 +379,30 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		ReadFile:      agentconfig.ReadRegular, // settings edits are judged on the file they leave
 		Written:       eng.WrittenFiles(),      // writes to files run later are judged on what they add
 		Identity:      identityIndex(opts.UserHome, opts.Home, opts.Socket, eng.CredentialDirs()),
+		Agents:        agentBinaries(opts.UserHome),
 	}
 }
+
+// agentBinaries are the agents' installed programs for the user whose
+// home is home, looked up once per home and refreshed as they are used.
+func agentBinaries(home string) *agentconfig.Binaries {
+	binariesMu.Lock()
+	defer binariesMu.Unlock()
+	b, ok := binaries[home]
+	if !ok {
+		if len(binaries) > 16 {
+			clear(binaries)
+		}
+		b = agentconfig.NewBinaries(home, os.Getenv("PATH"))
+		binaries[home] = b
+	}
+	return b
+}
+
+var (
+	binariesMu sync.Mutex
+	binaries   = map[string]*agentconfig.Binaries{}
+)
 
 // callerUID is the uid of the hook's process: uid when set, else the
 // daemon's own (checkPeer refuses every other).

@@ -35,7 +35,18 @@ deny contains {"id": "self.nested_agent", "msg": msg} if {
 	input.agentjail.nested_agents[0]
 	some n in input.agentjail.nested_agents
 	n.verdict == "deny"
+	not n.session
 	msg := sprintf("Blocked: %s. Start %s with its hooks on, as the user configured them.", [n.problem, n.program])
+}
+
+# The session's environment changed for every agent started later
+# (systemctl --user set-environment HOME=/tmp/x, launchctl setenv
+# CLAUDE_CONFIG_DIR ...): the next agent starts unguarded.
+deny contains {"id": "self.session_env", "msg": msg} if {
+	input.agentjail.nested_agents[0]
+	some n in input.agentjail.nested_agents
+	n.session
+	msg := sprintf("Blocked: %s. Leave the session's environment as the user set it.", [n.problem])
 }
 
 ask contains {"id": "self.nested_agent", "msg": msg} if {

@@ -13,12 +13,16 @@ package agentjail
 #            folder, flock's lock file, taskset's mask; -1 when its
 #            operands are never a command (su USER: only -c runs one)
 #   words    words that must follow the name (ip netns exec NAME CMD)
+#   verbs    subcommands under which it runs a command, one of which must
+#            be its first operand past its options (tmux new-session CMD)
 #   argv     options that make the operands the command, word by word
 #            (watch -x; runuser -u USER CMD)
 #   string   the operands are one shell command line (watch, sg, eval)
 #   none     options under which it runs nothing: it acts on a process
 #            or looks a name up (ionice -p PID, taskset -p, command -v)
 #   command  options whose value is a command line (flock -c, su -c)
+#   env      options whose value NAME=VALUE is set for the command it
+#            runs (tmux new -e, systemd-run -E)
 #   emit     it is also a command of its own, for the rules that read
 #            it: "options" with its own options and operands (nsenter
 #            -t 1, systemd-run --on-calendar, chroot DIR), "all" with
@@ -37,11 +41,12 @@ wrapper contains pair if {
 
 _systemd_run := {
 	"value": [
-		"u", "unit", "p", "property", "description", "slice", "E", "setenv", "uid", "gid", "M", "machine", "H", "host",
+		"u", "unit", "p", "property", "description", "slice", "uid", "gid", "M", "machine", "H", "host",
 		"on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "on-clock-change",
 		"on-timezone-change", "timer-property", "path-property", "socket-property", "service-type", "working-directory",
 		"nice", "D", "chdir", "background", "capsule", "C",
 	],
+	"env": ["E", "setenv"],
 	"emit": "options",
 }
 
@@ -56,7 +61,7 @@ core_wrappers := {
 	"sudo": {"value": ["u", "user", "g", "group", "C", "close-from", "D", "chdir", "h", "host", "p", "prompt", "r", "role", "t", "type", "T", "command-timeout", "U", "other-user", "R", "chroot"]},
 	"doas": {"value": ["C", "u"]},
 	"pkexec": {"value": ["user"]},
-	"run0": {"value": ["u", "user", "g", "group", "nice", "D", "chdir", "setenv", "unit", "p", "property", "description", "slice", "background", "machine", "area"], "emit": "options"},
+	"run0": {"env": ["setenv"], "value": ["u", "user", "g", "group", "nice", "D", "chdir", "unit", "p", "property", "description", "slice", "background", "machine", "area"], "emit": "options"},
 	"su": _su,
 	"runuser": object.union(_su, {"value": array.concat(_su.value, ["u", "user"]), "argv": ["u", "user"]}),
 	"sg": {"skip": 1, "string": true},
@@ -107,6 +112,19 @@ core_wrappers := {
 	"ip": {"words": ["netns", "exec"], "skip": 1},
 	"xvfb-run": {"value": ["e", "error-file", "f", "auth-file", "n", "server-num", "p", "xauth-protocol", "s", "server-args", "w", "wait"]},
 	"dbus-run-session": {"value": ["config-file", "dbus-daemon"]},
+	# Terminal multiplexers and dialogue drivers start the command in a
+	# session of their own, detached or typed in (tmux send-keys's key
+	# names, Enter, then end the line); expect's -c is a script whose
+	# spawn starts a program.
+	"tmux": {
+		"verbs": ["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp", "respawn-window", "respawnw", "send-keys", "send", "run-shell", "run"],
+		"value": ["L", "S", "f", "s", "n", "c", "t", "x", "y", "F", "N", "p"],
+		"env": ["e"],
+		"string": true,
+	},
+	"screen": {"value": ["S", "c", "t", "e", "h", "p", "T", "Logfile"], "none": ["r", "R", "x", "ls", "list", "wipe", "X", "Q", "v", "version"]},
+	"expect": {"command": ["c"], "skip": -1},
+	"spawn": {},
 	"script": {"skip": 1, "value": ["I", "log-in", "O", "log-out", "B", "log-io", "T", "log-timing", "m", "logging-format", "E", "echo", "o", "output-limit"], "command": ["c", "command"]},
 	# Network routing.
 	"proxychains": _proxychains,

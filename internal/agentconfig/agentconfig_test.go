@@ -244,7 +244,7 @@ func TestNested(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Nested(tt.text, []Cmd{tt.cmd})
+			got := Nested(tt.text, "/home/dev", []Cmd{tt.cmd}, nil, nil)
 			verdict := ""
 			if len(got) > 0 {
 				verdict = got[0].Verdict

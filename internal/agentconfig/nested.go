@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 // Launch is a nested agent that a shell command would start with
@@ -15,11 +17,19 @@ type Launch struct {
 	Program string
 	Verdict string // "deny", or "ask" when agentjail cannot tell
 	Problem string
+	// Session is set when no agent starts now, but the command changes
+	// the environment the user's session starts the next ones with
+	// (systemctl --user set-environment HOME=...).
+	Session bool
 }
 
 // Map is l as a JSON-shaped value for the policy input.
 func (l Launch) Map() map[string]any {
-	return map[string]any{"program": l.Program, "verdict": l.Verdict, "problem": l.Problem}
+	m := map[string]any{"program": l.Program, "verdict": l.Verdict, "problem": l.Problem}
+	if l.Session {
+		m["session"] = true
+	}
+	return m
 }
 
 // simpleEnv are the variables that switch off every hook of any Claude
@@ -31,29 +41,67 @@ type Cmd struct {
 	Name    string            // the program's base name
 	Args    []string          // the words after it
 	Assigns map[string]string // its leading VAR=value words, env's included
+	Env     map[string]string // variables exported before it in the command line
+	Cwd     string            // where it runs
+}
+
+// environment is what the command starts with, as far as the command
+// line changes it: what it exported, then the command's own assignments.
+func (c Cmd) environment() map[string]string {
+	if len(c.Env) == 0 {
+		return c.Assigns
+	}
+	out := make(map[string]string, len(c.Env)+len(c.Assigns))
+	for k, v := range c.Env {
+		out[k] = v
+	}
+	for k, v := range c.Assigns {
+		out[k] = v
+	}
+	return out
 }
 
 // Nested lists the nested agents a shell command line would start with
 // agentjail's hook switched off (or with settings it cannot check): text
 // is the command line, cmds its commands as parsed.
-func Nested(text string, cmds []Cmd) []Launch {
+// home is the user's home directory, where each agent's real
+// configuration root is.
+// bins, when not nil, knows the agents' installed programs, so that a
+// program that is one by another name counts as that agent.
+// read, when not nil, reads the hook files of a configuration root the
+// command moves an agent to.
+func Nested(text, home string, cmds []Cmd, bins *Binaries, read ReadFunc) []Launch {
 	var out []Launch
 	exported := Exported(text)
+	copies := map[string]string{}
 	for _, k := range simpleEnv {
 		if slices.Contains(exported, k) {
 			out = append(out, Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf("exporting %s switches off every hook of any Claude Code started from this shell, agentjail's included", k)})
 		}
 	}
 	for _, c := range cmds {
-		l := nestedSimple(c.Assigns)
-		switch Program(c.Name) {
+		env := c.environment()
+		l := nestedSimple(env)
+		prog := Program(c.Name)
+		if prog == "" {
+			prog = copies[absIn(c.Name, c.Cwd)]
+		}
+		if prog == "" {
+			prog = bins.Agent(c.Name, c.Cwd, env["PATH"])
+		}
+		copied(c, bins, copies)
+		if prog != "" && !infoOnly(c.Args) {
+			l = cmp.Or(l, movedRoot(prog, env, home, c.Cwd, read))
+		}
+		switch prog {
 		case "claude":
-			l = cmp.Or(l, nestedClaude(c.Args, c.Assigns, exported))
+			l = cmp.Or(l, nestedClaude(c.Args, env, exported))
 		case "codex":
-			l = nestedCodex(c.Args, c.Assigns)
+			l = cmp.Or(l, nestedCodex(c.Args, env), codexProfile(c.Args, env, home, read))
 		}
 		// The same command may come twice, as itself and as the tool a
 		// runner runs.
+		l = cmp.Or(l, sessionEnv(c, home, read))
 		if l != nil && !slices.Contains(out, *l) {
 			out = append(out, *l)
 		}
@@ -61,17 +109,183 @@ func Nested(text string, cmds []Cmd) []Launch {
 	return out
 }
 
+// copyCommands are the programs that make a file another one is, by
+// copy or link: the last operand is what they make.
+var copyCommands = []string{"cp", "ln", "install", "rsync"}
+
+// copied records in copies the agent program c copies or links (cp
+// $(which claude) ./helper), by the absolute path it makes.
+func copied(c Cmd, bins *Binaries, copies map[string]string) {
+	if !slices.Contains(copyCommands, path.Base(c.Name)) {
+		return
+	}
+	var ops []string
+	for _, a := range c.Args {
+		if !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	for _, src := range ops[:len(ops)-1] {
+		agent := cmp.Or(Program(src), copies[absIn(src, c.Cwd)], bins.Agent(src, c.Cwd, ""))
+		if agent != "" {
+			copies[absIn(dest, c.Cwd)] = agent
+			copies[absIn(path.Join(dest, path.Base(src)), c.Cwd)] = agent
+		}
+	}
+}
+
+// absIn is p as an absolute path from cwd, when it names a file by path.
+func absIn(p, cwd string) string {
+	if !strings.Contains(p, "/") && cwd != "" {
+		return path.Join(cwd, p)
+	}
+	if !path.IsAbs(p) {
+		return path.Join(cwd, p)
+	}
+	return path.Clean(p)
+}
+
 // agentCLIs are the agents whose command-line switches for hooks are
 // known: the names their programs are installed as, and their npm
 // packages, which runners start (npx @anthropic-ai/claude-code, node
 // .../node_modules/@openai/codex/bin/codex.js).
+//
+// roots are the variables that move where the agent reads its
+// configuration (and so its hooks) from, each with the place it names
+// on an installed system: relative to the home directory, or absolute.
+// An agent started with one of them pointing anywhere else reads
+// settings where the installer never put agentjail's hook.
 var agentCLIs = []struct {
 	agent    string
 	names    []string
 	packages []string
+	config   string // its name in Judge's table of settings judges
+	roots    []root
 }{
-	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}},
-	{"codex", []string{"codex"}, []string{"@openai/codex"}},
+	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}, "claude-code", []root{{"HOME", "", []string{".claude/settings.json"}}, {"CLAUDE_CONFIG_DIR", ".claude", []string{"settings.json"}}}},
+	{"codex", []string{"codex"}, []string{"@openai/codex"}, "codex", []root{{"HOME", "", []string{".codex/hooks.json", ".codex/config.toml"}}, {"CODEX_HOME", ".codex", []string{"hooks.json", "config.toml"}}}},
+	{"gemini", []string{"gemini"}, []string{"@google/gemini-cli"}, "gemini", []root{{"HOME", "", []string{".gemini/settings.json"}}, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json", nil}}},
+	{"copilot", []string{"copilot"}, []string{"@github/copilot"}, "copilot", []root{{"HOME", "", []string{".copilot/hooks/agentjail.json"}}, {"COPILOT_HOME", ".copilot", []string{"hooks/agentjail.json"}}, {"XDG_CONFIG_HOME", ".config", nil}}},
+	{"cursor", []string{"cursor-agent"}, nil, "cursor", []root{{"HOME", "", []string{".cursor/hooks.json"}}}},
+}
+
+// root is one variable that moves an agent's configuration, and where
+// it points when nothing moved it.
+type root struct {
+	name string
+	real string // relative to the home directory unless absolute
+	// files are where under the root the installer puts agentjail's
+	// hook: a moved root whose files all still run it, no less guarded
+	// than the user's own, is no escape.
+	files []string
+}
+
+// RootVars are the variables that move some agent's configuration: an
+// agent's environment exports them when it sets them at all.
+func RootVars() []string {
+	var out []string
+	for _, a := range agentCLIs {
+		for _, r := range a.roots {
+			if !slices.Contains(out, r.name) {
+				out = append(out, r.name)
+			}
+		}
+	}
+	return out
+}
+
+// movedRoot judges an agent started with a configuration root moved
+// away from the user's real one, where agentjail's hook is installed.
+// read, when not nil, reads the moved root's hook files; cwd is where
+// the agent starts.
+func movedRoot(agent string, env map[string]string, home, cwd string, read ReadFunc) *Launch {
+	if home == "" {
+		return nil
+	}
+	for _, a := range agentCLIs {
+		if a.agent != agent {
+			continue
+		}
+		for _, r := range a.roots {
+			v, ok := env[r.name]
+			if !ok {
+				continue
+			}
+			want := r.real
+			if !path.IsAbs(want) {
+				want = path.Join(home, want)
+			}
+			got := expandHome(v, home)
+			if got == want || got == want+"/" {
+				continue
+			}
+			if got != "" && !path.IsAbs(got) && cwd != "" {
+				got = path.Join(cwd, got)
+			}
+			if stillHooked(a.config, r.files, want, got, read) {
+				continue
+			}
+			return &Launch{Program: agent, Verdict: "deny", Problem: fmt.Sprintf("%s started with %s=%s reads its settings from a place where agentjail's hook is not installed, so it would run unguarded", agent, r.name, v)}
+		}
+	}
+	return nil
+}
+
+// stillHooked reports a moved root whose hook files exist, run
+// agentjail's hook and are, by the agent's settings judge, no less
+// guarded than the same files at the user's real root.
+func stillHooked(config string, files []string, real, moved string, read ReadFunc) bool {
+	if read == nil || len(files) == 0 || !path.IsAbs(moved) {
+		return false
+	}
+	for _, f := range files {
+		res, err := read(path.Join(moved, f))
+		if err != nil || res == nil {
+			return false
+		}
+		cur, err := read(path.Join(real, f))
+		if err != nil {
+			cur = nil
+		}
+		if path.Ext(f) == ".json" && !strings.Contains(string(res), hookBinary) {
+			return false
+		}
+		if agents[config](cur, res) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// expandHome is v with a leading ~ or $HOME as home, cleaned.
+func expandHome(v, home string) string {
+	v = strings.Trim(v, `"'`)
+	for _, p := range []string{"~", "$HOME", "${HOME}"} {
+		if v == p || strings.HasPrefix(v, p+"/") {
+			v = home + v[len(p):]
+		}
+	}
+	if v == "" {
+		return v
+	}
+	return path.Clean(v)
+}
+
+// infoOnly: a launch that only prints and exits (claude --version,
+// codex --help), and reads no hooks.
+func infoOnly(args []string) bool {
+	if len(args) != 1 {
+		return false
+	}
+	switch args[0] {
+	case "--version", "-v", "-V", "--help", "-h":
+		return true
+	}
+	return false
 }
 
 // Program names the agent whose CLI word starts ("claude", "codex"), ""
@@ -144,7 +358,7 @@ func nestedClaude(args []string, assigns map[string]string, exported []string) *
 		return &Launch{Program: "claude", Verdict: "deny", Problem: fmt.Sprintf(f, a...)}
 	}
 	for _, k := range append(sortedAssigns(assigns), exported...) {
-		if DisablingEnv(k) {
+		if DisablingEnv(k) && k != "HOME" && k != "CLAUDE_CONFIG_DIR" {
 			return deny("claude started with %s set would not run agentjail's hook, or run it against another daemon", k)
 		}
 	}
@@ -222,10 +436,7 @@ func nestedCodex(args []string, assigns map[string]string) *Launch {
 		return &Launch{Program: "codex", Verdict: verdict, Problem: fmt.Sprintf(f, a...)}
 	}
 	for _, k := range sortedAssigns(assigns) {
-		if k == "CODEX_HOME" || k == "HOME" {
-			return launch("deny", "codex started with %s set reads another config.toml and hooks.json, where agentjail's hook is neither trusted nor on", k)
-		}
-		if DisablingEnv(k) && !strings.HasPrefix(k, "CLAUDE_") {
+		if DisablingEnv(k) && !strings.HasPrefix(k, "CLAUDE_") && k != "HOME" {
 			return launch("deny", "codex started with %s set would not run agentjail's hook, or run it against another daemon", k)
 		}
 	}
@@ -259,6 +470,120 @@ func nestedCodex(args []string, assigns map[string]string) *Launch {
 				return launch("deny", "codex -c %s overrides its hooks or their trust from the command line, past agentjail's hook", value)
 			}
 		}
+	}
+	return nil
+}
+
+// sessionEnvCommands are the programs that change the environment of
+// the user's session manager, which every agent it starts later
+// inherits, and the verb each needs ("" for none): each takes NAME=VALUE
+// or NAME (the value then from the command's own environment), except
+// launchctl setenv NAME VALUE.
+var sessionEnvCommands = map[string][]string{
+	"systemctl":                          {"set-environment", "import-environment"},
+	"dbus-update-activation-environment": {""},
+	"launchctl":                          {"setenv"},
+}
+
+// sessionEnv judges a command that sets, for every agent the session
+// starts from now on, a variable that moves an agent's configuration
+// root off the user's real one or switches off or redirects its hooks.
+func sessionEnv(c Cmd, home string, read ReadFunc) *Launch {
+	verbs, ok := sessionEnvCommands[path.Base(c.Name)]
+	if !ok {
+		return nil
+	}
+	i := slices.IndexFunc(c.Args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+	if verbs[0] != "" {
+		if i < 0 || !slices.Contains(verbs, c.Args[i]) {
+			return nil
+		}
+		i++
+	} else {
+		i = 0
+	}
+	env := c.environment()
+	args := c.Args[i:]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, value, has := strings.Cut(a, "=")
+		if path.Base(c.Name) == "launchctl" && j+1 < len(args) {
+			value, has = args[j+1], true
+			j++
+		}
+		if !has {
+			if value, has = env[name]; !has {
+				continue // imports the value the session has already
+			}
+		}
+		if problem := sessionVar(name, value, home, c.Cwd, read); problem != "" {
+			return &Launch{Program: path.Base(c.Name), Verdict: "deny", Session: true, Problem: fmt.Sprintf("%s %s=%s %s", path.Base(c.Name), name, value, problem)}
+		}
+	}
+	return nil
+}
+
+// sessionVar says what setting name=value for every agent started later
+// would do, or "".
+func sessionVar(name, value, home, cwd string, read ReadFunc) string {
+	if slices.Contains(simpleEnv, name) || (DisablingEnv(name) && name != "HOME" && name != "CLAUDE_CONFIG_DIR") {
+		return "switches off or redirects the hooks of every agent the session starts from now on, agentjail's included"
+	}
+	for _, a := range agentCLIs {
+		if l := movedRoot(a.agent, map[string]string{name: value}, home, cwd, read); l != nil {
+			return fmt.Sprintf("moves where %s reads its settings for every later start, to a place where agentjail's hook is not installed", a.agent)
+		}
+	}
+	return ""
+}
+
+// codexProfile judges `codex --profile P` (-p P) on the profile it
+// selects in the user's config.toml: one that switches hooks off
+// ([profiles.P.features] hooks = false) or sets hooks of its own starts
+// Codex without agentjail's hook. read reads the file; nil skips this.
+func codexProfile(args []string, env map[string]string, home string, read ReadFunc) *Launch {
+	if read == nil || home == "" {
+		return nil
+	}
+	profile := ""
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if (a == "--profile" || a == "-p") && i+1 < len(args) {
+			profile = args[i+1]
+		} else if v, ok := strings.CutPrefix(a, "--profile="); ok {
+			profile = v
+		}
+	}
+	if profile == "" {
+		return nil
+	}
+	dir := path.Join(home, ".codex")
+	if v, ok := env["CODEX_HOME"]; ok {
+		dir = expandHome(v, home)
+	}
+	b, err := read(path.Join(dir, "config.toml"))
+	if err != nil || b == nil {
+		return nil
+	}
+	var doc map[string]any
+	if toml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	profiles, _ := doc["profiles"].(map[string]any)
+	p, _ := profiles[profile].(map[string]any)
+	features, _ := p["features"].(map[string]any)
+	for _, k := range CodexHookFeatures {
+		if v, ok := features[k]; ok && v != true {
+			return &Launch{Program: "codex", Verdict: "deny", Problem: fmt.Sprintf("codex --profile %s selects a profile whose features switch hooks off, agentjail's included", profile)}
+		}
+	}
+	if _, ok := p["hooks"]; ok {
+		return &Launch{Program: "codex", Verdict: "deny", Problem: fmt.Sprintf("codex --profile %s selects a profile that sets hooks of its own, past agentjail's hook", profile)}
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func TestNestedCodex(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Nested("", []Cmd{tt.cmd})
+			got := Nested("", "/home/dev", []Cmd{tt.cmd}, nil, nil)
 			switch {
 			case tt.verdict == "" && len(got) != 0:
 				t.Errorf("got %+v, want nothing", got)

@@ -6,6 +6,7 @@ package input
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,6 +66,10 @@ type Env struct {
 	// and what it resolves to, and the protected places it is, are added
 	// beside it (see identity.go); nil judges paths as written.
 	Identity *realpath.Index
+	// Agents knows the agents' installed programs, so that a command
+	// that runs one under another name is judged as that agent; nil
+	// knows them by name only.
+	Agents *agentconfig.Binaries
 }
 
 // Daemon is what identifies the daemon's process to a call that would
@@ -366,7 +371,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		// A command that cannot be read is a parse error: policies ask.
 		r := shell.Result{Commands: []shell.Command{}, Error: bad}
 		var id *identity
-		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil}
+		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil, Exported: rootVars}
 		if env.Identity != nil {
 			id = newIdentity(env, d.Cwd, nil)
 			senv.RealPath, senv.IsDir = id.realPath, id.isDir
@@ -383,7 +388,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, r.Commands, env.Roles)
+		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents, env.ReadFile)
 		d.GitRemotes = gitRemotes(r.Commands, env)
 	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
 		d.Writes = d.Paths
@@ -495,10 +500,13 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 	return out
 }
 
-func nested(text string, cmds []shell.Command, roles *shell.Roles) []agentconfig.Launch {
+// rootVars are the agents' configuration roots (see shell.Env.Exported).
+var rootVars = agentconfig.RootVars()
+
+func nested(text, home string, cmds []shell.Command, roles *shell.Roles, bins *agentconfig.Binaries, read agentconfig.ReadFunc) []agentconfig.Launch {
 	cs := make([]agentconfig.Cmd, 0, len(cmds))
 	for _, c := range cmds {
-		cs = append(cs, agentconfig.Cmd{Name: c.Name, Args: c.Args, Assigns: c.Assigns})
+		cs = append(cs, agentconfig.Cmd{Name: cmp.Or(c.Program, c.Name), Args: c.Args, Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 		// Behind a runner (npx X, pnpm dlx X, node X.js, the pack's
 		// runner table) the tool it runs is judged as if started
 		// directly; so is an agent's npm package or a script in it
@@ -516,14 +524,14 @@ func nested(text string, cmds []shell.Command, roles *shell.Roles) []agentconfig
 			}
 			return c.Args[i+1:]
 		}
-		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns})
+		cs = append(cs, agentconfig.Cmd{Name: c.Args[tool], Args: toolArgs(tool), Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 		for i, a := range c.Args {
 			if i != tool && (strings.HasPrefix(a, "@") || strings.Contains(a, "node_modules/")) && agentconfig.Program(a) != "" {
-				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns})
+				cs = append(cs, agentconfig.Cmd{Name: a, Args: toolArgs(i), Assigns: c.Assigns, Env: c.Env, Cwd: c.Cwd})
 			}
 		}
 	}
-	return agentconfig.Nested(text, cs)
+	return agentconfig.Nested(text, home, cs, bins, read)
 }
 
 // unusual keeps the paths not strictly inside cwd, or all of them when

@@ -37,3 +37,40 @@ func TestDeclarations(t *testing.T) {
 		})
 	}
 }
+
+// TestExportedEnv: the variables a command inherits from the command
+// line before it: exported names, names every environment exports,
+// export NAME after NAME=x, declare -x, set -a; not plain assignments.
+func TestExportedEnv(t *testing.T) {
+	env := testEnv
+	env.Exported = []string{"CLAUDE_CONFIG_DIR"}
+	tests := []struct {
+		command string
+		want    map[string]string
+	}{
+		{"HOME=/tmp/x; claude -p hi", map[string]string{"HOME": "/tmp/x"}},
+		{"XDG_CONFIG_HOME=/tmp/c; copilot", map[string]string{"XDG_CONFIG_HOME": "/tmp/c"}},
+		{"CLAUDE_CONFIG_DIR=/tmp/c; claude", map[string]string{"CLAUDE_CONFIG_DIR": "/tmp/c"}},
+		{"X=1; export X; claude", map[string]string{"X": "1"}},
+		{"export X; X=2; claude", map[string]string{"X": "2"}},
+		{"declare -x X=3; claude", map[string]string{"X": "3"}},
+		{"set -a; X=4; claude", map[string]string{"X": "4"}},
+		{"set -o allexport; X=5; set +a; Y=6; claude", map[string]string{"X": "5"}},
+		{"X=1; claude", nil},
+		{"declare X=1; claude", nil},
+		{"HOME=/tmp/x; bash -c claude", map[string]string{"HOME": "/tmp/x"}},
+		{"tmux new -d -e HOME=/tmp/y claude", map[string]string{"HOME": "/tmp/y"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			r := Parse(tt.command, env)
+			i := slices.IndexFunc(r.Commands, func(c Command) bool { return c.Name == "claude" || c.Name == "copilot" })
+			if i < 0 {
+				t.Fatalf("no agent in %+v", r.Commands)
+			}
+			if got := r.Commands[i].Env; !maps.Equal(got, tt.want) {
+				t.Errorf("env %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -45,6 +45,10 @@ type Command struct {
 	unpackWrites []string
 	// Assigns are the leading VAR=value words.
 	Assigns map[string]string `json:"assigns,omitempty"`
+	// Env are the variables exported earlier in the command line that
+	// the command inherits (HOME=/tmp/x; export CODEX_HOME=.; set -a),
+	// values expanded; Assigns are not repeated here.
+	Env map[string]string `json:"env,omitempty"`
 	// Redirects are the command's redirections.
 	Redirects []Redirect `json:"redirects,omitempty"`
 	// Prefixes are, for dynamic operands, the folder their static start
@@ -168,6 +172,11 @@ type Env struct {
 	// the files they write (unpack.go), all within bounds. The daemon
 	// sets it; tests of the parser alone leave the file system alone.
 	Look bool
+	// Exported are variables the agent's environment exports already
+	// (the agents' own configuration roots): assigning one in the
+	// command line changes what the commands after it inherit, as for
+	// HOME, PATH and XDG_*.
+	Exported []string
 }
 
 // Bounds keep a hostile command line from costing unbounded time or

@@ -45,6 +45,14 @@ type scope struct {
 	// (H=~/.agentjail; rm -rf $H/policies). Shared between scopes and
 	// copied on write.
 	vars map[string]word
+	// env are the variables the command line has exported so far, with
+	// their values: what every command after them inherits (HOME=/tmp/x;
+	// claude). exports are the names marked for export (export NAME,
+	// declare -x NAME) and allexport is `set -a`: an assignment to one
+	// of them, or under it, is exported. Copied on write.
+	env       map[string]string
+	exports   map[string]bool
+	allexport bool
 	// stdin are the items the commands before this one in its pipeline
 	// are known to print (printf '%s\n' X | xargs rm): xargs hands them on.
 	stdin []word
@@ -206,7 +214,11 @@ func (w *walker) stmt(s *syntax.Stmt, sc *scope) {
 		// export/declare/local/readonly: values may run substitutions,
 		// and the assignments hold for what follows.
 		w.substIn(c, &inner)
+		exporting := exportDecl(c, w, sc)
 		for _, a := range c.Args {
+			if exporting && a.Name != nil {
+				w.markExport(sc, a.Name.Value)
+			}
 			if !a.Naked {
 				w.assign(sc, a)
 			}
@@ -386,6 +398,7 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 	}
 	w.resolve(cmd, words, s, sc)
 	w.changeDir(words, sc)
+	setOptions(words, sc)
 	// $_ is the last argument of the command before.
 	if last := words[len(words)-1]; len(words) > 1 {
 		w.setVar(sc, "_", last)
@@ -548,6 +561,9 @@ func (w *walker) emit(cmd Command, sc *scope) {
 		cmd.Repeats = "forever" // a function that calls itself
 	}
 	cmd.PipeFrom = sc.pipeFrom
+	if len(sc.env) > 0 && cmd.Env == nil {
+		cmd.Env = sc.env
+	}
 	w.unpacked(&cmd, sc.cwd)
 	cmd.Writes = append(w.writes(&cmd), cmd.unpackWrites...)
 	if cmd.Args == nil {
@@ -617,6 +633,101 @@ func (w *walker) assign(sc *scope, a *syntax.Assign) {
 		w.commandVar(name, v.text, sc)
 	}
 	w.setVar(sc, name, v)
+	if sc.allexport || sc.exports[name] || w.exportedByDefault(name) {
+		w.setEnv(sc, name, v.text)
+	}
+}
+
+// exportDecl reports a declaration that exports its names: export,
+// declare -x, typeset -x.
+func exportDecl(c *syntax.DeclClause, w *walker, sc *scope) bool {
+	switch c.Variant.Value {
+	case "export":
+		return true
+	case "declare", "typeset":
+		for _, a := range c.Args {
+			if a.Naked && a.Value != nil {
+				if t := w.word(a.Value, sc.cwd, sc.vars).text; strings.HasPrefix(t, "-") && strings.Contains(t, "x") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// markExport marks name for export; a value it was given earlier in
+// the command line is exported with it.
+func (w *walker) markExport(sc *scope, name string) {
+	if sc.exports[name] {
+		return
+	}
+	exports := make(map[string]bool, len(sc.exports)+1)
+	for k := range sc.exports {
+		exports[k] = true
+	}
+	exports[name] = true
+	sc.exports = exports
+	if v, ok := sc.vars[name]; ok && !w.inherited(name, v) {
+		w.setEnv(sc, name, v.text)
+	}
+}
+
+// inherited reports a variable whose value is still the one the walk
+// started with (Env.Vars), not one the command line gave it.
+func (w *walker) inherited(name string, v word) bool {
+	x, ok := w.env.Vars[name]
+	return ok && x == v.text
+}
+
+// setEnv records an exported variable's value.
+func (w *walker) setEnv(sc *scope, name, v string) {
+	if len(sc.env) >= MaxVars || !w.spend(0, len(sc.env)*16+len(v)) {
+		return
+	}
+	env := make(map[string]string, len(sc.env)+1)
+	for k, x := range sc.env {
+		env[k] = x
+	}
+	env[name] = v
+	sc.env = env
+}
+
+// exportedByDefault: variables every login environment exports (HOME,
+// PATH, XDG_*) and those Env.Exported names, so that assigning one
+// changes what the commands after it inherit.
+func (w *walker) exportedByDefault(name string) bool {
+	switch name {
+	case "HOME", "PATH", "USER", "SHELL", "TMPDIR":
+		return true
+	}
+	if strings.HasPrefix(name, "XDG_") {
+		return true
+	}
+	for _, n := range w.env.Exported {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// setOptions follows `set -a` / `set -o allexport` (and their +
+// forms), after which every assignment is exported.
+func setOptions(words []word, sc *scope) {
+	if len(words) < 2 || words[0].text != "set" {
+		return
+	}
+	for i := 1; i < len(words); i++ {
+		t := words[i].text
+		switch {
+		case (t == "-o" || t == "+o") && i+1 < len(words) && words[i+1].text == "allexport":
+			sc.allexport = t == "-o"
+			i++
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-' && t != "-o" && t != "+o" && strings.Contains(t, "a"):
+			sc.allexport = t[0] == '-'
+		}
+	}
 }
 
 // commandVar parses the value of a variable whose value is a command

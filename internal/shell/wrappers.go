@@ -148,6 +148,13 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		}
 	}
 	head := len(wr.Words)
+	if len(wr.Verbs) > 0 {
+		n, _ := wr.options().skip(args)
+		if n >= len(args) || args[n].dynamic || !contains(wr.Verbs, args[n].text) {
+			return nil, false, false // tmux ls, tmux attach
+		}
+		head = n + 1
+	}
 	i, seen, runs := wr.start(args[head:])
 	i += head
 	if opt, c, ok := firstKey(seen, wr.Command); ok {
@@ -177,8 +184,21 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 	if !runs {
 		return nil, false, false
 	}
+	for _, opt := range wr.Env {
+		if k, v, ok := strings.Cut(seen[opt], "="); ok && k != "" {
+			if cmd.Assigns == nil {
+				cmd.Assigns = map[string]string{}
+			}
+			cmd.Assigns[k] = v
+		}
+	}
 	if _, argv := firstOf(seen, wr.Argv...); wr.String && !argv {
-		runString(joinTexts(args[i:]), name, cmd.Cwd)
+		w.emitRunner(*cmd, words, sc)
+		sub := w.sub(sc, cmd.Cwd)
+		for k, v := range cmd.Assigns {
+			w.setEnv(&sub, k, v)
+		}
+		w.script(joinTexts(args[i:]), sub, name, sc.depth+1)
 		return nil, false, true
 	}
 	if _, edit := seen["e"]; edit && name == "sudo" {
@@ -315,7 +335,7 @@ func (w *walker) xargs(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 // sees the variables assigned before it, as if they were exported: a
 // path given through one is still that path.
 func (w *walker) sub(sc *scope, cwd string) scope {
-	return scope{cwd: cwd, remote: sc.remote, vars: sc.vars, cwdUnknown: sc.cwdUnknown && cwd == sc.cwd}
+	return scope{cwd: cwd, remote: sc.remote, vars: sc.vars, env: sc.env, exports: sc.exports, allexport: sc.allexport, cwdUnknown: sc.cwdUnknown && cwd == sc.cwd}
 }
 
 // shell handles sh, bash, zsh ... (and `source /dev/stdin`): a -c

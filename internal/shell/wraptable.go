@@ -18,6 +18,10 @@ type Wrapper struct {
 	// Words must follow the program's name for it to be a wrapper: ip
 	// netns exec NAME CMD.
 	Words []string `json:"words"`
+	// Verbs, when given, are the subcommands under which it runs a
+	// command: the first operand, past its options, must be one of them
+	// (tmux new-session CMD, tmux send-keys -t X CMD).
+	Verbs []string `json:"verbs"`
 	// Argv are the options that make its operands the command, word by
 	// word, where they would otherwise not be (watch -x, runuser -u).
 	Argv []string `json:"argv"`
@@ -30,6 +34,9 @@ type Wrapper struct {
 	// Command are the options whose value is a command line it runs
 	// (flock -c, su -c, script -c).
 	Command []string `json:"command"`
+	// Env are the options whose value, NAME=VALUE, is set in the
+	// environment of the command it runs (tmux new -e, systemd-run -E).
+	Env []string `json:"env"`
 	// Emit makes the wrapper also a command of its own, for the rules
 	// that read it: "options" with its own options and operands only
 	// (nsenter -t 1, systemd-run --on-calendar, chroot DIR), "all" with
@@ -51,7 +58,7 @@ func (r *Roles) wrapper(name string) *Wrapper {
 // options are a wrapper's options in the shape skip reads.
 func (wr *Wrapper) options() options {
 	o := options{pair: wr.Pair}
-	for _, list := range [][]string{wr.Value, wr.Command} {
+	for _, list := range [][]string{wr.Value, wr.Command, wr.Env} {
 		for _, n := range list {
 			if len(n) == 1 {
 				o.shortValue += n

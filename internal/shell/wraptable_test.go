@@ -27,6 +27,7 @@ var testWrappers = map[string]Wrapper{
 	"bwrap":       {Value: []string{"chdir", "tmpfs"}, Pair: []string{"bind", "ro-bind"}},
 	"busybox":     {Emit: "all"},
 	"ip":          {Words: []string{"netns", "exec"}, Skip: 1},
+	"tmux":        {Verbs: []string{"new", "send-keys"}, Value: []string{"L", "s", "t"}, Env: []string{"e"}, String: true},
 	"chroot":      {Skip: 1, Value: []string{"userspec"}, Emit: "options"},
 	"systemd-run": {Value: []string{"p", "property", "u", "unit", "on-calendar"}, Emit: "options"},
 }
@@ -56,6 +57,8 @@ func TestWrappers(t *testing.T) {
 		{"watch -x runs argv", `watch -x rm -rf ~`, []string{strings.Replace(rmHome, "%s", "watch", 1)}},
 		{"pair of values", `bwrap --bind / / --tmpfs /tmp rm -rf ~`, []string{strings.Replace(rmHome, "%s", "bwrap", 1)}},
 		{"words before the command", `ip netns exec blue rm -rf ~`, []string{strings.Replace(rmHome, "%s", "ip", 1)}},
+		{"verb after options", `tmux -L x new -d -s w "rm -rf ~"`, []string{"tmux", `rm via="tmux" paths=/home/dev`}},
+		{"other verbs run nothing", `tmux attach -t w`, []string{"tmux paths=/home/dev/project/attach,/home/dev/project/w"}},
 		{"other words are no wrapper", `ip addr show`, []string{"ip paths=/home/dev/project/addr,/home/dev/project/show"}},
 		{"emit: judged itself too", `chroot /srv/root rm -rf ~`, []string{"chroot", strings.Replace(rmHome, "%s", "chroot", 1)}},
 		{"emit keeps its options", `systemd-run --on-calendar daily -p Nice=5 rm -rf ~`, []string{"systemd-run", strings.Replace(rmHome, "%s", "systemd-run", 1)}},
