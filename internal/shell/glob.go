@@ -8,17 +8,15 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // Bounds of pathname expansion against the file system (Env.Look). A glob
 // past them is expanded no further and recorded in Command.Unjudged, so
 // policies can ask when it starts where a protected place lies.
 const (
-	MaxGlobMatches = 256                   // matches of one word
-	MaxGlobEntries = 4096                  // folder entries read in one parse
-	MaxGlobDepth   = 16                    // folders below the start a ** descends
-	MaxGlobTime    = 20 * time.Millisecond // file-system time in one parse
+	MaxGlobMatches = 256  // matches of one word
+	MaxGlobEntries = 4096 // folder entries read in one parse
+	MaxGlobDepth   = 16   // folders below the start a ** descends
 )
 
 // Unjudged is a glob or an archive whose contents could not be read
@@ -31,8 +29,11 @@ type Unjudged struct {
 
 // globState is what one parse has spent on the file system.
 type globState struct {
-	entries  int
-	deadline time.Time
+	// entries counts folder entries read. The bounds are counts, not
+	// time, so that the same call on the same tree is always judged the
+	// same, however loaded the machine; a folder that never answers
+	// (a hung mount) is left to the daemon's deadline, which denies.
+	entries int
 }
 
 // expansion is what a glob word stands for on the file system.
@@ -66,7 +67,7 @@ func (w *walker) expandGlob(wd word, cwd string) expansion {
 	root = filepath.Clean(root)
 	ex := expansion{root: root, complete: true}
 	if w.glob == nil {
-		w.glob = &globState{deadline: time.Now().Add(MaxGlobTime)}
+		w.glob = &globState{}
 	}
 	w.walkGlob(root, segs[i:], 0, &ex)
 	return ex
@@ -144,10 +145,6 @@ func (w *walker) walkGlob(dir string, segs []string, depth int, ex *expansion) {
 // listDir reads a folder's entries, sorted, within the parse's bounds.
 func (w *walker) listDir(dir string, ex *expansion) []fs.DirEntry {
 	g := w.glob
-	if time.Now().After(g.deadline) {
-		ex.complete, ex.why = false, "out of time"
-		return nil
-	}
 	left := MaxGlobEntries - g.entries
 	if left <= 0 {
 		ex.complete, ex.why = false, "more than 4096 folder entries"

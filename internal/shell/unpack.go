@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // UnpackRoles say how a program that unpacks an archive or applies a
@@ -62,7 +61,6 @@ const (
 	MaxUnpackMembers = 10000
 	MaxUnpackBytes   = 32 << 20 // bytes decompressed to walk a compressed tar
 	MaxPatchBytes    = 1 << 20
-	MaxUnpackTime    = 100 * time.Millisecond
 )
 
 // unpackRow is cmd's row of the unpack table, if any.
@@ -314,7 +312,6 @@ func tarMembers(p string) ([]member, error) {
 		}
 		r = f
 	}
-	deadline := time.Now().Add(MaxUnpackTime)
 	tr := tar.NewReader(r)
 	var out []member
 	for {
@@ -330,9 +327,6 @@ func tarMembers(p string) ([]member, error) {
 		}
 		if len(out) >= MaxUnpackMembers {
 			return nil, errors.New("more than 10000 members")
-		}
-		if time.Now().After(deadline) {
-			return nil, errors.New("out of time")
 		}
 		m := member{name: h.Name}
 		switch h.Typeflag {
