@@ -81,8 +81,24 @@ func StartAt(t testing.TB, home, socket string) *Daemon {
 	return startAt(t, home, socket, UserHome, UID, nil)
 }
 
+// Patient, when set, starts each test daemon whose home has no
+// config.yaml with hook_timeout 20s and eval_timeout 10s. Tests that
+// judge verdicts, not speed, set it (policies' TestMain) so that a
+// moment of starvation on a loaded machine is not taken for a wrong
+// verdict; the default budgets stay for every other test.
+var Patient bool
+
 func startAt(t testing.TB, home, socket, userHome string, uid int, edit func(*daemon.Options)) *Daemon {
 	t.Helper()
+	if Patient {
+		cfg := filepath.Join(home, "config.yaml")
+		if _, err := os.Stat(cfg); os.IsNotExist(err) {
+			os.MkdirAll(home, 0o700)
+			if err := os.WriteFile(cfg, []byte("hook_timeout: 20s\neval_timeout: 10s\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	t.Cleanup(func() {
