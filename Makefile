@@ -87,7 +87,7 @@ test: vet lint claude-code agents bin/testprogress ## run every test (unit, poli
 	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
 	@echo "==> the quality figures (docs/pack.md shows the same; a test checks it)"
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus|TestRedteam3Corpus|TestOwnRedteam' -v ./policies | grep -E '^(quality|corpus|redteam|redteam3|own):'  # the figures, printed
-	@grep -E '^attacks:' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks in the run above
+	@grep -E '^attacks(:|\[)' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks and TestAttacksEveryAgent in the run above
 
 bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unless a name says cached
 	@echo "==> daemon work per decision, mixed events (Decide: distinct; DecideCached; DecideReference: before the fast path)"

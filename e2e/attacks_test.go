@@ -155,30 +155,13 @@ func outcome(r result) (string, string) {
 // allowed, and the same daemon must still answer afterwards.
 func TestAttacks(t *testing.T) {
 	attacks := loadAttacks(t)
-	e := newEnv(t)
-	proj := filepath.Join(e.home, "project")
-	teamDir := filepath.Join(e.home, "team-policies")
-	for _, dir := range []string{proj, teamDir, filepath.Join(e.home, ".claude")} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A configured policy folder, and a user policy an attack may edit.
-	os.MkdirAll(e.ajHome, 0o700)
-	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// The user rule compares, so it cannot fail on odd input shapes: those
-	// rows must be stopped by agentjail itself, not by an evaluation error.
-	e.writePolicy("team.rego", "package agentjail\n\ndeny contains \"no force pushes\" if input.tool_input.command == \"git push --force\"\n")
+	e := attackEnv(t)
 	e.start()
 	pid := e.daemon.Process.Pid
 
 	// AGENTJAIL_ATTACKS_SHOW=1 logs every row's outcome and reason.
 	show := os.Getenv("AGENTJAIL_ATTACKS_SHOW") != ""
-	pgid, _ := syscall.Getpgid(pid)
-	vars := strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", proj, "{sock}", e.socket, "{pid}", strconv.Itoa(pid),
-		"{ppid}", strconv.Itoa(os.Getpid()), "{pgid}", strconv.Itoa(pgid), "{cgroup}", cgroupOf(pid))
+	vars := attackVars(e)
 	var (
 		failed                                []string
 		attacksN, stopped, harmlessN, allowed int
@@ -186,39 +169,7 @@ func TestAttacks(t *testing.T) {
 		classOrder                            []string
 	)
 	for _, a := range attacks {
-		for path, content := range a.Files {
-			if strings.HasPrefix(content, "->") || strings.HasPrefix(content, "=>") {
-				continue
-			}
-			if name, ok := strings.CutPrefix(content, "@"); ok {
-				b, err := os.ReadFile(filepath.Join("testdata", name))
-				if err != nil {
-					t.Fatalf("%s: %v", a.Name, err)
-				}
-				content = string(b)
-			}
-			path = vars.Replace(path)
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, archive(t, vars.Replace(content)), 0o644); err != nil {
-				t.Fatalf("%s: %v", a.Name, err)
-			}
-		}
-		for path, content := range a.Files {
-			path = vars.Replace(path)
-			link := os.Symlink
-			target, ok := strings.CutPrefix(content, "->")
-			if !ok {
-				if target, ok = strings.CutPrefix(content, "=>"); !ok {
-					continue
-				}
-				link = os.Link
-			}
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			os.Remove(path)
-			if err := link(vars.Replace(target), path); err != nil {
-				t.Fatalf("%s: %v", a.Name, err)
-			}
-		}
+		a.place(t, vars)
 		got, detail := outcome(e.hook(a.event(t, vars)))
 		if show {
 			t.Logf("[%s] %s: %s %.200s", a.Class, a.Name, got, detail)
@@ -294,7 +245,7 @@ func TestAttacks(t *testing.T) {
 	// output is not shown: it names a file for the figures instead, and
 	// prints them afterwards, so the table runs once.
 	if path := os.Getenv("AGENTJAIL_ATTACK_FIGURES"); path != "" {
-		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		if err := appendFile(path, strings.Join(lines, "\n")+"\n"); err != nil {
 			t.Errorf("writing the figures for make test: %v", err)
 		}
 	}
@@ -303,6 +254,75 @@ func TestAttacks(t *testing.T) {
 	}
 	if len(failed) > 0 {
 		t.Errorf("%d rows did not hold:\n%s", len(failed), strings.Join(failed, "\n"))
+	}
+}
+
+// attackEnv is the installation the attack rows run against, its daemon
+// not started: a project, a configured policy folder and a user policy
+// an attack may edit.
+func attackEnv(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	proj := filepath.Join(e.home, "project")
+	teamDir := filepath.Join(e.home, "team-policies")
+	for _, dir := range []string{proj, teamDir, filepath.Join(e.home, ".claude")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(e.ajHome, 0o700)
+	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The user rule compares, so it cannot fail on odd input shapes: those
+	// rows must be stopped by agentjail itself, not by an evaluation error.
+	e.writePolicy("team.rego", "package agentjail\n\ndeny contains \"no force pushes\" if input.tool_input.command == \"git push --force\"\n")
+	return e
+}
+
+// attackVars are the placeholders' values for e, its daemon started.
+func attackVars(e *env) *strings.Replacer {
+	pid := e.daemon.Process.Pid
+	pgid, _ := syscall.Getpgid(pid)
+	return strings.NewReplacer("{home}", e.home, "{aj}", e.ajHome, "{proj}", filepath.Join(e.home, "project"), "{sock}", e.socket, "{pid}", strconv.Itoa(pid),
+		"{ppid}", strconv.Itoa(os.Getpid()), "{pgid}", strconv.Itoa(pgid), "{cgroup}", cgroupOf(pid))
+}
+
+// place writes a's files: contents first, then the links.
+func (a attack) place(t *testing.T, vars *strings.Replacer) {
+	t.Helper()
+	for path, content := range a.Files {
+		if strings.HasPrefix(content, "->") || strings.HasPrefix(content, "=>") {
+			continue
+		}
+		if name, ok := strings.CutPrefix(content, "@"); ok {
+			b, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatalf("%s: %v", a.Name, err)
+			}
+			content = string(b)
+		}
+		path = vars.Replace(path)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, archive(t, vars.Replace(content)), 0o644); err != nil {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+	}
+	for path, content := range a.Files {
+		path = vars.Replace(path)
+		link := os.Symlink
+		target, ok := strings.CutPrefix(content, "->")
+		if !ok {
+			if target, ok = strings.CutPrefix(content, "=>"); !ok {
+				continue
+			}
+			link = os.Link
+		}
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.Remove(path)
+		if err := link(vars.Replace(target), path); err != nil {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
 	}
 }
 
@@ -418,6 +438,20 @@ func archive(t *testing.T, content string) []byte {
 	gw.Write(buf.Bytes())
 	gw.Close()
 	return z.Bytes()
+}
+
+// appendFile adds text to the end of the file at path, made if need be:
+// more than one test writes its figures there.
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // cgroupOf is the cgroup v2 folder of process pid ("/sys/fs/cgroup/..."),

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/realpath"
 	"github.com/agentjail/agentjail/internal/shell"
 )
@@ -232,12 +233,22 @@ func (id *identity) unknownCwd(cmds []shell.Command) []UnknownCwdWrite {
 	return out
 }
 
-// dottedFields maps, for the string fields of a tool's input that name
-// a path with .., the path cleaned (as Abs gives it) to its written form
-// joined to cwd.
-func dottedFields(ti map[string]any, cwd, home string) map[string]string {
+// dottedFields maps, for the string fields of a tool's input and the
+// files of its patch that name a path with .., the path cleaned (as Abs
+// gives it) to its written form joined to cwd.
+func dottedFields(ti map[string]any, patch *agent.Patch, cwd, home string) map[string]string {
 	var out map[string]string
+	values := make([]any, 0, len(ti))
 	for _, v := range ti {
+		values = append(values, v)
+	}
+	if patch != nil {
+		// A patch names its files inside its text.
+		for _, p := range patch.Writes() {
+			values = append(values, p)
+		}
+	}
+	for _, v := range values {
 		s, ok := v.(string)
 		if !ok || !strings.Contains(s, "..") || len(out) >= shell.MaxDotted {
 			continue

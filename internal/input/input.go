@@ -406,11 +406,15 @@ func Derive(event map[string]any, env Env) *Derived {
 		call.Patch = agent.ShellPatch(cmd)
 	}
 	var patched []agentconfig.Judgement
+	var patchPaths []string
 	if call.Patch != nil {
 		patched = d.addPatch(*call.Patch, env)
+		for _, p := range call.Patch.Writes() {
+			patchPaths = append(patchPaths, Abs(p, d.Cwd, env.Home))
+		}
 	}
 	if !isShell && env.Identity != nil {
-		id := newIdentity(env, d.Cwd, dottedFields(ti, d.Cwd, env.Home))
+		id := newIdentity(env, d.Cwd, dottedFields(ti, call.Patch, d.Cwd, env.Home))
 		writes := slices.Clone(d.Writes)
 		d.Writes = slices.Clone(d.Writes) // it may share d.Paths' array
 		for _, p := range slices.Clone(d.Paths) {
@@ -426,7 +430,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.PathsUnresolved = id.truncated
 	}
 	if !isShell {
-		d.GuardConfig = guardConfig(tool, ti, d, env)
+		d.GuardConfig = guardConfig(tool, ti, d, env, patchPaths)
 	}
 	d.GuardConfig = append(d.GuardConfig, patched...)
 	d.Written = writtenFiles(tool, ti, call.Patch, isShell, d, env)
@@ -479,8 +483,10 @@ func (d *Derived) addPatch(p agent.Patch, env Env) []agentconfig.Judgement {
 
 // guardConfig judges the call's writes to agent hook configuration files
 // on the files they would leave. An MCP tool whose input carries a whole
-// file's content writes it, whatever its name says.
-func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentconfig.Judgement {
+// file's content writes it, whatever its name says. The files a patch
+// names (judged) are addPatch's; what they also are (a path through a
+// link) is judged here, as a change whose result cannot be computed.
+func guardConfig(tool string, ti map[string]any, d *Derived, env Env, judged []string) []agentconfig.Judgement {
 	// Every place a tool not known only to read names may be written:
 	// each agent hook configuration among them is judged on what the
 	// call leaves (a tool whose result cannot be computed removes the
@@ -493,6 +499,9 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env) []agentcon
 	}
 	var out []agentconfig.Judgement
 	for _, p := range targets {
+		if slices.Contains(judged, p) {
+			continue
+		}
 		if agent := agentconfig.Agent(p, env.Home); agent != "" {
 			out = append(out, agentconfig.Judge(agent, tool, ti, p, p == d.FilePath, env.ReadFile))
 		}
