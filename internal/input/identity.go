@@ -31,6 +31,7 @@ type identity struct {
 	r         realpath.Resolver
 	lk        realpath.Lookup
 	home      string
+	roles     *shell.Roles
 	truncated bool
 	// dotted maps a path cleaned as text to its written form (see
 	// shell.Result.Dotted).
@@ -38,7 +39,7 @@ type identity struct {
 }
 
 func newIdentity(env Env, cwd string, dotted map[string]string) *identity {
-	return &identity{index: env.Identity, r: realpath.Resolver{Cwd: cwd, Max: realpath.MaxLookups}, home: env.Home, dotted: dotted}
+	return &identity{index: env.Identity, r: realpath.Resolver{Cwd: cwd, Max: realpath.MaxLookups}, home: env.Home, roles: env.Roles, dotted: dotted}
 }
 
 // also returns what p also is: the path the kernel reaches, when it
@@ -66,6 +67,14 @@ func (id *identity) also(p string) []string {
 	var out []string
 	if res != p {
 		out = append(out, res)
+		// A glob behind a link (ln -s ~ h; rm h/.agentjai?/x): the parser
+		// matched the spelled pattern; the resolved one may name a
+		// protected place or a secret file.
+		for _, m := range id.roles.GlobExamples(res, id.home) {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
 	}
 	for _, m := range id.index.Match(res, id.r.Exists(res), &id.lk) {
 		if m != p && !slices.Contains(out, m) {
