@@ -18,6 +18,23 @@ var ErrNotRegular = errors.New("not a regular file")
 // blocks: the file is opened non-blocking and read only when it is a
 // regular file of at most MaxFileSize bytes.
 func ReadRegular(path string) ([]byte, error) {
+	b, err := ReadUpTo(path, MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// headSize is how much of a file over the bound ReadUpTo still gives:
+// enough for a #! line.
+const headSize = 256
+
+// ReadUpTo reads a regular file of at most max bytes, never blocking: it
+// is opened non-blocking and read only when fstat says it is a regular
+// file. A file over max gives its first bytes (up to 256) and an error
+// wrapping ErrTooLarge; a FIFO, device, socket or folder gives
+// ErrNotRegular.
+func ReadUpTo(path string, max int64) ([]byte, error) {
 	f, err := openNonblock(path)
 	if err != nil {
 		return nil, err
@@ -30,15 +47,16 @@ func ReadRegular(path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
 	}
-	if st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+	limit := max + 1
+	if st.Size() > max {
+		limit = headSize
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	b, err := io.ReadAll(io.LimitReader(f, limit))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxFileSize { // grew since the stat
-		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge)
+	if st.Size() > max || int64(len(b)) > max { // over, or grew since the stat
+		return b[:min(len(b), headSize)], fmt.Errorf("%s: %w", path, ErrTooLarge)
 	}
 	return b, nil
 }

@@ -3,12 +3,12 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // What a command runs from a file is judged as if it were typed: a
@@ -34,18 +34,12 @@ const (
 	maxTaskTargets = 64       // make targets or package scripts followed
 )
 
-// Errors of ReadScript.
-var (
-	ErrTooLarge   = errors.New("larger than agentjail reads to check")
-	ErrNotRegular = errors.New("not a regular file")
-)
-
 // ReadScript reads a file a command runs, for Env.ReadScript. It never
 // blocks nor reads a device: the file is opened non-blocking and read
 // only when fstat says it is a regular file; nothing under /proc, /dev or
 // /sys is opened, even through a link. A file over MaxScriptSize gives
 // its first bytes (enough for a #! line) and an error wrapping
-// ErrTooLarge.
+// agentconfig.ErrTooLarge.
 func ReadScript(p string) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
@@ -53,29 +47,10 @@ func ReadScript(p string) ([]byte, error) {
 	}
 	for _, dir := range []string{"/proc", "/dev", "/sys"} {
 		if real == dir || strings.HasPrefix(real, dir+"/") {
-			return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
+			return nil, fmt.Errorf("%s: %w", p, agentconfig.ErrNotRegular)
 		}
 	}
-	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxScriptSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxScriptSize {
-		return b[:256], fmt.Errorf("%s: %w", p, ErrTooLarge)
-	}
-	return b, nil
+	return agentconfig.ReadUpTo(real, MaxScriptSize)
 }
 
 // fileContent is what the file at p holds when it runs. found is false
@@ -97,9 +72,9 @@ func (w *walker) fileContent(p string) (content string, found bool, unread strin
 	switch {
 	case err == nil:
 		return string(b), true, ""
-	case errors.Is(err, ErrTooLarge):
+	case errors.Is(err, agentconfig.ErrTooLarge):
 		return string(b), false, fmt.Sprintf("over %d KiB", MaxScriptSize>>10)
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular), errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, agentconfig.ErrNotRegular), errors.Is(err, syscall.ENOTDIR):
 		return "", false, ""
 	default:
 		return "", false, "cannot be read"
