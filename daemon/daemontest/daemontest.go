@@ -50,20 +50,14 @@ func StartFor(t testing.TB, userHome string, userPolicies map[string]string) *Da
 // StartAs is StartFor for a hook that runs as uid (0: root).
 func StartAs(t testing.TB, userHome string, uid int, userPolicies map[string]string) *Daemon {
 	t.Helper()
-	// Unix socket paths are limited to ~104 bytes: keep the home short.
-	dir, err := os.MkdirTemp("", "aj")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	home := filepath.Join(dir, "home")
-	WritePolicies(t, home, userPolicies)
+	home := freshHome(t, userPolicies)
 	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome, uid, nil)
 }
 
-// StartWith is Start with edit applied to the daemon's options first
-// (a tray's callbacks, say).
-func StartWith(t testing.TB, userPolicies map[string]string, edit func(*daemon.Options)) *Daemon {
+// freshHome makes a home removed at the end of the test, with the user
+// policy files written. Unix socket paths are limited to ~104 bytes: the
+// home is kept short.
+func freshHome(t testing.TB, userPolicies map[string]string) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "aj")
 	if err != nil {
@@ -72,6 +66,14 @@ func StartWith(t testing.TB, userPolicies map[string]string, edit func(*daemon.O
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	home := filepath.Join(dir, "home")
 	WritePolicies(t, home, userPolicies)
+	return home
+}
+
+// StartWith is Start with edit applied to the daemon's options first
+// (a tray's callbacks, say).
+func StartWith(t testing.TB, userPolicies map[string]string, edit func(*daemon.Options)) *Daemon {
+	t.Helper()
+	home := freshHome(t, userPolicies)
 	return startAt(t, home, filepath.Join(home, "agentjail.sock"), UserHome, UID, edit)
 }
 
