@@ -49,6 +49,12 @@ type Options struct {
 	// all: "" means the installed one beside this hook, if this hook is
 	// the installed one (see installedDaemon); "-" never starts one.
 	AutoStart string
+	// System: the hook of a system-mode install (--system), written in
+	// root-owned machine-wide settings. It asks the system daemon on its
+	// fixed socket, whatever the environment says, fails closed unless
+	// --fail-closed=false was written beside it, and never starts a
+	// daemon (the service manager keeps that one running).
+	System bool
 
 	event map[string]any // the decoded event, once read: failures answer in its agent's dialect
 }
@@ -74,6 +80,9 @@ Flags:
                       (default), codex, gemini, copilot or cursor; an event
                       whose shape is unmistakably one agent's is read as that
                       agent's without the flag
+  --system            ask the system daemon (sudo agentjail install --system)
+                      on its own socket, and block calls that cannot be
+                      checked unless --fail-closed=false is given
   --help              print this and exit
 `
 
@@ -81,6 +90,7 @@ Flags:
 // and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseFlags(args)
+	systemOptions(args, &opts)
 	if errors.Is(err, flag.ErrHelp) {
 		// Someone typing --help is not a tool call: nothing is read,
 		// asked or recorded.
@@ -103,6 +113,7 @@ func parseFlags(args []string) (Options, error) {
 	flags.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "give up on the daemon after this long")
 	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
 	flags.StringVar(&opts.Agent, "agent", agent.Default, "the agent whose event format stdin carries: "+strings.Join(agent.Names(), ", "))
+	flags.BoolVar(&opts.System, "system", false, "ask the system daemon")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return opts, err
@@ -124,6 +135,27 @@ func parseFlags(args []string) (Options, error) {
 		return opts, err
 	}
 	return opts, nil
+}
+
+// systemOptions are a system hook's: the system socket, fail closed
+// unless the command line says otherwise, no state or daemon of the
+// user's. Flags parsed with errors still count: a system hook with a
+// broken flag stays a system hook.
+func systemOptions(args []string, opts *Options) {
+	explicit := false
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		explicit = explicit || strings.HasPrefix(a, "fail-closed=")
+		opts.System = opts.System || a == "system" || a == "system=true"
+	}
+	if !opts.System {
+		return
+	}
+	if !explicit {
+		opts.FailClosed = true
+	}
+	opts.Client = &wire.Client{Socket: wire.SystemSocketPath()}
+	opts.State, opts.AutoStart = "-", "-"
 }
 
 // Run is Main after flag parsing.

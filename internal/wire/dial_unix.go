@@ -24,7 +24,15 @@ import (
 // Before it sends anything it checks that the server is the user's own
 // (see checkFolder and checkPeer): one stat and one getsockopt.
 func dial(ctx context.Context, socket string) (Conn, error) {
-	if err := checkFolder(socket); err != nil {
+	system := isSystemSocket(socket)
+	owner := -1
+	var err error
+	if system {
+		owner, err = checkSystemFolder(socket)
+	} else {
+		err = checkFolder(socket)
+	}
+	if err != nil {
 		return nil, err
 	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
@@ -52,7 +60,12 @@ func dial(ctx context.Context, socket string) (Conn, error) {
 		}
 		return nil, os.NewSyscallError("connect", err)
 	}
-	if err := checkPeer(socket, fd); err != nil {
+	if system {
+		err = checkSystemPeer(socket, fd, owner)
+	} else {
+		err = checkPeer(socket, fd)
+	}
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
