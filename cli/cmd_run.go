@@ -22,7 +22,7 @@ import (
 )
 
 func newRunCmd() *cobra.Command {
-	var headless, openedApp bool
+	var headless, openedApp, system bool
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the daemon in the foreground (what launchd or systemd keeps alive)",
@@ -33,10 +33,14 @@ It reloads when a policy file or config.yaml changes and on SIGHUP, and
 stops cleanly on SIGTERM or SIGINT.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if system {
+				return runSystemDaemon(cmd.Context(), cmd)
+			}
 			return runDaemon(cmd.Context(), cmd, headless, openedApp)
 		},
 	}
 	cmd.Flags().BoolVar(&headless, "headless", false, "no tray icon or desktop notifications")
+	cmd.Flags().BoolVar(&system, "system", false, "run the system daemon (what `sudo agentjail install --system` registers), as its service user")
 	// Set by Main when AgentJail.app is opened by hand; not for users.
 	cmd.Flags().BoolVar(&openedApp, openedAppFlag, false, "opened as AgentJail.app: quit quietly if agentjail already runs")
 	cmd.Flags().MarkHidden(openedAppFlag)
@@ -137,6 +141,58 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 	}
 	cancel()
 	<-served
+	return nil
+}
+
+// runSystemDaemon runs the system daemon: as the service user (never
+// root, never the user it guards), serving every local user, headless
+// (each user's tray is a client of it: `agentjail tray`).
+func runSystemDaemon(ctx context.Context, cmd *cobra.Command) error {
+	if os.Geteuid() == 0 {
+		return exitWith(ExitUsage, "the system daemon does not run as root: its service manager starts it as the %s user (see `sudo agentjail install --system`)", paths.System().ServiceUser)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
+	level := new(slog.LevelVar)
+	log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	sys := paths.System()
+	d, err := daemon.New(ctx, daemon.Options{
+		System:      true,
+		Socket:      sys.Socket,
+		Home:        sys.State,
+		ConfigDir:   sys.Config,
+		DecisionLog: sys.DecisionLog(),
+		Pack:        policies.FS,
+		Version:     Version,
+		Mode:        "system, " + runMode(),
+		Tray:        "each user's own (agentjail tray)",
+		Logger:      log,
+		LogLevel:    level,
+	})
+	if err != nil {
+		if errors.Is(err, daemon.ErrAlreadyRunning) {
+			return exitWith(ExitError, "%v", err)
+		}
+		return exitWith(ExitError, "cannot start: %v", err)
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-hup:
+				log.Info("SIGHUP: reloading")
+				d.Reload()
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	d.Run(ctx)
 	return nil
 }
 

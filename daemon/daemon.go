@@ -59,6 +59,18 @@ type Options struct {
 	// says whether any agent has the hook, when the entries, not the last
 	// hook call, tell what the installed hook runs with.
 	Agents func(cfg config.Config) (problems []wire.Problem, wired bool)
+	// System runs the system-mode daemon (`agentjail run --system`): it
+	// serves every local user on a socket they can all reach, judges
+	// each call as its caller's (uid and home from the peer
+	// credentials) with that user's own policies as tightening only,
+	// and reads config.yaml and policies/ from ConfigDir, which root
+	// owns.
+	System bool
+	// ConfigDir holds config.yaml and policies/; "" means Home.
+	ConfigDir string
+	// DecisionLog is the decision log's path; "" means decisions.jsonl
+	// in Home.
+	DecisionLog string
 	// OnFailOpenRun, when set (a tray runs), hears of each new run of
 	// fail-opens (wire.FailOpenRun) to notify the user at once. It must
 	// not block.
@@ -129,16 +141,24 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	ln, err := listen(opts.Socket, opts.Home)
+	if opts.ConfigDir == "" {
+		opts.ConfigDir = opts.Home
+	}
+	if opts.DecisionLog == "" {
+		opts.DecisionLog = filepath.Join(opts.Home, "decisions.jsonl")
+	}
+	ln, err := listenFor(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(opts.Home, "policies"), 0o700); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("creating the policies folder: %w", err)
+	if !opts.System {
+		if err := os.MkdirAll(filepath.Join(opts.Home, "policies"), 0o700); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("creating the policies folder: %w", err)
+		}
 	}
 	serving.Store(true)
-	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
+	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, ConfigDir: opts.ConfigDir, System: opts.System, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -154,7 +174,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		inFlight:  make(chan struct{}, maxInFlight),
 		waiting:   make(chan struct{}, maxWaiting),
 		others:    make(chan struct{}, maxInFlight-hookReserve),
-		decisions: decisionlog.New(decisionlog.Options{Path: filepath.Join(opts.Home, "decisions.jsonl")}),
+		decisions: decisionlog.New(decisionlog.Options{Path: opts.DecisionLog}),
 	}
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = d.newWatcher()
@@ -263,7 +283,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeInternal, Message: fmt.Sprint("the daemon failed: ", r)}})
 		}
 	}()
-	if err := checkPeer(conn); err != nil {
+	caller, err := checkPeer(conn, d.opts.System)
+	if err != nil {
 		d.log.Warn("refused a connection", "err", err)
 		return
 	}
@@ -289,7 +310,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	}
 	defer release()
 	var body []byte
-	err := d.awaitRequest(br)
+	err = d.awaitRequest(br)
 	if err == nil {
 		if !d.takeSlot(deadline) {
 			// Every slot is taken. Answer without reading the request into
@@ -328,7 +349,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	resp, after := d.serve(ctx, body, cfg, accepted)
+	resp, after := d.serve(ctx, body, cfg, accepted, caller)
 	err = writeResponse(conn, resp)
 	if err != nil {
 		d.log.Warn("the answer could not be delivered", "err", err)
@@ -414,9 +435,11 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 // serve answers one request body, and returns what to do once the
 // answer is sent (log a decision, told whether it was delivered), if
 // anything.
-func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time) (*wire.Response, func(delivered bool)) {
+func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int) (*wire.Response, func(delivered bool)) {
 	var req wire.Request
-	if err := json.Unmarshal(body, &req); err != nil {
+	err := json.Unmarshal(body, &req)
+	req.CallerUID = &caller // from the peer credentials, whatever the body said
+	if err != nil {
 		if wire.TooDeep(body) {
 			// An event nested past what Go decodes, from a client that
 			// sent it anyway: ask, as for one nested past wire.MaxDepth.
@@ -466,7 +489,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		// request's may have run first.
 		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
 		return &wire.Response{Decision: dec}, func(delivered bool) {
-			d.logDecisionFrom(req.Source, in, dec, delivered, repeat)
+			d.logDecisionAs(caller, req.Source, in, dec, delivered, repeat)
 		}
 	case wire.OpStatus:
 		return &wire.Response{Status: d.Status()}, nil
@@ -559,6 +582,12 @@ func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bo
 // already from another hook; an answer that was not delivered is logged
 // all the same, marked, since the agent did not hear it.
 func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
+	d.logDecisionAs(-1, source, in, dec, delivered, repeat)
+}
+
+// logDecisionAs is logDecisionFrom for a call from uid (-1: not known);
+// the system daemon records whose call each decision was.
+func (d *Daemon) logDecisionAs(uid int, source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
 	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is
 		// in the log already.
@@ -566,6 +595,9 @@ func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Dec
 		return
 	}
 	rec := record(in, dec)
+	if uid >= 0 && d.opts.System {
+		rec.UID = &uid
+	}
 	rec.Undelivered = !delivered
 	rec.Source = source
 	d.decisions.Append(rec)

@@ -27,6 +27,8 @@ import (
 type Decider struct {
 	pack       fs.FS
 	home       string // $AGENTJAIL_HOME
+	configDir  string // config.yaml and policies/: home, or /etc/agentjail for the system daemon
+	system     bool   // the system daemon: each call is judged as its caller's
 	userHome   string
 	uid        *int
 	socket     string // the socket served, so rules see $AGENTJAIL_SOCKET expanded
@@ -82,6 +84,13 @@ type policySet struct {
 type DeciderOptions struct {
 	Pack     fs.FS  // the embedded default pack
 	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
+	// ConfigDir, when set, is where policies/ and config.yaml are read
+	// instead (the system daemon's /etc/agentjail); Home keeps the
+	// state (the last good config).
+	ConfigDir string
+	// System: judge each call as its caller's (Request.CallerUID), with
+	// the caller's home, and that user's own policies as tightening only.
+	System bool
 	UserHome string // the user's home directory, for ~ in paths
 	Socket   string // the socket the daemon serves (input.agentjail.socket)
 	// UID is the uid the hook runs as, for input.agentjail.root; nil
@@ -97,13 +106,18 @@ type DeciderOptions struct {
 // default pack cannot be compiled; problems in the user's files are kept
 // for Status and the files left out.
 func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
+	if opts.ConfigDir == "" {
+		opts.ConfigDir = opts.Home
+	}
 	d := &Decider{
 		pack:       opts.Pack,
 		home:       opts.Home,
+		configDir:  opts.ConfigDir,
+		system:     opts.System,
 		userHome:   opts.UserHome,
 		uid:        opts.UID,
 		socket:     opts.Socket,
-		configPath: filepath.Join(opts.Home, "config.yaml"),
+		configPath: filepath.Join(opts.ConfigDir, "config.yaml"),
 
 		keepLastGood: opts.KeepLastGood,
 	}
@@ -127,7 +141,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 	prev := d.current.Load()
 	refreshIdentity() // its parent may have changed since
 
-	cfg, text, cfgErr := LoadConfig(d.home)
+	cfg, text, cfgErr := LoadConfig(d.configDir)
 	configAt, unused, saveErr := time.Now(), "", ""
 	switch {
 	case cfgErr == nil && d.keepLastGood:
@@ -145,7 +159,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 			unused = in.LastGoodErr.Error()
 		}
 	}
-	dirs := append([]string{filepath.Join(d.home, "policies")}, cfg.PolicyDirs...)
+	dirs := append([]string{filepath.Join(d.configDir, "policies")}, cfg.PolicyDirs...)
 
 	pack, err := PackSources(d.pack, false)
 	if err != nil {
@@ -356,7 +370,18 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 
 // inputEnv is what deriving req's input needs beyond its event.
 func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
-	return InputEnv(set.engine, DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket, UID: d.uid}, req.Cwd, req.Agent)
+	opts := DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket, UID: d.uid}
+	if d.system {
+		// The caller's own uid and home, from the peer credentials and
+		// the user database: never from the event, which the agent writes.
+		// Its agentjail home is the user's ~/.agentjail, where their own
+		// (tightening) policies live: the pack guards it as in user mode.
+		opts.UID, opts.UserHome = req.CallerUID, callerHome(req.CallerUID)
+		if opts.UserHome != "" {
+			opts.Home = filepath.Join(opts.UserHome, ".agentjail")
+		}
+	}
+	return InputEnv(set.engine, opts, req.Cwd, req.Agent)
 }
 
 // InputEnv is what a Decider made with opts derives an event's input

@@ -26,6 +26,10 @@ var ErrAlreadyRunning = errors.New("already running")
 type listener struct {
 	path string
 	dirs []string // private folders to recreate (the home)
+	// shared: the system daemon's socket, which every local user may
+	// reach (mode 0666 in a folder of mode 0755 that the service user
+	// owns); callers are told apart by their peer credentials.
+	shared bool
 
 	mu     sync.Mutex
 	ln     net.Listener // the listener on path now
@@ -46,15 +50,38 @@ func idOf(fi fs.FileInfo) fileID {
 	return fileID{}
 }
 
+// listenFor listens on the socket opts names: a user's own (listen), or
+// the system daemon's, which every local user may reach.
+func listenFor(opts Options) (*listener, error) {
+	if opts.System {
+		return listenAs(true, opts.Socket, opts.Home)
+	}
+	return listen(opts.Socket, opts.Home)
+}
+
 // listen makes dir private, takes the socket's lock, replaces a stale
 // socket file left by a crashed run, and listens with mode 0600.
 func listen(socket string, privateDirs ...string) (*listener, error) {
+	return listenAs(false, socket, privateDirs...)
+}
+
+// socketModes are the socket's mode and its folder's when it is made,
+// for a user's daemon and for a shared (system) one.
+func socketModes(shared bool) (sock, dir fs.FileMode) {
+	if shared {
+		return 0o666, 0o755
+	}
+	return 0o600, 0o700
+}
+
+func listenAs(shared bool, socket string, privateDirs ...string) (*listener, error) {
+	sockMode, dirMode := socketModes(shared)
 	for _, dir := range privateDirs {
 		if err := ensurePrivateDir(dir); err != nil {
 			return nil, err
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(socket), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(socket), dirMode); err != nil {
 		return nil, fmt.Errorf("creating the socket's folder: %w", err)
 	}
 	// The hook refuses a socket in a folder others can write to (they
@@ -89,17 +116,17 @@ func listen(socket string, privateDirs ...string) (*listener, error) {
 			return nil, fmt.Errorf("removing the stale socket %s: %w", socket, err)
 		}
 	}
-	ln, sockID, err := listenOn(socket)
+	ln, sockID, err := listenOn(socket, sockMode)
 	if err != nil {
 		return nil, err
 	}
 	ok = true
-	return &listener{path: socket, dirs: privateDirs, ln: ln, sockID: sockID, lock: lock, lockID: lockID}, nil
+	return &listener{path: socket, dirs: privateDirs, shared: shared, ln: ln, sockID: sockID, lock: lock, lockID: lockID}, nil
 }
 
-// listenOn listens on a free socket path, mode 0600, and returns the
-// socket file's identity.
-func listenOn(socket string) (net.Listener, fileID, error) {
+// listenOn listens on a free socket path with mode (0600 for a user's
+// daemon), and returns the socket file's identity.
+func listenOn(socket string, mode fs.FileMode) (net.Listener, fileID, error) {
 	ln, err := net.Listen("unix", socket)
 	if err != nil {
 		return nil, fileID{}, fmt.Errorf("listening on %s: %w", socket, err)
@@ -109,7 +136,7 @@ func listenOn(socket string) (net.Listener, fileID, error) {
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	fi, err := os.Lstat(socket)
 	if err == nil {
-		err = os.Chmod(socket, 0o600)
+		err = os.Chmod(socket, mode)
 	}
 	if err != nil {
 		ln.Close()
@@ -194,8 +221,9 @@ func (l *listener) heal() (string, error) {
 		}
 	}
 	dir := filepath.Dir(l.path)
+	sockMode, dirMode := socketModes(l.shared)
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
 			return "", fmt.Errorf("recreating the socket's folder: %w", err)
 		}
 		did = append(did, "recreated the socket's folder "+dir)
@@ -234,7 +262,7 @@ func (l *listener) heal() (string, error) {
 				did = append(did, fmt.Sprintf("moved the %v that replaced the socket to %s", fi.Mode().Type(), aside))
 			}
 		}
-		ln, id, err := listenOn(l.path)
+		ln, id, err := listenOn(l.path, sockMode)
 		if err != nil {
 			return "", err
 		}

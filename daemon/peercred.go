@@ -6,30 +6,32 @@ import (
 	"os"
 )
 
-// checkPeer refuses connections from any other user. The socket's 0600
-// mode already should; this holds even when AGENTJAIL_SOCKET puts the
-// socket somewhere whose permissions we do not control.
-func checkPeer(conn net.Conn) error {
+// checkPeer returns the uid of the process on the other end. A user's
+// daemon refuses every other user (the socket's 0600 mode already
+// should; this holds even when AGENTJAIL_SOCKET puts the socket
+// somewhere whose permissions we do not control); the system daemon
+// (anyUser) serves every local user and judges each call as its caller's.
+func checkPeer(conn net.Conn, anyUser bool) (int, error) {
 	uc, ok := conn.(*net.UnixConn)
 	if !ok {
-		return fmt.Errorf("not a Unix socket connection")
+		return -1, fmt.Errorf("not a Unix socket connection")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return err
+		return -1, err
 	}
 	uid := -1
 	var credErr error
 	if err := raw.Control(func(fd uintptr) { uid, credErr = peerUID(int(fd)) }); err != nil {
-		return err
+		return -1, err
 	}
 	if credErr != nil {
-		return fmt.Errorf("reading the peer's credentials: %w", credErr)
+		return -1, fmt.Errorf("reading the peer's credentials: %w", credErr)
 	}
-	if uid != ownUID {
-		return fmt.Errorf("peer uid %d is not ours (%d)", uid, ownUID)
+	if uid != ownUID && !anyUser {
+		return -1, fmt.Errorf("peer uid %d is not ours (%d)", uid, ownUID)
 	}
-	return nil
+	return uid, nil
 }
 
 // ownUID is the daemon's uid, read once: it never changes, and reading

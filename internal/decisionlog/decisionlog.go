@@ -46,6 +46,9 @@ type Record struct {
 	// whose decisions are kept apart: `logs` shows them only when asked,
 	// and they are never among the recent denies.
 	Source string `json:"source,omitempty"`
+	// UID is the uid of the call's process, from the socket's peer
+	// credentials: the system daemon serves every local user.
+	UID *int `json:"uid,omitempty"`
 }
 
 // SourceTry is Record.Source for `agentjail try` (wire.SourceTry).

@@ -1,0 +1,56 @@
+package paths
+
+import (
+	"path/filepath"
+
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// SystemLayout is where system mode (`sudo agentjail install --system`)
+// keeps everything. Root owns what decides whether a call is guarded
+// (binaries, config, policies); the service user owns its state and its
+// decision log; the socket's folder is the service user's and only root
+// can create it.
+type SystemLayout struct {
+	Libexec     string // agentjail and agentjail-hook, root-owned
+	Config      string // config.yaml and policies/, root-owned
+	State       string // the daemon's state (last good config, bundles), the service user's
+	Log         string // decisions.jsonl, the service user's
+	Run         string // the socket's folder, the service user's
+	Socket      string
+	ServiceUser string // the account the daemon runs as
+	// Record is install --system's record of what it changed (and the
+	// bytes of every file it rewrote), so uninstall --system restores
+	// them; its presence says system mode is installed.
+	Record string
+}
+
+// System is the system layout on this OS (systemServiceUser and
+// systemLibexec are per OS).
+func System() SystemLayout {
+	return SystemLayout{
+		Libexec:     systemLibexec,
+		Config:      "/etc/agentjail",
+		State:       "/var/lib/agentjail",
+		Log:         "/var/log/agentjail",
+		Run:         wire.SystemRunDir(),
+		Socket:      wire.SystemSocketPath(),
+		ServiceUser: systemServiceUser,
+		Record:      "/etc/agentjail/installed.json",
+	}
+}
+
+// Policies is the folder of the machine's own Rego, beside the pack.
+func (l SystemLayout) Policies() string { return filepath.Join(l.Config, "policies") }
+
+// ConfigFile is the machine's config.yaml.
+func (l SystemLayout) ConfigFile() string { return filepath.Join(l.Config, "config.yaml") }
+
+// DecisionLog is the system daemon's decision log.
+func (l SystemLayout) DecisionLog() string { return filepath.Join(l.Log, "decisions.jsonl") }
+
+// Hook is the installed hook binary.
+func (l SystemLayout) Hook() string { return filepath.Join(l.Libexec, "agentjail-hook") }
+
+// Agentjail is the installed agentjail binary.
+func (l SystemLayout) Agentjail() string { return filepath.Join(l.Libexec, "agentjail") }

@@ -1,0 +1,6 @@
+package paths
+
+const (
+	systemServiceUser = "_agentjail" // macOS names system accounts with a leading underscore
+	systemLibexec     = "/usr/local/libexec/agentjail"
+)
