@@ -20,7 +20,9 @@ import (
 
 func newInstallCmd() *cobra.Command {
 	var agent, scope string
-	var dryRun bool
+	var dryRun, system, managedOnly bool
+	var serve []string
+	var serviceUser string
 	cmd := &cobra.Command{
 		Use:   "install [--for claude-code|codex|gemini|copilot|cursor|all] [--scope user|project] [--dry-run]",
 		Short: "Wire agentjail into your agents and keep the daemon running",
@@ -66,6 +68,15 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 			if err != nil {
 				return err
 			}
+			if system {
+				o.DryRun, o.Out = dryRun, cmd.OutOrStdout()
+				o.ServeUsers, o.ManagedHooksOnly, o.ServiceUser = serve, managedOnly, serviceUser
+				o.FailClosed, o.HookTimeout = systemHookConfig()
+				if err := installer.InstallSystem(cmd.Context(), o); err != nil {
+					return exitWith(ExitError, "%v", err)
+				}
+				return nil
+			}
 			cfg, err := installConfig(cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -82,12 +93,26 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 	cmd.Flags().StringVar(&agent, "for", "", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated); default every agent found")
 	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.local.json, not committed)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
+	cmd.Flags().BoolVar(&system, "system", false, "system mode (with sudo): a daemon of its own user, root-owned files, hooks in each agent's machine-wide settings")
+	cmd.Flags().StringSliceVar(&serve, "user", nil, "with --system: the users whose homes the daemon may search (default: the user who ran sudo)")
+	cmd.Flags().BoolVar(&managedOnly, "managed-hooks-only", false, "with --system: let the agents run only machine-wide hooks (also stops your own formatters and linters)")
+	cmd.Flags().StringVar(&serviceUser, "service-user", "", "with --system: the daemon's account (default "+paths.System().ServiceUser+")")
+	cmd.Flags().MarkHidden("service-user") // for tests, which make throwaway accounts
 	return cmd
+}
+
+// systemHookConfig is the fail mode and hook timeout a system install
+// writes: /etc/agentjail/config.yaml's, failing closed unless it says
+// fail_mode: open.
+func systemHookConfig() (bool, time.Duration) {
+	in := daemon.ConfigInForce(paths.System().Config)
+	return in.Config.FailMode != "open" || in.Err != nil, in.Config.HookTimeout
 }
 
 func newUninstallCmd() *cobra.Command {
 	var agent, scope string
-	var purge, dryRun bool
+	var purge, dryRun, system bool
+	var serviceUser string
 	cmd := &cobra.Command{
 		Use:   "uninstall [--for AGENT] [--scope user|project] [--purge] [--dry-run]",
 		Short: "Remove the hook from your agents and stop the daemon",
@@ -110,6 +135,17 @@ A config.yaml with an error does not stop uninstall: it says so and goes
 on. --dry-run prints what would change and changes nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if system {
+				o, err := installOptions(agent, "user")
+				if err != nil {
+					return err
+				}
+				o.Purge, o.DryRun, o.Out, o.ServiceUser = purge, dryRun, cmd.OutOrStdout(), serviceUser
+				if err := installer.UninstallSystem(cmd.Context(), o); err != nil {
+					return exitWith(ExitError, "%v", err)
+				}
+				return nil
+			}
 			if scope != "" && scope != "user" && scope != "project" {
 				return exitWith(ExitUsage, "--scope must be user or project, not %q", scope)
 			}
@@ -136,6 +172,9 @@ on. --dry-run prints what would change and changes nothing.`,
 	cmd.Flags().StringVar(&agent, "for", "", "only these agents (comma-separated), and the daemon keeps running; default (or all) every agent, and stop the daemon")
 	cmd.Flags().StringVar(&scope, "scope", "", "only this scope's files, and the daemon keeps running: user, or project (./.claude/settings.local.json); default every scope")
 	cmd.Flags().BoolVar(&purge, "purge", false, "also remove $AGENTJAIL_HOME (binaries, policies, config, logs); not with --for naming some agents or --scope")
+	cmd.Flags().BoolVar(&system, "system", false, "undo `sudo agentjail install --system` (with sudo): every file it changed is restored")
+	cmd.Flags().StringVar(&serviceUser, "service-user", "", "with --system: the daemon's account")
+	cmd.Flags().MarkHidden("service-user")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	return cmd
 }

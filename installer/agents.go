@@ -92,6 +92,11 @@ func (o Options) choose() ([]agentChoice, error) {
 			c := agentChoice{part: p, found: p.found(o)}
 			c.wire = c.found && isDir(p.dir(o))
 			c.pathOnly = c.found && !c.wire
+			if o.System {
+				// Machine-wide: every agent is wired, so one installed
+				// later by any user is guarded from its first call.
+				c.wire, c.pathOnly = true, false
+			}
 			out = append(out, c)
 		}
 	}
@@ -393,13 +398,15 @@ func inOtherProject(path string, o Options) bool {
 // removeHooksFrom takes agentjail's hook out of one file, in its format.
 func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 	switch {
+	case path == codexRequirements:
+		return removeCodexRequirements(path, cur)
 	case filepath.Base(path) == "config.toml":
 		return removeCodexTrust(path, cur)
-	case filepath.Base(filepath.Dir(path)) == ".gemini":
+	case path == geminiSystemSettingsPath, filepath.Base(filepath.Dir(path)) == ".gemini":
 		return removeGeminiHooks(path, cur)
-	case filepath.Base(filepath.Dir(path)) == ".cursor":
+	case path == cursorSystemHooksPath, filepath.Base(filepath.Dir(path)) == ".cursor":
 		return removeCursorHooks(path, cur)
-	case filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
+	case filepath.Dir(path) == copilotPolicyDir, filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
 		return removeCopilotHooks(path, cur)
 	}
 	return RemoveHooks(path, cur)

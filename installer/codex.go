@@ -56,6 +56,11 @@ func (o Options) codexEntry() HookEntry {
 }
 
 func (codexPart) edits(o Options) []fileEdit {
+	if o.System {
+		return []fileEdit{{path: codexRequirements, add: func(old []byte) ([]byte, error) {
+			return addCodexRequirements(codexRequirements, old, o.codexEntry(), o.ManagedHooksOnly)
+		}}}
+	}
 	hooksPath, configPath := o.codexHooksPath(), o.codexConfigPath()
 	addHooks := func(old []byte) ([]byte, error) { return AddHook(hooksPath, old, o.codexEntry()) }
 	return []fileEdit{
@@ -98,6 +103,9 @@ func (codexPart) edits(o Options) []fileEdit {
 }
 
 func (codexPart) known(o Options) []string {
+	if o.System {
+		return []string{codexRequirements}
+	}
 	return []string{o.codexHooksPath(), o.codexConfigPath()}
 }
 

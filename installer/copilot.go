@@ -26,6 +26,9 @@ func (o Options) copilotHome() string {
 }
 
 func (o Options) copilotHooksPath() string {
+	if o.System {
+		return filepath.Join(copilotPolicyDir, "agentjail.json")
+	}
 	return filepath.Join(o.copilotHome(), "hooks", "agentjail.json")
 }
 

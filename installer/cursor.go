@@ -24,7 +24,12 @@ func (cursorPart) dir(o Options) string { return filepath.Join(o.UserHome, ".cur
 // Cursor documents no switch that turns hooks off.
 func (cursorPart) off(o Options) []string { return nil }
 
-func (o Options) cursorHooksPath() string { return filepath.Join(o.UserHome, ".cursor", "hooks.json") }
+func (o Options) cursorHooksPath() string {
+	if o.System {
+		return cursorSystemHooksPath
+	}
+	return filepath.Join(o.UserHome, ".cursor", "hooks.json")
+}
 
 func (cursorPart) found(o Options) bool {
 	return isDir(filepath.Join(o.UserHome, ".cursor")) || onPath("cursor") || onPath("cursor-agent")

@@ -71,6 +71,8 @@ type state struct {
 	// (~/.local/bin, maybe ~/.local), deepest first: uninstall removes
 	// them again when they are empty.
 	LinkDirs []string `json:"link_dirs,omitempty"`
+	// System is what a system install did beyond the files it edited.
+	System *systemState `json:"system,omitempty"`
 }
 
 type settingsState struct {

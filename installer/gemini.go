@@ -24,6 +24,9 @@ func (geminiPart) dir(o Options) string   { return filepath.Join(o.UserHome, ".g
 func (geminiPart) off(o Options) []string { return o.geminiOff() }
 
 func (o Options) geminiSettingsPath() string {
+	if o.System {
+		return geminiSystemSettingsPath
+	}
 	return filepath.Join(o.UserHome, ".gemini", "settings.json")
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
 )
@@ -49,18 +50,41 @@ type Options struct {
 	// agent.
 	Agents []string
 	Out    io.Writer
+	// System is a system-mode install (`sudo agentjail install
+	// --system`, see system.go): the binaries, config and every hook go
+	// where root owns them, each agent's hook into its machine-wide
+	// settings, and the daemon runs as ServiceUser.
+	System bool
+	// ServiceUser is the system daemon's account; "" means the system's
+	// (paths.System().ServiceUser).
+	ServiceUser string
+	// ServeUsers are the users whose homes the system daemon is given
+	// leave to search (so it can read what it judges there); none
+	// means the user who ran sudo.
+	ServeUsers []string
+	// ManagedHooksOnly also sets each agent's "managed hooks only"
+	// switch where it has one, so only the machine-wide hooks run.
+	ManagedHooksOnly bool
 }
 
 // Binaries installed into $AGENTJAIL_HOME/bin.
 var Binaries = []string{"agentjail", "agentjail-hook"}
 
-func (o Options) binDir() string { return filepath.Join(o.Home, "bin") }
+func (o Options) binDir() string {
+	if o.System {
+		return paths.System().Libexec
+	}
+	return filepath.Join(o.Home, "bin")
+}
 
 // SettingsPath is the Claude Code settings file for the scope. For a
 // project it is .claude/settings.local.json, the project's personal
 // settings that are not committed: the hook command holds this user's
 // home path, which the team's committed settings.json must not.
 func (o Options) SettingsPath() string {
+	if o.System {
+		return filepath.Join(claudeManagedDir, "managed-settings.json")
+	}
 	if o.Scope == "project" {
 		return filepath.Join(o.ProjectDir, ".claude", "settings.local.json")
 	}
@@ -81,7 +105,12 @@ func (o Options) service() ServiceOptions {
 // HookCommandLine is the command Claude Code runs for each tool call.
 func (o Options) HookCommandLine() string {
 	cmd := quoteArg(filepath.Join(o.binDir(), hookBinary))
-	if o.FailClosed {
+	switch {
+	case o.System && !o.FailClosed:
+		cmd += " --system --fail-closed=false"
+	case o.System:
+		cmd += " --system" // fails closed by itself
+	case o.FailClosed:
 		cmd += " --fail-closed"
 	}
 	if o.HookTimeout > 0 && o.HookTimeout != 2*time.Second {

@@ -5,5 +5,8 @@ package installer
 var (
 	claudeManagedDir         = "/Library/Application Support/ClaudeCode"
 	geminiSystemSettingsPath = "/Library/Application Support/GeminiCli/settings.json"
+	cursorSystemHooksPath    = "/Library/Application Support/Cursor/hooks.json"
+	copilotPolicyDir         = "/Library/Application Support/GitHub Copilot/policy.d"
+	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
 )

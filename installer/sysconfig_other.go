@@ -7,5 +7,8 @@ package installer
 var (
 	claudeManagedDir         = "/etc/claude-code"
 	geminiSystemSettingsPath = "/etc/gemini-cli/settings.json"
+	cursorSystemHooksPath    = "/etc/cursor/hooks.json"
+	copilotPolicyDir         = "/etc/github-copilot/policy.d"
+	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
 )

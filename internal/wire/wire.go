@@ -54,6 +54,10 @@ type Request struct {
 	// (a daemon kept busy) is counted, and a request whose hook has given
 	// up is not worked on.
 	HookStartMillis int64 `json:"hook_start_ms,omitempty"`
+	// CallerUID is the uid of the process that sent the request, read
+	// by the daemon from the socket's peer credentials, never from the
+	// request; nil until then.
+	CallerUID *int `json:"-"`
 }
 
 // SourceTry marks a request made by `agentjail try`.
