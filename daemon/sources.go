@@ -81,10 +81,15 @@ func DirSources(dirs []string, withTests bool) ([]engine.Source, []wire.LoadErr)
 var errIsDir = errors.New("is a directory")
 
 // readPolicyFile reads one policy file if it is a regular file we may
-// trust. It looks before it opens (opening some devices has effects), opens
-// without blocking (a FIFO swapped in after the look opens at once), and
-// checks the open file again, so a file replaced in between is caught.
-func readPolicyFile(name string) ([]byte, error) {
+// trust, owned by the daemon's user or root.
+func readPolicyFile(name string) ([]byte, error) { return readPolicyFileOf(name, os.Getuid()) }
+
+// readPolicyFileOf reads one policy file if it is a regular file we may
+// trust, owned by owner or root. It looks before it opens (opening some
+// devices has effects), opens without blocking (a FIFO swapped in after
+// the look opens at once), and checks the open file again, so a file
+// replaced in between is caught.
+func readPolicyFileOf(name string, owner int) ([]byte, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -92,7 +97,7 @@ func readPolicyFile(name string) ([]byte, error) {
 	if fi.IsDir() {
 		return nil, errIsDir
 	}
-	if err := trustedPolicyFile(fi); err != nil {
+	if err := trustedPolicyFile(fi, owner); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -104,7 +109,7 @@ func readPolicyFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := trustedPolicyFile(ofi); err != nil {
+	if err := trustedPolicyFile(ofi, owner); err != nil {
 		return nil, err
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxPolicyFile+1))
@@ -117,8 +122,9 @@ func readPolicyFile(name string) ([]byte, error) {
 	return b, nil
 }
 
-// trustedPolicyFile refuses what a policy file must not be.
-func trustedPolicyFile(fi fs.FileInfo) error {
+// trustedPolicyFile refuses what a policy file must not be; owner (or
+// root) must own it.
+func trustedPolicyFile(fi fs.FileInfo, owner int) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("is not a regular file (%s): left out; only plain .rego files are loaded, remove it or rename it", fileKind(fi.Mode()))
 	}
@@ -128,7 +134,10 @@ func trustedPolicyFile(fi fs.FileInfo) error {
 	if fi.Mode().Perm()&0o002 != 0 {
 		return fmt.Errorf("is writable by every user: left out, since anyone could plant rules in it; run chmod o-w on it")
 	}
-	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() && uid != 0 {
+	if uid, ok := fileOwner(fi); ok && uid != owner && uid != 0 {
+		if owner != os.Getuid() {
+			return fmt.Errorf("belongs to uid %d, not to uid %d whose policies these are: left out, since its owner could change what agentjail enforces for them; copy it into a file of your own", uid, owner)
+		}
 		return fmt.Errorf("belongs to uid %d, not to you: left out, since its owner could change what agentjail enforces; copy it into a file of your own", uid)
 	}
 	return nil

@@ -111,6 +111,9 @@ type Rule struct {
 	// Org is set for a rule of an org bundle (package agentjail.org):
 	// locked, whatever its id.
 	Org bool `json:"org,omitempty"`
+	// User is set for a rule of the calling user's own policies in system
+	// mode, which may only tighten: it is a deny or an ask, never locked.
+	User bool `json:"user,omitempty"`
 }
 
 // Error codes a daemon can answer with.
