@@ -105,7 +105,11 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 // writes: /etc/agentjail/config.yaml's, failing closed unless it says
 // fail_mode: open.
 func systemHookConfig() (bool, time.Duration) {
-	in := daemon.ConfigInForce(paths.System().Config)
+	sys := paths.System()
+	if _, err := os.Stat(sys.ConfigFile()); err != nil {
+		return true, 0 // the first install writes fail_mode: closed
+	}
+	in := daemon.ConfigInForce(sys.Config)
 	return in.Config.FailMode != "open" || in.Err != nil, in.Config.HookTimeout
 }
 

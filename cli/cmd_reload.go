@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
-	"github.com/agentjail/agentjail/internal/wire"
 )
 
 func newReloadCmd() *cobra.Command {
@@ -28,7 +27,7 @@ Exit 3: no daemon is running.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 10*time.Second)
 			defer cancel()
-			st, err := (&wire.Client{}).Reload(ctx)
+			st, err := newClient().Reload(ctx)
 			if err != nil {
 				return daemonError(err)
 			}

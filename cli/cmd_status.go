@@ -82,11 +82,15 @@ type failOpenStats struct {
 
 func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	// Codex's app server gets its own bound (see CodexHookTrust).
-	codex := checkCodex(ctx)
+	system := systemMode()
+	var codex *installer.CodexCheck
+	if !system {
+		codex = checkCodex(ctx) // a user's hooks.json and its trust; system mode has none
+	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	rep := statusReport{Socket: paths.Socket()}
-	st, err := (&wire.Client{}).Status(ctx)
+	rep := statusReport{Socket: clientSocket()}
+	st, err := newClient().Status(ctx)
 	if err == nil {
 		rep.Running, rep.Daemon = true, st
 	}
@@ -96,7 +100,11 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	}
 	rep.FailOpens = readFailOpens(paths.FailLog(), since)
 	rep.Codex = codex
-	rep.Agents = withCodexCheck(installer.Agents(agentOptions(configInForce(st))), codex)
+	if system {
+		rep.Agents = installer.Agents(systemAgentOptions())
+	} else {
+		rep.Agents = withCodexCheck(installer.Agents(agentOptions(configInForce(st))), codex)
+	}
 	if st != nil {
 		// The agents as this command sees them, from the user's own
 		// environment (CODEX_HOME, PATH), stand for the daemon's view.

@@ -228,7 +228,7 @@ func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Deci
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	client := &wire.Client{}
+	client := newClient()
 	d, err := client.Decide(ctx, req)
 	if err != nil {
 		e := daemonError(err).(*exitError)

@@ -492,7 +492,15 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			d.logDecisionAs(caller, req.Source, in, dec, delivered, repeat)
 		}
 	case wire.OpStatus:
-		return &wire.Response{Status: d.Status()}, nil
+		st := d.Status()
+		if d.opts.System {
+			// The caller's own policies, and why any was left out.
+			if home := callerHome(&caller); home != "" {
+				_, errs := d.decider.users.For(ctx, caller, home)
+				st.LoadErrors = append(st.LoadErrors, errs...)
+			}
+		}
+		return &wire.Response{Status: st}, nil
 	case wire.OpReload:
 		d.decider.Load(ctx)
 		d.logLoad()

@@ -35,6 +35,9 @@ type Decider struct {
 	configPath string
 
 	current atomic.Pointer[policySet]
+	// users are the system daemon's callers' own policies (tightening
+	// only), by uid.
+	users userPolicies
 
 	loadMu      sync.Mutex // serialises Load
 	mu          sync.Mutex // guards the fields below
@@ -344,6 +347,16 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 	if err == nil && len(derived.Written) > 0 {
 		env.ClientCwd = derived.Cwd
 		d.judgeWritten(evalCtx, set, env, derived.Written, dec)
+	}
+	if err == nil && d.system && req.CallerUID != nil && env.Home != "" {
+		// Last, so nothing after it loosens: the caller's own policies,
+		// which may only tighten.
+		if user, _ := d.users.For(evalCtx, *req.CallerUID, env.Home); user != nil {
+			if _, ok := in[input.Key]; !ok {
+				in[input.Key] = derived.Map()
+			}
+			err = tightenDecision(evalCtx, user, in, dec)
+		}
 	}
 	if err != nil {
 		switch {

@@ -446,7 +446,13 @@ func (claudePart) off(o Options) []string { return o.claudeOff() }
 
 func (claudePart) edits(o Options) []fileEdit {
 	path := o.SettingsPath()
-	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return AddHook(path, old, o.entry()) }}}
+	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
+		out, err := AddHook(path, old, o.entry())
+		if err == nil && o.System && o.ManagedHooksOnly {
+			out, err = setTopLevel(path, out, "allowManagedHooksOnly", true)
+		}
+		return out, err
+	}}}
 }
 
 func (claudePart) known(o Options) []string {
@@ -585,7 +591,7 @@ func Agents(o Options) []AgentState {
 				}
 				s.Problems = append(s.Problems, o.entryProblems(p.name(), e.path, curs[i])...)
 			}
-			if p.name() == "codex" && !codexRunsOurHook(o) {
+			if p.name() == "codex" && !o.System && !codexRunsOurHook(o) {
 				// Our trust table may be for a place our hook has left.
 				s.Problems = append(s.Problems, CodexNotRunByConfig)
 			}

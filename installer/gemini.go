@@ -55,7 +55,16 @@ func (o Options) geminiEntry() map[string]any {
 
 func (geminiPart) edits(o Options) []fileEdit {
 	path := o.geminiSettingsPath()
-	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return addGeminiHook(path, old, o.geminiEntry()) }}}
+	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
+		out, err := addGeminiHook(path, old, o.geminiEntry())
+		if err == nil && o.System {
+			// The system file is merged last: its hooksConfig.enabled
+			// true outweighs a user's false, which would otherwise turn
+			// every hook off, ours too.
+			out, err = enableGeminiHooks(path, out)
+		}
+		return out, err
+	}}}
 }
 
 func (geminiPart) known(o Options) []string { return []string{o.geminiSettingsPath()} }
@@ -158,6 +167,30 @@ func addGeminiHook(file string, old []byte, entry map[string]any) ([]byte, error
 	}
 	if pretty {
 		indentAt(&v, at, unit)
+	}
+	return v.Pack(), nil
+}
+
+// enableGeminiHooks sets hooksConfig.enabled to true, keeping the rest.
+func enableGeminiHooks(file string, src []byte) ([]byte, error) {
+	v, doc, err := parseJSONC(file, src)
+	if err != nil {
+		return nil, err
+	}
+	var op map[string]any
+	switch hc, ok := doc["hooksConfig"].(map[string]any); {
+	case doc["hooksConfig"] == nil:
+		op = map[string]any{"op": "add", "path": "/hooksConfig", "value": map[string]any{"enabled": true}}
+	case !ok:
+		return nil, fmt.Errorf("%s: \"hooksConfig\" is not an object; nothing was written", file)
+	case hc["enabled"] == true:
+		return src, nil
+	default:
+		op = map[string]any{"op": "add", "path": "/hooksConfig/enabled", "value": true}
+	}
+	patch, _ := json.Marshal([]map[string]any{op})
+	if err := v.Patch(patch); err != nil {
+		return nil, fmt.Errorf("%s: %w; nothing was written", file, err)
 	}
 	return v.Pack(), nil
 }

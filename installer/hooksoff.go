@@ -245,6 +245,8 @@ func parseHookFlags(cmd string) hookFlags {
 	for i, a := range fields[1:] {
 		a = "-" + strings.TrimLeft(a, "-")
 		switch {
+		case a == "-system" || a == "-system=true":
+			f.failClosed = true // a system hook fails closed unless told otherwise after
 		case a == "-fail-closed" || a == "-fail-closed=true":
 			f.failClosed = true
 		case a == "-fail-closed=false":

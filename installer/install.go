@@ -83,7 +83,9 @@ func (o Options) binDir() string {
 // home path, which the team's committed settings.json must not.
 func (o Options) SettingsPath() string {
 	if o.System {
-		return filepath.Join(claudeManagedDir, "managed-settings.json")
+		// A drop-in of its own: an admin's managed-settings.json stays
+		// theirs, and Claude Code reads both.
+		return filepath.Join(claudeManagedDir, "managed-settings.d", "50-agentjail.json")
 	}
 	if o.Scope == "project" {
 		return filepath.Join(o.ProjectDir, ".claude", "settings.local.json")

@@ -104,7 +104,8 @@ func isAgentjailDaemon(pid int) error {
 	if err != nil {
 		return err
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+	// Root stops the system daemon, which runs as its service user.
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || (int(st.Uid) != os.Getuid() && os.Getuid() != 0) {
 		return fmt.Errorf("pid %d is not yours", pid)
 	}
 	exe, err := os.Readlink(dir + "/exe")

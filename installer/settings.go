@@ -305,3 +305,19 @@ func (e *editor) removeElement(arr, el *node) []byte {
 		return e.splice(arr.elements[i-1].end, el.end, "")
 	}
 }
+
+// setTopLevel returns settings with key set to v at the top level, unless
+// it is there already (then unchanged: a value someone set stays theirs).
+func setTopLevel(file string, settings []byte, key string, v any) ([]byte, error) {
+	root, err := parseTree(settings)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != '{' {
+		return nil, fmt.Errorf("%s: the settings are not a JSON object; nothing was written", file)
+	}
+	if root.get(key) != nil {
+		return settings, nil
+	}
+	return newEditor(settings).insertMember(root, key, v), nil
+}

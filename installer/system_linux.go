@@ -103,7 +103,7 @@ func stopSystemService(ctx context.Context) error {
 		run(ctx, "systemctl", "--global", "disable", systemd.TrayName)
 		os.Remove(tray)
 	}
-	stopDetached(ServiceOptions{Socket: sys.Socket})
+	stopDetachedAndWait(sys.Socket)
 	return err
 }
 

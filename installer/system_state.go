@@ -80,6 +80,19 @@ func removeUserInstall(ctx context.Context, o Options, name string) {
 	fmt.Fprintf(o.Out, "removed %s's own (user-mode) install: the system daemon guards them now\n", name)
 }
 
+// stopDetachedAndWait stops a detached system daemon and waits (up to
+// five seconds) until its process is gone, not only its lock: the
+// service user can only be removed once nothing runs as it.
+func stopDetachedAndWait(socket string) {
+	pid := lockHolder(socket)
+	stopDetached(ServiceOptions{Socket: socket})
+	for deadline := time.Now().Add(5 * time.Second); pid > 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+	}
+}
+
 // systemLogFile is the detached system daemon's own log.
 func systemLogFile(sys paths.SystemLayout) string { return filepath.Join(sys.Log, "agentjail.log") }
 
