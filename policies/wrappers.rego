@@ -103,11 +103,12 @@ core_wrappers := {
 	# Namespaces, sandboxes and other roots: what they run is still run.
 	"chroot": {"skip": 1, "value": ["userspec", "groups"], "emit": "options"},
 	"nsenter": {"value": ["t", "target", "S", "setuid", "G", "setgid"], "emit": "options"},
-	"unshare": {"value": ["propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "S", "setuid", "G", "setgid", "R", "root", "w", "wd"]},
-	"firejail": {},
+	"unshare": {"value": ["propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "S", "setuid", "G", "setgid", "R", "root", "w", "wd"], "emit": "options"},
+	"firejail": {"emit": "options"},
 	"bwrap": {
 		"value": ["chdir", "tmpfs", "proc", "dev", "dir", "remount-ro", "uid", "gid", "hostname", "unsetenv", "seccomp", "info-fd", "json-status-fd", "lock-file", "sync-fd", "block-fd", "userns-block-fd", "args", "exec-label", "file-label", "cap-add", "cap-drop", "perms", "size", "userns", "userns2", "pidns", "argv0", "add-seccomp-fd"],
 		"pair": ["bind", "ro-bind", "dev-bind", "bind-try", "ro-bind-try", "dev-bind-try", "symlink", "setenv", "file", "bind-data", "ro-bind-data", "chmod", "overlay-src"],
+		"emit": "options",
 	},
 	"ip": {"words": ["netns", "exec"], "skip": 1},
 	"xvfb-run": {"value": ["e", "error-file", "f", "auth-file", "n", "server-num", "p", "xauth-protocol", "s", "server-args", "w", "wait"]},
