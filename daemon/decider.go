@@ -389,7 +389,7 @@ func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
 		// the user database: never from the event, which the agent writes.
 		// Its agentjail home is the user's ~/.agentjail, where their own
 		// (tightening) policies live: the pack guards it as in user mode.
-		opts.UID, opts.UserHome = req.CallerUID, callerHome(req.CallerUID)
+		opts.UID, opts.UserHome, opts.System = req.CallerUID, callerHome(req.CallerUID), true
 		if opts.UserHome != "" {
 			opts.Home = filepath.Join(opts.UserHome, ".agentjail")
 		}
@@ -411,6 +411,7 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		DaemonPID:     daemonPID,
 		Daemon:        ownIdentity(),
 		Root:          callerUID(opts.UID) == 0,
+		System:        opts.System,
 		Socket:        opts.Socket,
 		ProgramGroups: eng.ProgramGroups(),
 		Roles:         eng.ShellRoles(),

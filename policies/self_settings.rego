@@ -20,6 +20,7 @@ deny contains {"id": "self.settings_result", "msg": msg} if {
 # agent was not wired in (or the file was removed); a human should know.
 ask contains {"id": "self.settings_created", "msg": msg} if {
 	input.agentjail.guard_config[0]
+	not input.agentjail.system # the hooks are in the machine-wide settings
 	some g in input.agentjail.guard_config
 	g.created_unhooked
 	home_rel(g.path) in user_hook_files

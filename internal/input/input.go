@@ -42,6 +42,10 @@ type Env struct {
 	// Root is set when the hook runs as uid 0 (a container, CI, a VM):
 	// what sudo is asked for is then done by a plain command.
 	Root   bool
+	// System is set when the system daemon judges the call (system
+	// mode): agentjail's hooks live in the agents' machine-wide
+	// settings, not in the user's own files.
+	System bool
 	Socket string // the daemon's socket ($AGENTJAIL_SOCKET or its default)
 	// ProgramGroups maps a program to the rule groups that care about it
 	// (the policies' data.agentjail.program_groups); input.agentjail.kinds
@@ -125,6 +129,8 @@ type Derived struct {
 	Daemon        Daemon
 	// Root is Env.Root (input.agentjail.root, only when set).
 	Root bool
+	// System is Env.System (input.agentjail.system, only when set).
+	System bool
 	// Cwd is the event's cwd made absolute (against the hook's cwd) and
 	// cleaned; the hook's cwd when the event has none; the folder the tool
 	// itself names when it runs elsewhere (Gemini's dir_path).
@@ -274,7 +280,7 @@ func pathLike(key string) bool {
 
 // Derive computes the derived facts for a decoded event.
 func Derive(event map[string]any, env Env) *Derived {
-	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Root: env.Root, Socket: env.Socket, groups: env.ProgramGroups}
+	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Root: env.Root, System: env.System, Socket: env.Socket, groups: env.ProgramGroups}
 	if env.Daemon != nil {
 		d.Daemon = *env.Daemon
 	} else {

@@ -68,6 +68,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 	if d.Root {
 		b.Field("root", b.Bool(true))
 	}
+	if d.System {
+		b.Field("system", b.Bool(true))
+	}
 	if d.PatchTruncated {
 		b.Field("patch_truncated", b.Bool(true))
 	}
