@@ -116,6 +116,7 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 		newTryCmd(),
 		newLogsCmd(),
 		newReloadCmd(),
+		newTrayCmd(),
 		newPolicyCmd(),
 		newVersionCmd(),
 	)

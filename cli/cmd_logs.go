@@ -4,19 +4,23 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/app"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/safetext"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 type logFilter struct {
@@ -52,7 +56,12 @@ func newLogsCmd() *cobra.Command {
 (time, verdict, agent, tool, summary, rule), or as JSON lines with --json. -f keeps
 following new decisions. Colours only on a terminal; NO_COLOR turns them off.
 Decisions of ` + "`agentjail try`" + ` are logged apart and shown only with --try (them
-alone) or --all.`,
+alone) or --all.
+
+In system mode (` + "`sudo agentjail install --system`" + `) the decision log is the service
+user's: logs asks the system daemon and shows your own decisions, from the
+latest it keeps in memory (` + fmt.Sprint(wire.MaxRecent) + ` of all users'); run with sudo it reads
+the whole log, every user's, with a UID column.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch f.verdict {
@@ -63,13 +72,21 @@ alone) or --all.`,
 			if f.since < 0 {
 				return exitWith(ExitUsage, "--since must be a positive duration such as 1h or 30m, not %v", f.since)
 			}
+			out := cmd.OutOrStdout()
+			p := newLogPrinter(out, asJSON)
 			path := filepath.Join(paths.Home(), "decisions.jsonl")
+			if systemMode() {
+				if !isRoot() {
+					// The log is the service user's: a user reads their
+					// own decisions through the daemon.
+					return logsFromDaemon(cmd.Context(), cmd.ErrOrStderr(), daemonClient(), n, follow, f, p)
+				}
+				path, p.uid = paths.System().DecisionLog(), true
+			}
 			recs, err := decisionlog.Read(path)
 			if err != nil {
 				return exitWith(ExitError, "reading %s: %v", path, err)
 			}
-			out := cmd.OutOrStdout()
-			p := newLogPrinter(out, asJSON)
 			now := time.Now()
 			var kept []decisionlog.Record
 			for _, r := range recs {
@@ -111,6 +128,9 @@ type logPrinter struct {
 	out    io.Writer
 	json   bool
 	colour bool
+	// uid adds a UID column: whose call each was (the system daemon's
+	// log, read by root, holds every user's).
+	uid bool
 }
 
 func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
@@ -119,7 +139,11 @@ func newLogPrinter(out io.Writer, asJSON bool) *logPrinter {
 
 func (p *logPrinter) header() {
 	if !p.json {
-		fmt.Fprintf(p.out, "%-19s  %-7s  %-*s  %-*s  %-*s  %s\n", "TIME", "VERDICT", agentWidth, "AGENT", toolWidth, "TOOL", summaryWidth, "SUMMARY", "RULE")
+		uid := ""
+		if p.uid {
+			uid = fmt.Sprintf("%-*s  ", uidWidth, "UID")
+		}
+		fmt.Fprintf(p.out, "%-19s  %-7s  %s%-*s  %-*s  %-*s  %s\n", "TIME", "VERDICT", uid, agentWidth, "AGENT", toolWidth, "TOOL", summaryWidth, "SUMMARY", "RULE")
 	}
 }
 
@@ -147,7 +171,15 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	if r.Undelivered {
 		rules += " (undelivered)" // last, so the columns stay put
 	}
-	fmt.Fprintf(p.out, "%-19s  %s  %-*s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, agentWidth, who, toolWidth, tool, summaryWidth, summary, rules)
+	uid := ""
+	if p.uid {
+		uid = "-" // not known: logged by a user's daemon, or before uids were
+		if r.UID != nil {
+			uid = strconv.Itoa(*r.UID)
+		}
+		uid = fmt.Sprintf("%-*s  ", uidWidth, uid)
+	}
+	fmt.Fprintf(p.out, "%-19s  %s  %s%-*s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, uid, agentWidth, who, toolWidth, tool, summaryWidth, summary, rules)
 }
 
 // Column widths of the table. MCP tool names run long
@@ -157,6 +189,7 @@ const (
 	agentWidth   = len(agent.Default) // the longest agent name, claude-code
 	toolWidth    = 20
 	summaryWidth = 50
+	uidWidth     = 6
 )
 
 // clip shortens s to width characters, ending in … when it cut.
@@ -212,4 +245,95 @@ func followLog(ctx context.Context, path string, f logFilter, p *logPrinter) err
 			}
 		}
 	}
+}
+
+// isRoot says the command runs as root; a variable, so tests can choose.
+var isRoot = func() bool { return os.Geteuid() == 0 }
+
+// daemonClient is the client of the daemon in force (newClient); a
+// variable, so tests can point it at a test daemon.
+var daemonClient = newClient
+
+// logsFromDaemon prints the caller's latest decisions as the daemon
+// answers them (wire.OpRecent), and with follow the new ones as they
+// come, until ctx ends. The daemon filters by whose call it was,
+// verdict, time and source; tool, agent and session are filtered here.
+func logsFromDaemon(ctx context.Context, errOut io.Writer, c *wire.Client, n int, follow bool, f logFilter, p *logPrinter) error {
+	q := &wire.RecentQuery{Verdict: wire.Verdict(f.verdict)}
+	switch {
+	case f.all:
+		q.Source = wire.RecentAllSources
+	case f.try:
+		q.Source = wire.SourceTry
+	}
+	if f.since > 0 {
+		q.After = time.Now().Add(-f.since).Format(time.RFC3339Nano)
+	}
+	if f.tool == "" && f.agent == "" && f.session == "" {
+		q.Limit = n // else the newest n left after the filters here
+	}
+	recs, err := recentFrom(ctx, c, q)
+	if err != nil {
+		return err
+	}
+	var kept []decisionlog.Record
+	for _, r := range recs {
+		if f.keep(r, time.Now()) {
+			kept = append(kept, r)
+		}
+	}
+	if n > 0 && len(kept) > n {
+		kept = kept[len(kept)-n:]
+	}
+	p.header()
+	for _, r := range kept {
+		p.print(r)
+	}
+	if !follow {
+		if len(kept) == 0 && !p.json {
+			fmt.Fprintf(errOut, "no decisions of yours among the latest %d the system daemon keeps (or none match); `sudo agentjail logs` reads the whole log\n", wire.MaxRecent)
+		}
+		return nil
+	}
+	last := time.Now()
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].Time
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		q.Limit, q.After = 0, last.Format(time.RFC3339Nano)
+		recs, err := recentFrom(ctx, c, q)
+		if err != nil {
+			continue // the daemon restarting, say: ask again
+		}
+		for _, r := range recs {
+			if r.Time.After(last) {
+				last = r.Time
+			}
+			if f.keep(r, time.Now()) {
+				p.print(r)
+			}
+		}
+	}
+}
+
+// recentFrom asks the daemon for the decisions q names, oldest first.
+func recentFrom(ctx context.Context, c *wire.Client, q *wire.RecentQuery) ([]decisionlog.Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	rec, err := c.Recent(ctx, q)
+	var werr *wire.Error
+	if errors.As(err, &werr) && werr.Code == wire.CodeUnknownOp {
+		return nil, exitWith(ExitError, "the running daemon predates `agentjail logs` through the daemon: restart it (sudo systemctl restart agentjail), or read the whole log with `sudo agentjail logs`")
+	}
+	if err != nil {
+		return nil, daemonError(err)
+	}
+	return app.DecodeRecords(rec.Records), nil
 }

@@ -198,18 +198,9 @@ func runSystemDaemon(ctx context.Context, cmd *cobra.Command) error {
 
 // newTray builds the tray and its notifier; Bind attaches the daemon.
 func newTray(log *slog.Logger, notify func() bool) *app.Tray {
-	notifier := app.NewNotifier(
-		func(title, body string) error {
-			if !notify() {
-				return app.ErrOff
-			}
-			return app.SendDesktop(title, body)
-		},
-		func(err error) { log.Warn("desktop notifications do not work here", "err", err) },
-	)
 	return app.NewTray(app.Options{
 		Log:      log,
-		Notifier: notifier,
+		Notifier: newNotifier(log, notify),
 		Agents: func() []app.AgentHook {
 			// Only where the files are matters to what is found and wired.
 			o := installer.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user"}
@@ -236,6 +227,20 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 		PoliciesDir: paths.Policies(),
 		DecisionLog: filepath.Join(paths.Home(), "decisions.jsonl"),
 	})
+}
+
+// newNotifier sends desktop notifications while notify says so
+// (config.yaml's notifications key).
+func newNotifier(log *slog.Logger, notify func() bool) *app.Notifier {
+	return app.NewNotifier(
+		func(title, body string) error {
+			if !notify() {
+				return app.ErrOff
+			}
+			return app.SendDesktop(title, body)
+		},
+		func(err error) { log.Warn("desktop notifications do not work here", "err", err) },
+	)
 }
 
 // agentHealth is the daemon's view of every agent (see

@@ -341,7 +341,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			d.decider.late(budget, "reading the request")
 			d.decider.count(wire.Deny)
 			err := writeResponse(conn, &wire.Response{Decision: dec})
-			d.logDecision(map[string]any{}, dec, err == nil)
+			d.logDecisionAs(caller, "", map[string]any{}, dec, err == nil, false)
 		case errors.As(err, &nerr) && nerr.Timeout():
 			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
 		default:
@@ -505,8 +505,14 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		d.decider.Load(ctx)
 		d.logLoad()
 		return &wire.Response{Status: d.Status()}, nil
+	case wire.OpRecent:
+		rec, werr := d.recent(req.Recent, caller)
+		if werr != nil {
+			return &wire.Response{Error: werr}, nil
+		}
+		return &wire.Response{Recent: rec}, nil
 	}
-	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status and reload", req.Op)}}, nil
+	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload and recent", req.Op)}}, nil
 }
 
 // decideBy decides req on a worker and answers by deadline whatever
@@ -578,23 +584,13 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 	return lateDecision(budget, stage, accepted), nil, nil
 }
 
-// logDecision records an agent's decision in the decision log and tells
-// the tray.
-func (d *Daemon) logDecision(in map[string]any, dec *wire.Decision, delivered bool) {
-	d.logDecisionFrom("", in, dec, delivered, false)
-}
-
-// logDecisionFrom records a decision from source (see wire.Request): a
-// try is logged with its source, and the tray (counts, notifications,
-// recent blocks) never hears of it. repeat says the call was logged
-// already from another hook; an answer that was not delivered is logged
-// all the same, marked, since the agent did not hear it.
-func (d *Daemon) logDecisionFrom(source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
-	d.logDecisionAs(-1, source, in, dec, delivered, repeat)
-}
-
-// logDecisionAs is logDecisionFrom for a call from uid (-1: not known);
-// the system daemon records whose call each decision was.
+// logDecisionAs records a decision of a call from uid (-1: not known;
+// the system daemon records whose call each decision was) and source
+// (see wire.Request): a try is logged with its source, and the tray
+// (counts, notifications, recent blocks) never hears of it. repeat says
+// the call was logged already from another hook; an answer that was not
+// delivered is logged all the same, marked, since the agent did not
+// hear it.
 func (d *Daemon) logDecisionAs(uid int, source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
 	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is

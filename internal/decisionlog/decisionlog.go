@@ -11,6 +11,7 @@ package decisionlog
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,6 +62,11 @@ type Options struct {
 	MaxBackups int    // rotated files kept; 0 means 3
 	RecentMax  int    // denies kept in memory; 0 means 50
 	QueueMax   int    // records waiting for the disk; 0 means 10000; past it they are dropped and counted
+	// HistoryMax is how many of the latest decisions of every verdict
+	// and source are kept in memory for Latest (the system daemon
+	// answers each user's `agentjail logs` and tray from them); 0 means
+	// 1000. At New they are read from the end of the log file.
+	HistoryMax int
 }
 
 // Log is the decision log.
@@ -76,9 +82,14 @@ type Log struct {
 	closed   bool
 	recent   []Record // newest last
 	max      int
-	failures int64     // records not written
-	lastErr  string    // why the last one was not
-	lastAt   time.Time // when
+	// history holds the latest decisions, newest last: up to twice
+	// historyMax, trimmed to historyMax when full, so an Append copies
+	// nothing but now and then.
+	history    []Record
+	historyMax int
+	failures   int64     // records not written
+	lastErr    string    // why the last one was not
+	lastAt     time.Time // when
 }
 
 // New opens the log and starts its writer.
@@ -95,6 +106,9 @@ func New(o Options) *Log {
 	if o.QueueMax == 0 {
 		o.QueueMax = 10000
 	}
+	if o.HistoryMax == 0 {
+		o.HistoryMax = 1000
+	}
 	l := &Log{
 		path:     o.Path,
 		out:      &lumberjack.Logger{Filename: o.Path, MaxSize: o.MaxSizeMB, MaxBackups: o.MaxBackups},
@@ -103,6 +117,9 @@ func New(o Options) *Log {
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
 		max:      o.RecentMax,
+		// Read before the writer starts: the file's end is whole lines.
+		history:    tail(o.Path, o.HistoryMax),
+		historyMax: o.HistoryMax,
 	}
 	// lumberjack gives a new file the mode of the one it replaces, so a
 	// log once made world-readable would stay so across rotations.
@@ -183,6 +200,10 @@ func (l *Log) Append(r Record) {
 	} else {
 		l.queue = append(l.queue, r)
 	}
+	l.history = append(l.history, r)
+	if len(l.history) >= 2*l.historyMax {
+		l.history = append([]Record(nil), l.history[len(l.history)-l.historyMax:]...)
+	}
 	if r.Verdict == "deny" && r.Source == "" { // a try is not a block
 		l.recent = append(l.recent, r)
 		if len(l.recent) > l.max {
@@ -210,6 +231,64 @@ func (l *Log) RecentDenies(n int) []Record {
 	var out []Record
 	for i := len(l.recent) - 1; i >= 0 && len(out) < n; i-- {
 		out = append(out, l.recent[i])
+	}
+	return out
+}
+
+// Latest returns up to n of the latest decisions that keep accepts (all,
+// when keep is nil), newest first, from the HistoryMax kept in memory.
+// keep runs under the log's lock: it must be quick.
+func (l *Log) Latest(n int, keep func(Record) bool) []Record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Record
+	for i := len(l.history) - 1; i >= 0 && i >= len(l.history)-l.historyMax && len(out) < n; i-- {
+		if keep == nil || keep(l.history[i]) {
+			out = append(out, l.history[i])
+		}
+	}
+	return out
+}
+
+// tailBytes bounds what New reads of the log file's end: a record is
+// a few hundred bytes, so this holds the default HistoryMax.
+const tailBytes = 512 << 10
+
+// tail returns up to n of the last records of the log file at path,
+// oldest first, from at most its last tailBytes: enough for Latest after
+// a restart, never a slow start on a large log.
+func tail(path string, n int) []Record {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	start := max(0, fi.Size()-tailBytes)
+	data, err := io.ReadAll(io.NewSectionReader(fh, start, fi.Size()-start))
+	if err != nil {
+		return nil
+	}
+	if start > 0 {
+		// The first line is likely cut: skip to the next.
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil
+		}
+		data = data[i+1:]
+	}
+	var out []Record
+	for line := range bytes.Lines(data) {
+		var r Record
+		if json.Unmarshal(line, &r) == nil {
+			out = append(out, r)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
 	}
 	return out
 }

@@ -159,3 +159,19 @@ func (c *Client) status(ctx context.Context, op string) (*Status, error) {
 	}
 	return resp.Status, nil
 }
+
+// Recent asks for the caller's latest decisions (see RecentQuery); q nil
+// asks for the newest MaxRecent of the agents' calls.
+func (c *Client) Recent(ctx context.Context, q *RecentQuery) (*Recent, error) {
+	if q == nil {
+		q = &RecentQuery{}
+	}
+	resp, err := c.Do(ctx, &Request{Op: OpRecent, Recent: q})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Recent == nil {
+		return nil, fmt.Errorf("the agentjail daemon answered without its recent decisions; an older daemon may be running: restart it")
+	}
+	return resp.Recent, nil
+}

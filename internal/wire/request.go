@@ -18,9 +18,10 @@ import (
 // is not valid JSON, or a frame over MaxFrame this way (json.Marshal
 // would compact the event and might fit it), goes through WriteFrame's
 // path so that its errors stay the same. eventValid skips the check
-// when the caller has made it.
+// when the caller has made it. A request of a field the hook never sends
+// (Recent) takes WriteFrame's path too: it is not the hook's to speed.
 func requestFrame(req *Request, eventValid bool) ([]byte, error) {
-	if len(req.Event) > 0 && !eventValid && !json.Valid(req.Event) {
+	if req.Recent != nil || len(req.Event) > 0 && !eventValid && !json.Valid(req.Event) {
 		return marshalFrame(req)
 	}
 	b := make([]byte, 4, 4+len(req.Event)+256)

@@ -11,6 +11,7 @@ import (
 )
 
 var requestSamples = []Request{
+	{Op: OpRecent, Recent: &RecentQuery{Limit: 5, Verdict: Deny, After: "2026-01-02T03:04:05.123456789Z", Source: RecentAllSources}},
 	{Op: OpDecide, Event: []byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`), Cwd: "/w", Agent: "claude-code", HookTimeoutMillis: 2000},
 	{Op: OpDecide, Event: []byte(" {\n \"tool_name\" : \"Bash\", \"x\": [ 1 , 2 ] }\n"), Cwd: "/w/sp ace", HookFailClosed: true},
 	{Op: OpDecide, Event: []byte(`{"c":"<script>&amp;\u2028"}`), Cwd: "/tmp/\"quoted\"\\back\x01\x1f\t\n<&>\u2028", Agent: "gemini", Explain: true, Source: SourceTry},

@@ -20,6 +20,7 @@ const (
 	OpDecide = "decide" // evaluate one hook event
 	OpStatus = "status" // report health, policy sources and counters
 	OpReload = "reload" // reload policies and config from disk now
+	OpRecent = "recent" // the caller's latest decisions (Request.Recent)
 )
 
 // Request is one call from a client to the daemon. A connection carries
@@ -54,6 +55,8 @@ type Request struct {
 	// (a daemon kept busy) is counted, and a request whose hook has given
 	// up is not worked on.
 	HookStartMillis int64 `json:"hook_start_ms,omitempty"`
+	// Recent says which decisions an OpRecent request wants.
+	Recent *RecentQuery `json:"recent,omitempty"`
 	// CallerUID is the uid of the process that sent the request, read
 	// by the daemon from the socket's peer credentials, never from the
 	// request; nil until then.
@@ -63,12 +66,51 @@ type Request struct {
 // SourceTry marks a request made by `agentjail try`.
 const SourceTry = "try"
 
-// Response answers one Request. Exactly one of Error, Decision or Status
-// is set (Reload answers with Status).
+// Response answers one Request. Exactly one of Error, Decision, Status
+// or Recent is set (Reload answers with Status).
 type Response struct {
 	Error    *Error    `json:"error,omitempty"`
 	Decision *Decision `json:"decision,omitempty"`
 	Status   *Status   `json:"status,omitempty"`
+	Recent   *Recent   `json:"recent,omitempty"`
+}
+
+// RecentQuery asks for the latest decisions the daemon keeps in memory
+// (the newest MaxRecent of every caller, the tail of its decision log
+// read at start included). The system daemon answers a caller with its
+// own decisions only, unless the caller is root; a user's daemon
+// answers its user with all of them.
+type RecentQuery struct {
+	// Limit is how many of the newest matching decisions; 0 or more
+	// than MaxRecent means MaxRecent.
+	Limit int `json:"limit,omitempty"`
+	// Verdict, when set, keeps only that verdict.
+	Verdict Verdict `json:"verdict,omitempty"`
+	// After, when set (RFC 3339, nanoseconds kept), keeps only the
+	// decisions made after it: a client following the log passes the
+	// time of the last decision it has.
+	After string `json:"after,omitempty"`
+	// Source is "" for the agents' calls, SourceTry for those of
+	// `agentjail try` alone, or RecentAllSources for both.
+	Source string `json:"source,omitempty"`
+}
+
+// RecentAllSources is RecentQuery.Source for every decision.
+const RecentAllSources = "all"
+
+// MaxRecent is the most decisions one OpRecent answer holds, and how
+// many the daemon keeps in memory to answer from.
+const MaxRecent = 1000
+
+// Recent answers an OpRecent request.
+type Recent struct {
+	// Records are the matching decisions, oldest first, each exactly as
+	// the decision log writes it (internal/decisionlog.Record): one
+	// schema, not a copy of it here.
+	Records []json.RawMessage `json:"records"`
+	// Omitted counts the matching decisions left out, oldest first, so
+	// the answer fits in a frame (MaxFrame).
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // Verdict is what agentjail says about a tool call.
@@ -123,7 +165,7 @@ const (
 	CodeTimeout    = "timeout"     // the request did not arrive in time
 	CodeUnknownOp  = "unknown_op"  // Request.Op is not one this daemon knows
 	CodeInternal   = "internal"    // the daemon failed; the message says how
-	CodeBusy       = "busy"        // a try, status or reload found no capacity left beside the agents' calls
+	CodeBusy       = "busy"        // a try, status, reload or recent found no capacity left beside the agents' calls
 )
 
 // Error is a typed failure. The client also returns it for failures it
