@@ -211,6 +211,37 @@ func TestSystemModeInside(t *testing.T) {
 		s.expectHook(t, "cat ~/.aws/credentials", "deny")
 		s.expectHook(t, "echo still-judged", "allow")
 	})
+	t.Run("what the daemon cannot read is judged as unknown", func(t *testing.T) {
+		// A folder only the agent's user may enter: the service user
+		// cannot read the script there, so it is not judged harmless.
+		s.asAgentOK(t, "sh", "-c", "mkdir -m 700 ~/private && printf 'cat ~/.aws/credentials\\n' > ~/private/run.sh")
+		s.expectHook(t, "bash ~/private/run.sh", "ask")
+		s.expectHook(t, "~/private/run.sh", "ask")
+		// The same script where the daemon may read it is judged by what it runs.
+		s.asAgentOK(t, "sh", "-c", "mkdir -p ~/open && chmod 755 ~/open && cp ~/private/run.sh ~/open/ && chmod 644 ~/open/run.sh && chmod 755 ~/private/run.sh")
+		s.expectHook(t, "bash ~/open/run.sh", "deny")
+	})
+	t.Run("a fork bomb under the user's limits never makes the hook allow", func(t *testing.T) {
+		// The user's own process limit, filled by a fork bomb: the hook
+		// either cannot start (the agent's onFailure blocks then) or
+		// answers deny; it never lets the key read through.
+		bomb := exec.Command("prlimit", "--nproc=40", "--", "sh", "-c", "b() { b | b & }; b")
+		bomb.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(s.uid), Gid: uint32(s.gid), Groups: []uint32{}}, Setsid: true}
+		mustDo(t, bomb.Start())
+		defer func() {
+			exec.Command("pkill", "-KILL", "-u", s.agent).Run()
+			bomb.Wait()
+		}()
+		time.Sleep(300 * time.Millisecond)
+		event, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat ~/.aws/credentials"}, "cwd": s.home})
+		for i := 0; i < 5; i++ {
+			r := s.asAgentEnvLimited(event, "/usr/local/libexec/agentjail/agentjail-hook", "--system")
+			if r.code == 0 && !strings.Contains(r.stdout, `"deny"`) {
+				t.Fatalf("under a fork bomb the hook let a key read through: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+		}
+		exec.Command("pkill", "-KILL", "-u", s.agent).Run()
+	})
 	t.Run("a user's own policy may tighten, never loosen", func(t *testing.T) {
 		dir := filepath.Join(s.home, ".agentjail", "policies")
 		s.asAgentOK(t, "mkdir", "-p", dir)
@@ -315,6 +346,12 @@ func (s *sysEnv) asAgentEnv(stdin []byte, extra []string, name string, args ...s
 		code = -1
 	}
 	return sysResult{o.String(), e.String(), code}
+}
+
+// asAgentEnvLimited runs the hook as the agent's user under the same
+// process limit as the fork bomb, so the user's process count counts.
+func (s *sysEnv) asAgentEnvLimited(stdin []byte, name string, args ...string) sysResult {
+	return s.asAgentEnv(stdin, nil, "prlimit", append([]string{"--nproc=40", "--", name}, args...)...)
 }
 
 func (s *sysEnv) asAgentOK(t *testing.T, name string, args ...string) {

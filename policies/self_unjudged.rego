@@ -42,3 +42,11 @@ unjudged_root(d) if {
 	some p in protected_examples
 	under(p, d)
 }
+
+# A file a command runs that the daemon may not read (the system daemon
+# runs as its own user, kept out of a user's private folders): what it
+# runs is unknown, never harmless.
+ask contains {"id": "self.unreadable_script", "msg": msg} if {
+	input.agentjail.unreadable[0] # first: every other call stops here
+	msg := sprintf("agentjail could not read %s, which this command runs, so it cannot tell what it does; a human should confirm (in system mode, keep the scripts the agent runs where agentjail's service user may read them).", [concat(", ", [pretty(p) | some p in input.agentjail.unreadable])])
+}

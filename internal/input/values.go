@@ -1,6 +1,8 @@
 package input
 
 import (
+	"strings"
+
 	"sync"
 
 	"github.com/agentjail/agentjail/internal/shell"
@@ -143,6 +145,9 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		if unjudged(d.Shell.Commands) {
 			b.Field("unjudged", b.Bool(true))
 		}
+		if files := unreadable(d.Shell.Commands); len(files) > 0 {
+			b.Field("unreadable", b.Strings(files))
+		}
 		if d.Shell.Error != "" {
 			b.Field("parse_error", b.String(d.Shell.Error))
 		}
@@ -165,6 +170,19 @@ func repeats(cmds []shell.Command) bool {
 // unjudged reports a command with a glob, archive or patch the parser
 // could not read to the end (input.agentjail.unjudged), so that the rules
 // about them skip every other call at once.
+// unreadable are the files commands run that are there but the daemon
+// may not read (the system daemon's own user, kept out of a private
+// folder), so what they run is unknown.
+func unreadable(cmds []shell.Command) []string {
+	var out []string
+	for _, c := range cmds {
+		if f, ok := strings.CutSuffix(c.Unread, ": "+shell.UnreadDenied); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func unjudged(cmds []shell.Command) bool {
 	for _, c := range cmds {
 		if len(c.Unjudged) > 0 {

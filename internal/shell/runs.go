@@ -53,6 +53,10 @@ func ReadScript(p string) ([]byte, error) {
 	return agentconfig.ReadUpTo(real, MaxScriptSize)
 }
 
+// UnreadDenied is why a file that is there was not read when reading it
+// failed (permission denied, as the system daemon's own user).
+const UnreadDenied = "cannot be read"
+
 // fileContent is what the file at p holds when it runs. found is false
 // when there is nothing to judge: no such file, a folder, no reader.
 // unread, when set, says why a file that is there was not judged; head
@@ -77,7 +81,7 @@ func (w *walker) fileContent(p string) (content string, found bool, unread strin
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, agentconfig.ErrNotRegular), errors.Is(err, syscall.ENOTDIR):
 		return "", false, ""
 	default:
-		return "", false, "cannot be read"
+		return "", false, UnreadDenied
 	}
 }
 
@@ -225,7 +229,9 @@ func (w *walker) pathRun(n int, sc *scope) {
 		}
 	}
 	if why != "" {
-		if interp != "" {
+		// A file not read to the end that says it is a script, or one
+		// the daemon may not read at all (a program or a script: unknown).
+		if interp != "" || why == UnreadDenied {
 			w.unread(n, p, why)
 		}
 		return
