@@ -85,15 +85,15 @@ type policySet struct {
 
 // DeciderOptions configures NewDecider.
 type DeciderOptions struct {
-	Pack     fs.FS  // the embedded default pack
-	Home     string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
+	Pack fs.FS  // the embedded default pack
+	Home string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
 	// ConfigDir, when set, is where policies/ and config.yaml are read
 	// instead (the system daemon's /etc/agentjail); Home keeps the
 	// state (the last good config).
 	ConfigDir string
 	// System: judge each call as its caller's (Request.CallerUID), with
 	// the caller's home, and that user's own policies as tightening only.
-	System bool
+	System   bool
 	UserHome string // the user's home directory, for ~ in paths
 	Socket   string // the socket the daemon serves (input.agentjail.socket)
 	// UID is the uid the hook runs as, for input.agentjail.root; nil

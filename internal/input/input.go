@@ -41,7 +41,7 @@ type Env struct {
 	Daemon *Daemon
 	// Root is set when the hook runs as uid 0 (a container, CI, a VM):
 	// what sudo is asked for is then done by a plain command.
-	Root   bool
+	Root bool
 	// System is set when the system daemon judges the call (system
 	// mode): agentjail's hooks live in the agents' machine-wide
 	// settings, not in the user's own files.
