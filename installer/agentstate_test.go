@@ -145,6 +145,27 @@ func TestAgentSwitchesOff(t *testing.T) {
 	}
 }
 
+// In system mode the user's own settings still count for Gemini CLI: the
+// system file's enabled true outweighs the user's false, but the user's
+// hooksConfig.disabled is merged in and switches our hook off by name.
+func TestGeminiOffInSystemMode(t *testing.T) {
+	o := agentOptions(t)
+	o.System = true
+	sys := filepath.Join(t.TempDir(), "settings.json")
+	t.Setenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", sys)
+	t.Setenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "")
+	write(t, sys, `{"hooksConfig": {"enabled": true}}`)
+	user := filepath.Join(o.UserHome, ".gemini", "settings.json")
+	write(t, user, `{"hooksConfig": {"enabled": false}}`)
+	if got := o.geminiOff(); len(got) != 0 {
+		t.Errorf("the user's enabled false under the system's true: %q, want nothing", got)
+	}
+	write(t, user, `{"hooksConfig": {"enabled": false, "disabled": ["agentjail"]}}`)
+	if got := strings.Join(o.geminiOff(), "\n"); !strings.Contains(got, `~/.gemini/settings.json lists "agentjail" in hooksConfig.disabled`) {
+		t.Errorf("the user's disabled list in system mode: %q", got)
+	}
+}
+
 func setVar(t *testing.T, v *string, to string) {
 	old := *v
 	*v = to

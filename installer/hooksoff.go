@@ -112,9 +112,11 @@ func geminiSystemDefaults() string {
 // geminiOff: hooksConfig.enabled false turns the hooks system off (the
 // last of system defaults, user settings, system settings wins);
 // hooksConfig.disabled (merged as a union) names hooks that do not run,
-// by their name or, without one, their command.
+// by their name or, without one, their command. The user's own file is
+// read in system mode too: the system file's enabled true outweighs its
+// false, but nothing outweighs its disabled list.
 func (o Options) geminiOff() []string {
-	files := []string{geminiSystemDefaults(), o.geminiSettingsPath(), geminiSystemSettings()}
+	files := []string{geminiSystemDefaults(), filepath.Join(o.UserHome, ".gemini", "settings.json"), geminiSystemSettings()}
 	var out []string
 	enabled, from := true, ""
 	for _, f := range files {
