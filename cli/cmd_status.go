@@ -62,6 +62,8 @@ Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 
 // statusReport is what `status --json` prints.
 type statusReport struct {
+	// Mode is "user" or "system" (see modeLine).
+	Mode      string        `json:"mode"`
 	Running   bool          `json:"running"`
 	Socket    string        `json:"socket"`
 	Daemon    *wire.Status  `json:"daemon,omitempty"`
@@ -89,7 +91,10 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	rep := statusReport{Socket: clientSocket()}
+	rep := statusReport{Socket: clientSocket(), Mode: "user"}
+	if system {
+		rep.Mode = "system"
+	}
 	st, err := newClient().Status(ctx)
 	if err == nil {
 		rep.Running, rep.Daemon = true, st
@@ -193,6 +198,15 @@ func healthy(st *wire.Status, fo failOpenStats) bool {
 	return len(st.Problems) == 0
 }
 
+// modeLine says which mode is in force, and in user mode what system
+// mode would add.
+func modeLine(mode string) string {
+	if mode == "system" {
+		return "system (the daemon runs as its own user; its files and the agents' machine-wide hooks are root's, out of the agent's reach)"
+	}
+	return "user (the daemon, its files and the hooks are yours, so rules guard them; `sudo agentjail install --system` puts them out of the agent's reach)"
+}
+
 func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	paint := coloursFor(out).paint
 	if !rep.Running {
@@ -207,6 +221,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		line := safetext.Line
 		fmt.Fprintf(out, "agentjail: %s (pid %d, up %s, version %s, %s)\n", paint(green, "running"), st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
 		fmt.Fprintf(out, "socket:    %s\n", line(st.Socket))
+		fmt.Fprintf(out, "mode:      %s\n", modeLine(rep.Mode))
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}
