@@ -191,7 +191,21 @@ func TestSystemModeInside(t *testing.T) {
 	before := []byte("{\n  // the admin's own\n  \"ui\": {\"theme\": \"GitHub\"}\n}\n")
 	mustDo(t, os.WriteFile("/etc/gemini-cli/settings.json", before, 0o644))
 
+	// The agent's user had a user-mode install: install --system takes
+	// it out, so no agent runs two hooks and no second daemon answers.
+	userPID := s.userModeInstall()
+
 	out := s.root(filepath.Join(bin, "agentjail"), "install", "--system", "--service-user", s.svc, "--user", s.agent)
+	if b, _ := os.ReadFile(filepath.Join(s.home, ".claude", "settings.json")); bytes.Contains(b, []byte("agentjail-hook")) {
+		t.Errorf("install --system left the user-mode hook in ~/.claude/settings.json:\n%s\n%s", b, out)
+	}
+	// It stops once its lock is released; give it a moment to exit.
+	for i := 0; i < 100 && syscall.Kill(userPID, 0) == nil; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if syscall.Kill(userPID, 0) == nil {
+		t.Errorf("install --system left the user-mode daemon (pid %d) running:\n%s", userPID, out)
+	}
 	if !strings.Contains(out, "the system daemon runs as "+s.svc) {
 		t.Fatalf("install --system did not start the daemon:\n%s", out)
 	}
@@ -223,8 +237,11 @@ func TestSystemModeInside(t *testing.T) {
 			"rm -rf /etc/github-copilot/policy.d",
 			"ln -sf /dev/null /run/agentjail/agentjail.sock",
 		} {
-			if res := s.asAgent(nil, "sh", "-c", attack); res.code == 0 {
+			switch res := s.asAgent(nil, "sh", "-c", attack); res.code {
+			case 0:
 				t.Errorf("the agent's user could run %q: the OS must refuse it", attack)
+			case 127:
+				t.Errorf("%q was not tried: its program is missing here (%s)", attack, res.stderr)
 			}
 		}
 		if s.daemonPID() != pid {
@@ -316,6 +333,34 @@ func mustDo(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// userModeInstall installs user mode as the agent's user (binaries
+// copied where that user may run them) and returns its daemon's pid.
+func (s *sysEnv) userModeInstall() int {
+	t := s.t
+	src := filepath.Join(s.home, "src")
+	s.asAgentOK(t, "mkdir", "-p", src, filepath.Join(s.home, ".claude"))
+	for _, name := range []string{"agentjail", "agentjail-hook"} {
+		b, err := os.ReadFile(filepath.Join(bin, name))
+		mustDo(t, err)
+		mustDo(t, os.WriteFile(filepath.Join(src, name), b, 0o755))
+		mustDo(t, os.Chown(filepath.Join(src, name), s.uid, s.gid))
+	}
+	r := s.asAgentEnv(nil, []string{"AGENTJAIL_SERVICE=detached"}, filepath.Join(src, "agentjail"), "install", "--for", "claude-code")
+	if r.code != 0 {
+		t.Fatalf("user-mode install as the agent: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	st := s.asAgent(nil, filepath.Join(s.home, ".agentjail", "bin", "agentjail"), "status", "--json")
+	var rep struct {
+		Daemon struct {
+			PID int `json:"pid"`
+		} `json:"daemon"`
+	}
+	if json.Unmarshal([]byte(st.stdout), &rep); rep.Daemon.PID == 0 {
+		t.Fatalf("the user-mode daemon does not answer:\n%s\n%s", st.stdout, st.stderr)
+	}
+	return rep.Daemon.PID
 }
 
 // bindTools makes the repo's .tools (the agent CLIs, maybe Node) reach-

@@ -31,6 +31,7 @@ const (
 	aclMask     = 0x10
 	aclOther    = 0x20
 	aclSearch   = 0x1 // --x
+	aclRead     = 0x4 // r--
 )
 
 type aclEntry struct {
@@ -40,18 +41,24 @@ type aclEntry struct {
 
 // grantSearch adds user:uid:--x to dir's access ACL and reports whether
 // such an entry was there already.
-func grantSearch(dir string, uid int) (bool, error) {
+func grantSearch(dir string, uid int) (bool, error) { return grantACL(dir, uid, aclSearch) }
+
+// grantList adds user:uid:r-x: the folder of the user's own policies,
+// which the daemon lists to load them.
+func grantList(dir string, uid int) (bool, error) { return grantACL(dir, uid, aclSearch|aclRead) }
+
+func grantACL(dir string, uid int, perm uint16) (bool, error) {
 	entries, err := readACL(dir)
 	if err != nil {
 		return false, err
 	}
 	for _, e := range entries {
-		if e.tag == aclUser && e.id == uint32(uid) && e.perm&aclSearch != 0 {
+		if e.tag == aclUser && e.id == uint32(uid) && e.perm&perm == perm {
 			return true, nil
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e aclEntry) bool { return e.tag == aclUser && e.id == uint32(uid) })
-	entries = append(entries, aclEntry{aclUser, aclSearch, uint32(uid)})
+	entries = append(entries, aclEntry{aclUser, perm, uint32(uid)})
 	return false, writeACL(dir, entries)
 }
 

@@ -170,6 +170,23 @@ func InstallSystem(ctx context.Context, o Options) error {
 		removeUserInstall(ctx, o, name)
 	}
 	for _, h := range homes {
+		// The user's own policies (tightening only) are read from
+		// ~/.agentjail/policies, which user mode made private.
+		for _, g := range []struct {
+			dir  string
+			list bool
+		}{{filepath.Join(h, ".agentjail"), false}, {filepath.Join(h, ".agentjail", "policies"), true}} {
+			if fi, err := os.Lstat(g.dir); err != nil || !fi.IsDir() {
+				continue
+			}
+			grant := grantSearch
+			if g.list {
+				grant = grantList
+			}
+			if existed, err := grant(g.dir, uid); err == nil && !slices.ContainsFunc(sst.Homes, func(x homeGrant) bool { return x.Dir == g.dir }) {
+				sst.Homes = append(sst.Homes, homeGrant{Dir: g.dir, Existed: existed})
+			}
+		}
 		existed, err := grantSearch(h, uid)
 		if err != nil {
 			fmt.Fprintf(out, "could not let %s search %s (%v): calls there whose files it must read are judged as unknown\n", o.ServiceUser, h, err)

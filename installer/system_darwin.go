@@ -138,10 +138,21 @@ func grantSearch(dir string, uid int) (bool, error) {
 	return false, run(context.Background(), "chmod", "+a", "user:"+u.Username+" allow search", dir)
 }
 
+// grantList lets the service user list and search dir (the user's own
+// policies folder).
+func grantList(dir string, uid int) (bool, error) {
+	u, err := user.LookupId(strconv.Itoa(uid))
+	if err != nil {
+		return false, err
+	}
+	return false, run(context.Background(), "chmod", "+a", "user:"+u.Username+" allow list,search,read", dir)
+}
+
 func revokeSearch(dir string, uid int) error {
 	u, err := user.LookupId(strconv.Itoa(uid))
 	if err != nil {
 		return err
 	}
+	run(context.Background(), "chmod", "-a", "user:"+u.Username+" allow list,search,read", dir)
 	return run(context.Background(), "chmod", "-a", "user:"+u.Username+" allow search", dir)
 }
