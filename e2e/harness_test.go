@@ -22,9 +22,13 @@ import (
 // bin is where TestMain built agentjail, agentjail-hook and the floor.
 var bin string
 
+// builtBinaries names the parent's binaries to a test run again inside
+// a namespace of its own (system_linux_test.go).
+const builtBinaries = "AGENTJAIL_E2E_BIN"
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(builtBinaries); dir != "" {
-		// A test run again inside a namespace of its own (system_test.go)
+		// A test run again inside a namespace of its own (system_linux_test.go)
 		// uses the binaries its parent built.
 		bin = dir
 		os.Exit(m.Run())

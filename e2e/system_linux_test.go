@@ -31,7 +31,6 @@ import (
 // made, whatever happened inside.
 
 const (
-	builtBinaries = "AGENTJAIL_E2E_BIN"         // the parent's binaries, for a run inside
 	insideSystem  = "AGENTJAIL_E2E_SYSTEM"      // "service-user agent-user": run the inside test
 	requireSystem = "AGENTJAIL_REQUIRE_SYSTEM"  // set by CI: the system test must run, not skip
 	toolsMount    = "/opt/agentjail-test-tools" // the repo's .tools, bound where any user may reach it
