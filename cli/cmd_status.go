@@ -300,10 +300,10 @@ func printNotRunning(out io.Writer, socket string, dialErr error, paint func(str
 		fmt.Fprintf(out, "  it recreates its socket by itself within a second or two; if this stays, see %s and restart it\n", wire.DaemonLogPath())
 	case a.Cause == wire.CauseNotSocket:
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
-		fmt.Fprintf(out, "  move it away (a daemon refuses to replace it when it starts); then %s\n", wire.StartAdvice())
+		fmt.Fprintf(out, "  move it away (a daemon refuses to replace it when it starts); then %s\n", wire.StartAdviceFor(clientSocket()))
 	default:
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
-		fmt.Fprintf(out, "  %s\n", wire.StartAdvice())
+		fmt.Fprintf(out, "  %s\n", wire.StartAdviceFor(clientSocket()))
 	}
 }
 
@@ -436,7 +436,7 @@ func readFailOpens(path string, since time.Time) failOpenStats {
 func daemonError(err error) error {
 	var derr *wire.DialError
 	if errors.As(err, &derr) {
-		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, wire.StartAdvice())
+		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, wire.StartAdviceFor(clientSocket()))
 	}
 	return exitWith(ExitError, "%v", err)
 }

@@ -247,6 +247,14 @@ func startsObject(b []byte) bool {
 	return len(b) > 0 && b[0] == '{'
 }
 
+// startAdvice says how the daemon this hook asks starts again.
+func startAdvice(opts Options) string {
+	if opts.Client != nil {
+		return wire.StartAdviceFor(opts.Client.SocketPath())
+	}
+	return wire.StartAdvice()
+}
+
 // unreachable answers a call the daemon did not answer (err), saying
 // what actually happened: no daemon, a daemon whose socket is gone,
 // another file in its place, a server that is not ours, no answer in
@@ -262,7 +270,7 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 	if errors.As(err, &untrusted) {
 		// Whatever answers there could be anyone's: the event is never
 		// sent to it and its verdict never believed.
-		return failure(opts, stdout, stderr, wire.CauseUntrusted, err.Error(), "find out what is listening there and remove it; then "+wire.StartAdvice())
+		return failure(opts, stdout, stderr, wire.CauseUntrusted, err.Error(), "find out what is listening there and remove it; then "+startAdvice(opts))
 	}
 	socket := (&wire.Client{}).SocketPath()
 	if opts.Client != nil {
@@ -286,15 +294,15 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 			return failure(opts, stdout, stderr, now.Cause, fmt.Sprintf("%s, and it did not listen again within %v", what, opts.Timeout),
 				fmt.Sprintf("the daemon recreates its socket by itself within a second or two; if calls keep failing, see `agentjail status` and %s, and restart it", wire.DaemonLogPath()))
 		case now.Cause == wire.CauseNotSocket:
-			return failure(opts, stdout, stderr, now.Cause, what, "move it away (a daemon refuses to replace it when it starts); then "+wire.StartAdvice())
+			return failure(opts, stdout, stderr, now.Cause, what, "move it away (a daemon refuses to replace it when it starts); then "+startAdvice(opts))
 		}
-		return failure(opts, stdout, stderr, now.Cause, what, wire.StartAdvice())
+		return failure(opts, stdout, stderr, now.Cause, what, startAdvice(opts))
 	}
 	if late {
 		return failure(opts, stdout, stderr, wire.CauseTimeout, fmt.Sprintf("no answer from the agentjail daemon within %v", opts.Timeout), "see `agentjail status`")
 	}
 	if notRunning(err) {
-		return failure(opts, stdout, stderr, wire.CauseNoDaemon, err.Error(), wire.StartAdvice())
+		return failure(opts, stdout, stderr, wire.CauseNoDaemon, err.Error(), startAdvice(opts))
 	}
 	return failure(opts, stdout, stderr, wire.CauseDaemonError, err.Error(), "see `agentjail status`")
 }

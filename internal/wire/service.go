@@ -41,7 +41,14 @@ func InstalledBin(name string) string { return filepath.Join(Home(), "bin", name
 // detached daemon, or, where agentjail was never installed, that it is
 // not installed. `agentjail run` alone is never the advice: it is a
 // foreground process that dies with its terminal.
-func StartAdvice() string {
+func StartAdvice() string { return StartAdviceFor(SocketPath()) }
+
+// StartAdviceFor is StartAdvice for the daemon on socket: the system
+// daemon's is the administrator's to start (systemStartAdvice).
+func StartAdviceFor(socket string) string {
+	if isSystemSocket(socket) {
+		return systemStartAdvice
+	}
 	bin := InstalledBin("agentjail")
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Sprintf("agentjail is not installed here (no %s): install it with `agentjail install` (from a checkout: `make install`); `agentjail run` in a terminal guards only while that terminal lives", bin)
