@@ -71,7 +71,9 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 			if system {
 				o.DryRun, o.Out = dryRun, cmd.OutOrStdout()
 				o.ServeUsers, o.ManagedHooksOnly, o.ServiceUser = serve, managedOnly, serviceUser
-				o.FailClosed, o.HookTimeout = systemHookConfig()
+				var fromConfig bool
+				o.FailClosed, o.HookTimeout, fromConfig = systemHookConfig()
+				o.ManagedHooksOnly = o.ManagedHooksOnly || fromConfig
 				if err := installer.InstallSystem(cmd.Context(), o); err != nil {
 					return exitWith(ExitError, "%v", err)
 				}
@@ -104,13 +106,13 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 // systemHookConfig is the fail mode and hook timeout a system install
 // writes: /etc/agentjail/config.yaml's, failing closed unless it says
 // fail_mode: open.
-func systemHookConfig() (bool, time.Duration) {
+func systemHookConfig() (failClosed bool, timeout time.Duration, managedOnly bool) {
 	sys := paths.System()
 	if _, err := os.Stat(sys.ConfigFile()); err != nil {
-		return true, 0 // the first install writes fail_mode: closed
+		return true, 0, false // the first install writes fail_mode: closed
 	}
 	in := daemon.ConfigInForce(sys.Config)
-	return in.Config.FailMode != "open" || in.Err != nil, in.Config.HookTimeout
+	return in.Config.FailMode != "open" || in.Err != nil, in.Config.HookTimeout, in.Config.System.ManagedHooksOnly
 }
 
 func newUninstallCmd() *cobra.Command {

@@ -61,6 +61,9 @@ type Config struct {
 	// may carry, such as system/log for the org's own decision-log mask;
 	// a bundle with any other root is refused.
 	OrgRoots []string `mapstructure:"org_roots"`
+	// System holds what only a system install (`sudo agentjail install
+	// --system`) reads.
+	System System `mapstructure:"system"`
 	// OPA is the `opa:` section as JSON: an OPA configuration (services,
 	// keys, bundles, decision_logs, status, persistence_directory, ...)
 	// handed unchanged to OPA's own plugins. Read from the file itself,
@@ -184,6 +187,14 @@ func Parse(path string, text []byte) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// System is config.yaml's system: section.
+type System struct {
+	// ManagedHooksOnly also sets each agent's "managed hooks only"
+	// switch, so the user's own hooks stop running (install
+	// --managed-hooks-only does too).
+	ManagedHooksOnly bool `mapstructure:"managed_hooks_only"`
 }
 
 func (c Config) validate() error {

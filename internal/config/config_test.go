@@ -22,6 +22,9 @@ func TestLoad(t *testing.T) {
 			return c.FailMode == "closed" && c.HookTimeout == 3*time.Second && len(c.PolicyDirs) == 1 && c.PolicyDirs[0] == "/opt/rego"
 		}, ""},
 		{"unknown key refused", "fail_mod: closed\n", nil, "fail_mod"},
+		{"system mode's managed hooks only", "system:\n  managed_hooks_only: true\n", func(c Config) bool { return c.System.ManagedHooksOnly }, ""},
+		{"system: must be a mapping", "system: yes\n", nil, "system must be a mapping"},
+		{"system: an unknown key inside refused", "system:\n  managed_hook_only: true\n", nil, "managed_hook_only"},
 		{"bad fail mode refused", "fail_mode: sometimes\n", nil, "fail_mode must be"},
 		{"bad duration refused", "eval_timeout: soon\n", nil, "eval_timeout"},
 		{"negative duration refused", "read_timeout: -1s\n", nil, "read_timeout must be"},

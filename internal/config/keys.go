@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -46,7 +47,7 @@ func checkKeys(text []byte) error {
 		}
 	}
 	if len(unknown) == 0 {
-		return nil
+		return checkSectionKeys(top, kinds)
 	}
 	sort.Strings(unknown)
 	known := make([]string, 0, len(kinds))
@@ -63,6 +64,32 @@ func checkKeys(text []byte) error {
 		msgs = append(msgs, msg)
 	}
 	return fmt.Errorf("%s; the keys are %s", strings.Join(msgs, "; "), strings.Join(known, ", "))
+}
+
+// checkSectionKeys refuses a key a section (system:) does not have.
+func checkSectionKeys(top map[string]any, kinds map[string]reflect.Type) error {
+	for k, v := range top {
+		t := kinds[strings.ToLower(k)]
+		sub, ok := v.(map[string]any)
+		if t == nil || t.Kind() != reflect.Struct || !ok {
+			continue
+		}
+		var known []string
+		for i := range t.NumField() {
+			known = append(known, strings.Split(t.Field(i).Tag.Get("mapstructure"), ",")[0])
+		}
+		sort.Strings(known)
+		for sk := range sub {
+			if !slices.Contains(known, strings.ToLower(sk)) {
+				msg := fmt.Sprintf("%s: unknown key %q", k, sk)
+				if near := nearest(sk, known); near != "" {
+					msg += fmt.Sprintf(" (did you mean %s?)", near)
+				}
+				return fmt.Errorf("%s; the keys of %s are %s", msg, k, strings.Join(known, ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // checkTypes refuses a value of the wrong shape for its key: a bool that
@@ -97,7 +124,7 @@ func checkTypes(v *viper.Viper) error {
 				}
 				return fmt.Errorf("%s must be a single value, not %s", key, show(val))
 			}
-		case typ.Kind() == reflect.Map:
+		case typ.Kind() == reflect.Map, typ.Kind() == reflect.Struct:
 			if _, ok := val.(map[string]any); !ok {
 				return fmt.Errorf("%s must be a mapping (keys indented under it), not %s", key, show(val))
 			}
