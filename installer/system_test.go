@@ -1,0 +1,56 @@
+package installer
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A system install writes every agent's machine-wide file with the
+// system hook and the agent's fail-closed knob, and with managed-only
+// its "managed hooks only" switch, without touching the user's files.
+func TestSystemEdits(t *testing.T) {
+	sys := t.TempDir()
+	setVar(t, &claudeManagedDir, filepath.Join(sys, "claude-code"))
+	setVar(t, &geminiSystemSettingsPath, filepath.Join(sys, "gemini-cli", "settings.json"))
+	setVar(t, &cursorSystemHooksPath, filepath.Join(sys, "cursor", "hooks.json"))
+	setVar(t, &copilotPolicyDir, filepath.Join(sys, "github-copilot", "policy.d"))
+	setVar(t, &codexRequirements, filepath.Join(sys, "codex", "requirements.toml"))
+	for _, managedOnly := range []bool{false, true} {
+		o := Options{System: true, FailClosed: true, UserHome: t.TempDir(), ManagedHooksOnly: managedOnly}
+		edits, err := planEdits(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, e := range edits {
+			if !strings.HasPrefix(e.path, sys) {
+				t.Errorf("a system install edits %s, outside the machine-wide places", e.path)
+			}
+			got[filepath.Base(filepath.Dir(e.path))+"/"+filepath.Base(e.path)] = string(e.updated)
+		}
+		claude := got["managed-settings.d/50-agentjail.json"]
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(claude), &doc); err != nil {
+			t.Fatalf("Claude Code's drop-in: %v\n%s", err, claude)
+		}
+		if !strings.Contains(claude, `"onFailure": "block"`) || (doc["allowManagedHooksOnly"] == true) != managedOnly {
+			t.Errorf("managed-only %v: Claude Code's drop-in:\n%s", managedOnly, claude)
+		}
+		if codex := got["codex/requirements.toml"]; strings.Contains(codex, "allow_managed_hooks_only = true") != managedOnly || !strings.Contains(codex, "hooks = true") {
+			t.Errorf("managed-only %v: Codex's requirements:\n%s", managedOnly, codex)
+		}
+		if g := got["gemini-cli/settings.json"]; !strings.Contains(g, `"enabled":true`) && !strings.Contains(g, `"enabled": true`) {
+			t.Errorf("Gemini's system settings do not enable hooks:\n%s", g)
+		}
+		if c := got["cursor/hooks.json"]; !strings.Contains(c, `"failClosed": true`) {
+			t.Errorf("Cursor's hooks.json does not fail closed:\n%s", c)
+		}
+		for name, text := range got {
+			if !strings.Contains(text, "agentjail-hook --system") {
+				t.Errorf("%s does not run the system hook:\n%s", name, text)
+			}
+		}
+	}
+}
