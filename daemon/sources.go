@@ -136,7 +136,7 @@ func trustedPolicyFile(fi fs.FileInfo, owner int) error {
 	}
 	if uid, ok := fileOwner(fi); ok && uid != owner && uid != 0 {
 		if owner != os.Getuid() {
-			return fmt.Errorf("belongs to uid %d, not to uid %d whose policies these are: left out, since its owner could change what agentjail enforces for them; copy it into a file of your own", uid, owner)
+			return fmt.Errorf("belongs to uid %d, not to uid %d, the caller: left out, since its owner could change what agentjail enforces for the caller; copy it into a file of your own", uid, owner)
 		}
 		return fmt.Errorf("belongs to uid %d, not to you: left out, since its owner could change what agentjail enforces; copy it into a file of your own", uid)
 	}

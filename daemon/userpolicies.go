@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/engine"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -201,7 +202,7 @@ func lookUserPolicies(dir string, uid int) (stamp string, names []string, errs [
 		return hex.EncodeToString(h.Sum(nil)), nil, []wire.LoadErr{{File: dir, Message: "is not a folder: no policies of yours are loaded from it"}}
 	}
 	if owner, ok := fileOwner(fi); ok && owner != uid && owner != 0 {
-		return hex.EncodeToString(h.Sum(nil)), nil, []wire.LoadErr{{File: dir, Message: fmt.Sprintf("belongs to uid %d, not to uid %d whose policies these are: nothing in it is loaded; make it your own folder", owner, uid)}}
+		return hex.EncodeToString(h.Sum(nil)), nil, []wire.LoadErr{{File: dir, Message: fmt.Sprintf("belongs to uid %d, not to uid %d, the caller: nothing in it is loaded; make it your own folder", owner, uid)}}
 	}
 	if fi.Mode().Perm()&0o002 != 0 {
 		return hex.EncodeToString(h.Sum(nil)), nil, []wire.LoadErr{{File: dir, Message: "is writable by every user: nothing in it is loaded, since anyone could plant files in it; run chmod o-w on it"}}
@@ -227,7 +228,7 @@ func lookUserPolicies(dir string, uid int) (stamp string, names []string, errs [
 	sort.Strings(names)
 	if len(names) > maxUserPolicyFiles {
 		for _, name := range names[maxUserPolicyFiles:] {
-			errs = append(errs, wire.LoadErr{File: name, Message: fmt.Sprintf("left out: at most %d policy files of a user are loaded; merge some of them", maxUserPolicyFiles)})
+			errs = append(errs, wire.LoadErr{File: name, Message: fmt.Sprintf("left out: a user's policies are loaded from the first %s at most; merge some of them", plural.Of(maxUserPolicyFiles, "file"))})
 		}
 		names = names[:maxUserPolicyFiles]
 	}

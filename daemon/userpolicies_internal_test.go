@@ -250,7 +250,7 @@ func TestUserPoliciesBounded(t *testing.T) {
 	if set == nil || len(set.Sources()) != maxUserPolicyFiles {
 		t.Errorf("set %v, want %d files", set, maxUserPolicyFiles)
 	}
-	if len(errs) != 2 || !strings.Contains(errs[0].Message, "at most 64 policy files") {
+	if len(errs) != 2 || !strings.Contains(errs[0].Message, "the first 64 files at most") {
 		t.Errorf("errors %v, want the 2 files past the bound", errs)
 	}
 }
