@@ -7,6 +7,7 @@ var (
 	geminiSystemSettingsPath = "/Library/Application Support/GeminiCli/settings.json"
 	cursorSystemHooksPath    = "/Library/Application Support/Cursor/hooks.json"
 	copilotPolicyDir         = "/etc/github-copilot/policy.d" // the CLI reads /etc on macOS too
+	copilotManagedSettings   = "/Library/Application Support/GitHubCopilot/managed-settings.json"
 	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
 )
