@@ -299,6 +299,7 @@ func TestSystemModeInside(t *testing.T) {
 		s.claude(t)
 	})
 	t.Run("real Gemini CLI is guarded by its machine-wide hook", func(t *testing.T) { s.gemini(t) })
+	t.Run("real Copilot CLI is guarded by its machine-wide hook", func(t *testing.T) { s.copilot(t) })
 	t.Run("fails closed when the daemon cannot answer", func(t *testing.T) {
 		mustDo(t, syscall.Kill(pid, syscall.SIGSTOP))
 		defer syscall.Kill(pid, syscall.SIGCONT)

@@ -215,6 +215,10 @@ type fileEdit struct {
 	// add returns the file with agentjail's hook in it; old is nil when
 	// the file does not exist. Unchanged input comes back unchanged.
 	add func(old []byte) ([]byte, error)
+	// setting marks an edit that holds no hook of ours, only a setting
+	// beside it (Copilot's managed allowManagedHooksOnly): whether the
+	// agent is wired is judged by the other edits.
+	setting bool
 }
 
 // pendingEdit is a fileEdit computed against the file as it is now.
@@ -566,7 +570,7 @@ func Agents(o Options) []AgentState {
 	for _, p := range agentParts {
 		s := AgentState{Name: p.name(), Title: agentTitles[p.name()], Found: p.found(o), Wired: true}
 		s.NoFolder = s.Found && !isDir(p.dir(o))
-		edits := p.edits(o)
+		edits := slices.DeleteFunc(p.edits(o), func(e fileEdit) bool { return e.setting })
 		curs := make([][]byte, len(edits))
 		for i, e := range edits {
 			cur, err := readThrough(e.path)

@@ -62,11 +62,31 @@ func mustJSONIndent(v any) []byte {
 	return buf.Bytes()
 }
 
+// In system mode with ManagedHooksOnly, the managed settings also get
+// "allowManagedHooksOnly": true. Copilot runs the policy hooks first
+// and the user's own after them, and a later hook's modifiedArgs
+// rewrites the command agentjail's hook approved; with the key, no
+// user, repository or plugin hook loads. An admin's other keys stay,
+// and uninstall puts the file back as it was.
 func (copilotPart) edits(o Options) []fileEdit {
-	return []fileEdit{{path: o.copilotHooksPath(), add: func([]byte) ([]byte, error) { return o.copilotFile(), nil }}}
+	edits := []fileEdit{{path: o.copilotHooksPath(), add: func([]byte) ([]byte, error) { return o.copilotFile(), nil }}}
+	if o.System && o.ManagedHooksOnly {
+		edits = append(edits, fileEdit{path: copilotManagedSettings, setting: true, add: func(old []byte) ([]byte, error) {
+			if len(bytes.TrimSpace(old)) == 0 {
+				old = []byte("{}\n")
+			}
+			return setTopLevel(copilotManagedSettings, old, "allowManagedHooksOnly", true)
+		}})
+	}
+	return edits
 }
 
-func (copilotPart) known(o Options) []string { return []string{o.copilotHooksPath()} }
+func (copilotPart) known(o Options) []string {
+	if o.System {
+		return []string{o.copilotHooksPath(), copilotManagedSettings}
+	}
+	return []string{o.copilotHooksPath()}
+}
 
 // removeCopilotHooks: the file is ours; whatever is in it goes with it.
 func removeCopilotHooks(file string, cur []byte) ([]byte, bool, error) {

@@ -169,8 +169,12 @@ func (o Options) codexOff() []string {
 }
 
 // copilotOff: "disableAllHooks": true in Copilot CLI's settings.json
-// turns off user-level and repository hooks alike.
+// turns off user-level and repository hooks alike, but not the
+// machine-wide policy hooks of a system install.
 func (o Options) copilotOff() []string {
+	if o.System {
+		return nil // the policy.d hook holds against every user switch
+	}
 	f := filepath.Join(o.copilotHome(), "settings.json")
 	doc := readSettingsJSON(f)
 	for _, key := range agentconfig.CopilotSwitches {

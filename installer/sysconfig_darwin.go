@@ -6,7 +6,8 @@ var (
 	claudeManagedDir         = "/Library/Application Support/ClaudeCode"
 	geminiSystemSettingsPath = "/Library/Application Support/GeminiCli/settings.json"
 	cursorSystemHooksPath    = "/Library/Application Support/Cursor/hooks.json"
-	copilotPolicyDir         = "/Library/Application Support/GitHub Copilot/policy.d"
+	copilotPolicyDir         = "/etc/github-copilot/policy.d" // the CLI reads /etc on macOS too
+	copilotManagedSettings   = "/Library/Application Support/GitHubCopilot/managed-settings.json"
 	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
 )

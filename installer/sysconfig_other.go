@@ -9,6 +9,7 @@ var (
 	geminiSystemSettingsPath = "/etc/gemini-cli/settings.json"
 	cursorSystemHooksPath    = "/etc/cursor/hooks.json"
 	copilotPolicyDir         = "/etc/github-copilot/policy.d"
+	copilotManagedSettings   = "/etc/github-copilot/managed-settings.json"
 	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
 )

@@ -2,6 +2,8 @@ package installer
 
 import (
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ func TestSystemEdits(t *testing.T) {
 	setVar(t, &cursorSystemHooksPath, filepath.Join(sys, "cursor", "hooks.json"))
 	setVar(t, &copilotPolicyDir, filepath.Join(sys, "github-copilot", "policy.d"))
 	setVar(t, &codexRequirements, filepath.Join(sys, "codex", "requirements.toml"))
+	setVar(t, &copilotManagedSettings, filepath.Join(sys, "github-copilot", "managed-settings.json"))
 	for _, managedOnly := range []bool{false, true} {
 		o := Options{System: true, FailClosed: true, UserHome: t.TempDir(), ManagedHooksOnly: managedOnly}
 		edits, err := planEdits(o)
@@ -47,10 +50,56 @@ func TestSystemEdits(t *testing.T) {
 		if c := got["cursor/hooks.json"]; !strings.Contains(c, `"failClosed": true`) {
 			t.Errorf("Cursor's hooks.json does not fail closed:\n%s", c)
 		}
+		if c, ok := got["github-copilot/managed-settings.json"]; ok != managedOnly || ok && !strings.Contains(c, `"allowManagedHooksOnly": true`) {
+			t.Errorf("managed-only %v: Copilot's managed settings (written %v):\n%s", managedOnly, ok, c)
+		}
+		delete(got, "github-copilot/managed-settings.json") // a setting, no hook
 		for name, text := range got {
 			if !strings.Contains(text, "agentjail-hook --system") {
 				t.Errorf("%s does not run the system hook:\n%s", name, text)
 			}
 		}
+	}
+}
+
+// Copilot's managed settings get allowManagedHooksOnly beside an
+// admin's own keys, the agent still counts as wired, and uninstall puts
+// the admin's file back byte for byte.
+func TestSystemCopilotManagedSettings(t *testing.T) {
+	sys := t.TempDir()
+	setVar(t, &copilotPolicyDir, filepath.Join(sys, "policy.d"))
+	setVar(t, &copilotManagedSettings, filepath.Join(sys, "managed-settings.json"))
+	admin := "{\n  \"model\": \"gpt-5\"\n}\n"
+	if err := os.WriteFile(copilotManagedSettings, []byte(admin), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{System: true, ManagedHooksOnly: true, Home: t.TempDir(), UserHome: t.TempDir(), Agents: []string{"copilot"}}
+	edits, err := planEdits(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := applyEdits(o, edits, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	b, _ := os.ReadFile(copilotManagedSettings)
+	if err := json.Unmarshal(b, &doc); err != nil || doc["allowManagedHooksOnly"] != true || doc["model"] != "gpt-5" {
+		t.Fatalf("managed settings after install (%v):\n%s", err, b)
+	}
+	for _, s := range Agents(o) {
+		if s.Name == "copilot" && !s.Wired {
+			t.Error("Copilot does not count as wired after a system install")
+		}
+	}
+	for _, path := range []string{copilotManagedSettings, filepath.Join(copilotPolicyDir, "agentjail.json")} {
+		if _, err := removeFrom(path, loadState(o.Home).Settings[path], false, false, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(copilotManagedSettings); string(b) != admin {
+		t.Errorf("uninstall left the managed settings as:\n%s", b)
+	}
+	if _, err := os.Stat(filepath.Join(copilotPolicyDir, "agentjail.json")); err == nil {
+		t.Error("uninstall left the policy hook")
 	}
 }

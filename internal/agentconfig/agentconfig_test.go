@@ -241,6 +241,13 @@ func TestNested(t *testing.T) {
 		{"harmless env", "export EDITOR=vim; claude", Cmd{Name: "claude", Assigns: map[string]string{"NODE_ENV": "test"}}, ""},
 		{"other program with HOME", "", Cmd{Name: "make", Assigns: map[string]string{"HOME": "/tmp/h"}}, ""},
 		{"a prompt after --", "", Cmd{Name: "claude", Args: []string{"-p", "--", "--bare"}}, ""},
+		{"copilot headless", "", Cmd{Name: "copilot", Args: []string{"--headless", "--no-auto-update"}}, "deny"},
+		{"copilot server", "", Cmd{Name: "copilot", Args: []string{"--server", "--port=0"}}, "deny"},
+		{"copilot another version", "", Cmd{Name: "copilot", Args: []string{"--prefer-version=1.0.90", "-p", "x"}}, "ask"},
+		{"copilot another copy", "", Cmd{Name: "copilot", Assigns: map[string]string{"COPILOT_CLI_DIST_DIR": "/tmp/c"}}, "ask"},
+		{"copilot acp runs the policy hooks", "", Cmd{Name: "copilot", Args: []string{"--acp", "--stdio"}}, ""},
+		{"copilot prompt", "", Cmd{Name: "copilot", Args: []string{"-p", "--", "--headless"}}, ""},
+		{"headless of another program", "", Cmd{Name: "chromium", Args: []string{"--headless"}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

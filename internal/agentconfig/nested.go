@@ -93,6 +93,9 @@ func Nested(text, home string, cmds []Cmd, bins *Binaries, read ReadFunc) []Laun
 		if prog != "" && !infoOnly(c.Args) {
 			l = cmp.Or(l, movedRoot(prog, env, home, c.Cwd, read))
 		}
+		if prog != "" {
+			l = cmp.Or(l, nestedSwitch(prog, c.Args, env))
+		}
 		switch prog {
 		case "claude":
 			l = cmp.Or(l, nestedClaude(c.Args, env, exported))

@@ -21,6 +21,54 @@ var CodexHookFeatures = []string{"hooks", "codex_hooks"}
 // hook, user-level and repository ones alike.
 var CopilotSwitches = []string{"disableAllHooks"}
 
+// launchSwitch is an option or variable that starts an agent without
+// its hooks, agentjail's included: the agent, the option (a whole word,
+// or the word before `=`) or the variable (set for the command, to
+// anything), the verdict ("deny"; "ask" where agentjail cannot tell),
+// and why.
+type launchSwitch struct {
+	agent, flag, env, verdict, why string
+}
+
+// launchSwitches are the switches of the agents whose launch judge is
+// this table alone (Claude Code's and Codex's are nestedClaude and
+// nestedCodex). Copilot's SDK sessions, served by --headless or
+// --server, skip the machine-wide policy hooks unless the client asks
+// for managed settings, and the SDK does not by default; another copy
+// of the CLI runs whatever hooks that copy loads.
+var launchSwitches = []launchSwitch{
+	{"copilot", "--headless", "", "deny", "copilot --headless serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
+	{"copilot", "--server", "", "deny", "copilot --server serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
+	{"copilot", "--prefer-version", "", "ask", "copilot --prefer-version runs another downloaded copy of the CLI, whose hook loading agentjail has not checked"},
+	{"copilot", "", "COPILOT_CLI_DIST_DIR", "ask", "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
+}
+
+// nestedSwitch judges one launch of agent by launchSwitches: args are
+// its words (up to a --), env what it starts with.
+func nestedSwitch(agent string, args []string, env map[string]string) *Launch {
+	for _, sw := range launchSwitches {
+		if sw.agent != agent {
+			continue
+		}
+		hit := false
+		if sw.env != "" {
+			_, hit = env[sw.env]
+		}
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if f, _, _ := strings.Cut(a, "="); sw.flag != "" && f == sw.flag {
+				hit = true
+			}
+		}
+		if hit {
+			return &Launch{Program: agent, Verdict: sw.verdict, Problem: sw.why}
+		}
+	}
+	return nil
+}
+
 // disablingEnv are environment variables that switch off or redirect
 // agentjail's hook, or run code around every command the agent runs,
 // hooks included: bash sources BASH_ENV before every non-interactive
