@@ -41,6 +41,10 @@ var launchSwitches = []launchSwitch{
 	{"copilot", "--server", "", "deny", "copilot --server serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
 	{"copilot", "--prefer-version", "", "ask", "copilot --prefer-version runs another downloaded copy of the CLI, whose hook loading agentjail has not checked"},
 	{"copilot", "", "COPILOT_CLI_DIST_DIR", "ask", "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
+	// Gemini CLI skips every settings hook, the machine-wide one too, in
+	// a folder it does not trust; these make it distrust the folder.
+	{"gemini", "", "GEMINI_CLI_TRUST_WORKSPACE", "ask", "gemini started with GEMINI_CLI_TRUST_WORKSPACE may distrust the folder, and then skips every settings hook, agentjail's included"},
+	{"gemini", "", "GEMINI_RESTRICTED_MODE", "ask", "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
 }
 
 // nestedSwitch judges one launch of agent by launchSwitches: args are
