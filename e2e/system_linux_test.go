@@ -298,6 +298,7 @@ func TestSystemModeInside(t *testing.T) {
 	t.Run("real Claude Code is guarded by the managed hook", func(t *testing.T) {
 		s.claude(t)
 	})
+	t.Run("real Codex CLI is guarded by its machine-wide hook", func(t *testing.T) { s.codex(t) })
 	t.Run("real Gemini CLI is guarded by its machine-wide hook", func(t *testing.T) { s.gemini(t) })
 	t.Run("real Copilot CLI is guarded by its machine-wide hook", func(t *testing.T) { s.copilot(t) })
 	t.Run("fails closed when the daemon cannot answer", func(t *testing.T) {
