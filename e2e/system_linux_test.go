@@ -235,6 +235,16 @@ func TestSystemModeInside(t *testing.T) {
 			"echo '' > /etc/codex/requirements.toml",
 			"rm -rf /etc/github-copilot/policy.d",
 			"ln -sf /dev/null /run/agentjail/agentjail.sock",
+			// The classes rules cannot close in user mode, from the
+			// agent's seat: a folder link, a glob, unknown writers.
+			"ln -s /etc/agentjail ~/aj && echo 'fail_mode: open' >> ~/aj/config.yaml",
+			"rm -f /etc/agentjai[l]/config.yaml",
+			"echo 'fail_mode: open' | tee -a /etc/agentjail/config.yaml",
+			"dd if=/dev/null of=/etc/agentjail/config.yaml",
+			"cp /bin/true /usr/local/libexec/agentjail/agentjail-hook",
+			"truncate -s 0 /etc/codex/requirements.toml",
+			"chmod 777 /run/agentjail",
+			"kill -9 -1; kill -0 " + p,
 		} {
 			switch res := s.asAgent(nil, "sh", "-c", attack); res.code {
 			case 0:
