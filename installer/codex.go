@@ -15,6 +15,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // codexPart is the Codex CLI. The hook goes into $CODEX_HOME/hooks.json
@@ -176,7 +178,7 @@ func codexHandlers(hooksPath string, hooks []byte) ([]codexHandler, error) {
 		for h, hook := range group.Hooks {
 			c := codexHandler{
 				key:  fmt.Sprintf("%s:pre_tool_use:%d:%d", hooksPath, g, h),
-				ours: hook.Type == "command" && IsHookCommand(hook.Command),
+				ours: hook.Type == "command" && agentconfig.IsHookCommand(hook.Command),
 			}
 			limit, limitOK := contextLimit(hook.Limit)
 			if hook.Type == "command" && limitOK {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // Codex keys a hook's trust by the hook's place in hooks.json
@@ -186,7 +188,7 @@ func judgeListed(listed []codexListing, hooksPath, fix string) string {
 	var notes []string
 	for _, l := range listed {
 		for _, h := range l.Hooks {
-			if h.HandlerType == "command" && IsHookCommand(h.Command) && same(h.SourcePath, hooksPath) {
+			if h.HandlerType == "command" && agentconfig.IsHookCommand(h.Command) && same(h.SourcePath, hooksPath) {
 				ours = append(ours, h)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // cursorPart is Cursor: ~/.cursor/hooks.json, {"version": 1, "hooks":
@@ -104,7 +105,7 @@ func addCursorHooks(file string, src []byte, entry cursorEntry) ([]byte, error) 
 			var e struct {
 				Command string `json:"command"`
 			}
-			if json.Unmarshal(src[el.start:el.end], &e) != nil || !IsHookCommand(e.Command) {
+			if json.Unmarshal(src[el.start:el.end], &e) != nil || !agentconfig.IsHookCommand(e.Command) {
 				continue
 			}
 			if !sameJSON(src[el.start:el.end], entry) {
@@ -145,7 +146,7 @@ func removeCursorHooks(file string, src []byte) ([]byte, bool, error) {
 				var x struct {
 					Command string `json:"command"`
 				}
-				if json.Unmarshal(src[e.start:e.end], &x) == nil && IsHookCommand(x.Command) {
+				if json.Unmarshal(src[e.start:e.end], &x) == nil && agentconfig.IsHookCommand(x.Command) {
 					el, arr = e, m.value
 					break
 				}

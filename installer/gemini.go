@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // geminiPart is the Gemini CLI: hooks.BeforeTool in ~/.gemini/settings.json,
@@ -109,7 +111,7 @@ func ourEntries(hooks map[string]any) map[string][]int {
 			hs, _ := m["hooks"].([]any)
 			for _, h := range hs {
 				hm, _ := h.(map[string]any)
-				if c, ok := hm["command"].(string); ok && IsHookCommand(c) {
+				if c, ok := hm["command"].(string); ok && agentconfig.IsHookCommand(c) {
 					out[event] = append(out[event], i)
 					break
 				}

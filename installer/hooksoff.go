@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // Each agent has switches of its own that stop it running hooks: with one
@@ -128,7 +129,7 @@ func (o Options) geminiOff() []string {
 		list, _ := hc["disabled"].([]any)
 		for _, n := range list {
 			s, _ := n.(string)
-			if s == "agentjail" || IsHookCommand(s) {
+			if s == "agentjail" || agentconfig.IsHookCommand(s) {
 				out = append(out, fmt.Sprintf(`%s lists %q in hooksConfig.disabled, so Gemini CLI skips agentjail's hook: take it out of the list`, o.tildePath(f), s))
 			}
 		}
@@ -204,7 +205,7 @@ func hookCommandsIn(src []byte) []hookUse {
 		switch t := x.(type) {
 		case map[string]any:
 			for _, k := range []string{"command", "bash"} {
-				if c, ok := t[k].(string); ok && IsHookCommand(c) {
+				if c, ok := t[k].(string); ok && agentconfig.IsHookCommand(c) {
 					out = append(out, hookUse{command: c, entry: t})
 					break
 				}

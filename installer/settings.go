@@ -8,8 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
 // HookEntry is the PreToolUse entry agentjail adds to Claude Code's
@@ -170,17 +171,11 @@ func isOurEntry(src []byte, el *node) bool {
 		return false
 	}
 	for _, h := range e.Hooks {
-		if IsHookCommand(h.Command) {
+		if agentconfig.IsHookCommand(h.Command) {
 			return true
 		}
 	}
 	return false
-}
-
-// IsHookCommand reports whether a hook command line runs agentjail-hook.
-func IsHookCommand(command string) bool {
-	fields := strings.Fields(command)
-	return len(fields) > 0 && filepath.Base(strings.Trim(fields[0], `"'`)) == hookBinary
 }
 
 func sameJSON(raw []byte, v any) bool {
