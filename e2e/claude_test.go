@@ -162,8 +162,14 @@ func messageEnd(w io.Writer, stop string) {
 }
 
 func writeToolUse(w io.Writer, tool string, input map[string]any) {
+	writeToolUseID(w, "toolu_fake1", tool, input)
+}
+
+// writeToolUseID answers with one tool_use whose id is given, for a
+// conversation that makes more than one call.
+func writeToolUseID(w io.Writer, id, tool string, input map[string]any) {
 	messageStart(w)
-	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_fake1", "name": tool, "input": map[string]any{}}})
+	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": id, "name": tool, "input": map[string]any{}}})
 	in, _ := json.Marshal(input)
 	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
