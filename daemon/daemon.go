@@ -494,6 +494,11 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	case wire.OpStatus:
 		st := d.Status()
 		if d.opts.System {
+			if caller != 0 {
+				// The last evaluation error may quote another user's
+				// call; its count stays, its text is root's to read.
+				st.LastEvalErr = ""
+			}
 			// The caller's own policies, and why any was left out.
 			if home := callerHome(&caller); home != "" {
 				_, errs := d.decider.users.For(ctx, caller, home)
