@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -39,15 +42,23 @@ type aclEntry struct {
 	id        uint32
 }
 
-// grantSearch adds user:uid:--x to dir's access ACL and reports whether
-// such an entry was there already.
-func grantSearch(dir string, uid int) (bool, error) { return grantACL(dir, uid, aclSearch) }
+// grantSearch adds user:uid:--x to the access ACL of the folder rel
+// inside home ("" for the home itself) and reports whether such an entry
+// was there already.
+func grantSearch(home, rel string, uid int) (bool, error) { return grantACL(home, rel, uid, aclSearch) }
 
 // grantList adds user:uid:r-x: the folder of the user's own policies,
 // which the daemon lists to load them.
-func grantList(dir string, uid int) (bool, error) { return grantACL(dir, uid, aclSearch|aclRead) }
+func grantList(home, rel string, uid int) (bool, error) {
+	return grantACL(home, rel, uid, aclSearch|aclRead)
+}
 
-func grantACL(dir string, uid int, perm uint16) (bool, error) {
+func grantACL(home, rel string, uid int, perm uint16) (bool, error) {
+	dir, err := openUnder(home, rel)
+	if err != nil {
+		return false, err
+	}
+	defer dir.Close()
 	entries, err := readACL(dir)
 	if err != nil {
 		return false, err
@@ -62,8 +73,13 @@ func grantACL(dir string, uid int, perm uint16) (bool, error) {
 	return false, writeACL(dir, entries)
 }
 
-// revokeSearch takes the entry grantSearch added out again.
-func revokeSearch(dir string, uid int) error {
+// revokeSearch takes the entry grantSearch or grantList added out again.
+func revokeSearch(home, rel string, uid int) error {
+	dir, err := openUnder(home, rel)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
 	entries, err := readACL(dir)
 	if err != nil {
 		return err
@@ -72,13 +88,47 @@ func revokeSearch(dir string, uid int) error {
 	return writeACL(dir, kept)
 }
 
+// openUnder opens the folder rel inside home without following a link
+// below the home: the user owns what is inside it and could otherwise
+// point ~/.agentjail at another user's folder, which root would then
+// open to the service user. The home's own path is the user database's.
+func openUnder(home, rel string) (*os.File, error) {
+	real, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return nil, err
+	}
+	const flags = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	fd, err := syscall.Open(real, flags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", real, err)
+	}
+	path := real
+	for _, part := range strings.Split(filepath.Clean(rel), "/") {
+		if part == "." || part == "" {
+			continue
+		}
+		next, err := syscall.Openat(fd, part, flags, 0)
+		syscall.Close(fd)
+		path = filepath.Join(path, part)
+		if err != nil {
+			return nil, fmt.Errorf("opening %s (a folder, not a link): %w", path, err)
+		}
+		fd = next
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// fdPath names an open folder for the xattr calls, which take paths:
+// the kernel's link to the very file opened.
+func fdPath(f *os.File) string { return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())) }
+
 // readACL reads dir's access ACL, or the three entries its mode stands
 // for when it has none.
-func readACL(dir string) ([]aclEntry, error) {
+func readACL(dir *os.File) ([]aclEntry, error) {
 	buf := make([]byte, 4096)
-	n, err := syscall.Getxattr(dir, aclXattr, buf)
+	n, err := syscall.Getxattr(fdPath(dir), aclXattr, buf)
 	if errors.Is(err, syscall.ENODATA) {
-		fi, err := os.Stat(dir)
+		fi, err := dir.Stat()
 		if err != nil {
 			return nil, err
 		}
@@ -86,11 +136,11 @@ func readACL(dir string) ([]aclEntry, error) {
 		return []aclEntry{{aclUserObj, m >> 6 & 7, 0}, {aclGroupObj, m >> 3 & 7, 0}, {aclOther, m & 7, 0}}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the ACL of %s: %w", dir, err)
+		return nil, fmt.Errorf("reading the ACL of %s: %w", dir.Name(), err)
 	}
 	buf = buf[:n]
 	if len(buf) < 4 || binary.LittleEndian.Uint32(buf) != aclVersion || (len(buf)-4)%8 != 0 {
-		return nil, fmt.Errorf("the ACL of %s is in a form this version does not know", dir)
+		return nil, fmt.Errorf("the ACL of %s is in a form this version does not know", dir.Name())
 	}
 	var out []aclEntry
 	for b := buf[4:]; len(b) >= 8; b = b[8:] {
@@ -102,7 +152,7 @@ func readACL(dir string) ([]aclEntry, error) {
 // writeACL writes entries with the mask they need (none when only the
 // three entries of the mode are left, which the kernel then folds back
 // into the mode), sorted as the kernel requires.
-func writeACL(dir string, entries []aclEntry) error {
+func writeACL(dir *os.File, entries []aclEntry) error {
 	entries = slices.DeleteFunc(slices.Clone(entries), func(e aclEntry) bool { return e.tag == aclMask })
 	extended := slices.ContainsFunc(entries, func(e aclEntry) bool { return e.tag == aclUser || e.tag == aclGroup })
 	if extended {
@@ -130,8 +180,8 @@ func writeACL(dir string, entries []aclEntry) error {
 		buf = binary.LittleEndian.AppendUint16(buf, e.perm)
 		buf = binary.LittleEndian.AppendUint32(buf, id)
 	}
-	if err := syscall.Setxattr(dir, aclXattr, buf, 0); err != nil {
-		return fmt.Errorf("writing the ACL of %s: %w", dir, err)
+	if err := syscall.Setxattr(fdPath(dir), aclXattr, buf, 0); err != nil {
+		return fmt.Errorf("writing the ACL of %s: %w", dir.Name(), err)
 	}
 	return nil
 }

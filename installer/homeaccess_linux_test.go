@@ -24,14 +24,19 @@ func TestGrantSearchOnPrivateHome(t *testing.T) {
 	file := filepath.Join(home, "script.sh")
 	os.WriteFile(file, []byte("echo hi\n"), 0o644)
 	const other = 54321
-	existed, err := grantSearch(home, other)
+	existed, err := grantSearch(home, "", other)
 	if errors.Is(err, syscall.EOPNOTSUPP) {
 		t.Skipf("this file system keeps no ACLs: %v", err)
 	}
 	if err != nil || existed {
 		t.Fatalf("grantSearch = %v, %v", existed, err)
 	}
-	entries, err := readACL(home)
+	dir, err := os.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := readACL(dir)
+	dir.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +47,7 @@ func TestGrantSearchOnPrivateHome(t *testing.T) {
 	if !found {
 		t.Fatalf("no user:%d:--x entry in %+v", other, entries)
 	}
-	if again, err := grantSearch(home, other); err != nil || !again {
+	if again, err := grantSearch(home, "", other); err != nil || !again {
 		t.Fatalf("a second grant = %v, %v; want it seen as there already", again, err)
 	}
 	if os.Getuid() == 0 {
@@ -60,7 +65,7 @@ func TestGrantSearchOnPrivateHome(t *testing.T) {
 			t.Errorf("uid %d can list %s; search must not give listing", other, home)
 		}
 	}
-	if err := revokeSearch(home, other); err != nil {
+	if err := revokeSearch(home, "", other); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(home)
@@ -69,5 +74,26 @@ func TestGrantSearchOnPrivateHome(t *testing.T) {
 	}
 	if _, err := syscall.Getxattr(home, aclXattr, make([]byte, 256)); !errors.Is(err, syscall.ENODATA) {
 		t.Errorf("after revoking, an ACL is left (%v)", err)
+	}
+}
+
+// A folder inside the home that is a link is not followed: the user
+// could point ~/.agentjail at a folder of another user's, which root
+// would then open to the service user.
+func TestGrantRefusesLinksInsideHome(t *testing.T) {
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "home")
+	other := filepath.Join(tmp, "someone-else")
+	os.MkdirAll(filepath.Join(other, "policies"), 0o700)
+	os.MkdirAll(home, 0o700)
+	os.Symlink(other, filepath.Join(home, ".agentjail"))
+	if _, err := grantSearch(home, ".agentjail", 54321); err == nil {
+		t.Error("grantSearch followed ~/.agentjail, a link")
+	}
+	if _, err := grantList(home, ".agentjail/policies", 54321); err == nil {
+		t.Error("grantList followed a link on the way to ~/.agentjail/policies")
+	}
+	if _, err := syscall.Getxattr(filepath.Join(other, "policies"), aclXattr, make([]byte, 256)); !errors.Is(err, syscall.ENODATA) {
+		t.Errorf("the other folder got an ACL (%v)", err)
 	}
 }

@@ -41,8 +41,17 @@ type systemState struct {
 }
 
 type homeGrant struct {
-	Dir     string `json:"dir"`
+	Home    string `json:"home"`
+	Rel     string `json:"rel,omitempty"` // a folder inside the home; "" the home itself
 	Existed bool   `json:"existed,omitempty"`
+}
+
+// addGrant adds g unless a grant of the same folder is recorded.
+func addGrant(gs []homeGrant, g homeGrant) []homeGrant {
+	if slices.ContainsFunc(gs, func(x homeGrant) bool { return x.Home == g.Home && x.Rel == g.Rel }) {
+		return gs
+	}
+	return append(gs, g)
 }
 
 // systemOptions fills in what a system install implies.
@@ -170,32 +179,22 @@ func InstallSystem(ctx context.Context, o Options) error {
 		removeUserInstall(ctx, o, name)
 	}
 	for _, h := range homes {
-		// The user's own policies (tightening only) are read from
-		// ~/.agentjail/policies, which user mode made private.
-		for _, g := range []struct {
-			dir  string
-			list bool
-		}{{filepath.Join(h, ".agentjail"), false}, {filepath.Join(h, ".agentjail", "policies"), true}} {
-			if fi, err := os.Lstat(g.dir); err != nil || !fi.IsDir() {
-				continue
-			}
-			grant := grantSearch
-			if g.list {
-				grant = grantList
-			}
-			if existed, err := grant(g.dir, uid); err == nil && !slices.ContainsFunc(sst.Homes, func(x homeGrant) bool { return x.Dir == g.dir }) {
-				sst.Homes = append(sst.Homes, homeGrant{Dir: g.dir, Existed: existed})
-			}
-		}
-		existed, err := grantSearch(h, uid)
+		existed, err := grantSearch(h, "", uid)
 		if err != nil {
 			fmt.Fprintf(out, "could not let %s search %s (%v): calls there whose files it must read are judged as unknown\n", o.ServiceUser, h, err)
 			continue
 		}
-		if !slices.ContainsFunc(sst.Homes, func(g homeGrant) bool { return g.Dir == h }) {
-			sst.Homes = append(sst.Homes, homeGrant{Dir: h, Existed: existed})
-		}
+		sst.Homes = addGrant(sst.Homes, homeGrant{Home: h, Existed: existed})
 		fmt.Fprintf(out, "let %s search %s (not list or read it)\n", o.ServiceUser, h)
+		// The user's own policies (tightening only) are read from
+		// ~/.agentjail/policies, which user mode made private. Neither
+		// folder is followed if it is a link (see openUnder).
+		if existed, err := grantSearch(h, ".agentjail", uid); err == nil {
+			sst.Homes = addGrant(sst.Homes, homeGrant{Home: h, Rel: ".agentjail", Existed: existed})
+			if existed, err := grantList(h, ".agentjail/policies", uid); err == nil {
+				sst.Homes = addGrant(sst.Homes, homeGrant{Home: h, Rel: ".agentjail/policies", Existed: existed})
+			}
+		}
 	}
 	if err := applyEdits(o, edits, out); err != nil {
 		return err
@@ -316,10 +315,10 @@ func UninstallSystem(ctx context.Context, o Options) error {
 			if g.Existed {
 				continue // the entry was there before install: not ours to take
 			}
-			if err := revokeSearch(g.Dir, uid); err != nil {
+			if err := revokeSearch(g.Home, g.Rel, uid); err != nil {
 				failed = append(failed, err)
 			} else {
-				fmt.Fprintf(out, "took %s's search entry off %s\n", o.ServiceUser, g.Dir)
+				fmt.Fprintf(out, "took %s's entry off %s\n", o.ServiceUser, filepath.Join(g.Home, g.Rel))
 			}
 		}
 	}

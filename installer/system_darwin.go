@@ -130,7 +130,11 @@ func stopSystemService(ctx context.Context) error {
 // grantSearch lets the service user search dir with an ACL entry
 // (chmod +a); macOS's own privacy protection (Desktop, Documents,
 // Downloads) still keeps it out of those folders.
-func grantSearch(dir string, uid int) (bool, error) {
+func grantSearch(home, rel string, uid int) (bool, error) {
+	dir, err := folderUnder(home, rel)
+	if err != nil {
+		return false, err
+	}
 	u, err := user.LookupId(strconv.Itoa(uid))
 	if err != nil {
 		return false, err
@@ -140,7 +144,11 @@ func grantSearch(dir string, uid int) (bool, error) {
 
 // grantList lets the service user list and search dir (the user's own
 // policies folder).
-func grantList(dir string, uid int) (bool, error) {
+func grantList(home, rel string, uid int) (bool, error) {
+	dir, err := folderUnder(home, rel)
+	if err != nil {
+		return false, err
+	}
 	u, err := user.LookupId(strconv.Itoa(uid))
 	if err != nil {
 		return false, err
@@ -148,11 +156,36 @@ func grantList(dir string, uid int) (bool, error) {
 	return false, run(context.Background(), "chmod", "+a", "user:"+u.Username+" allow list,search,read", dir)
 }
 
-func revokeSearch(dir string, uid int) error {
+func revokeSearch(home, rel string, uid int) error {
+	dir, err := folderUnder(home, rel)
+	if err != nil {
+		return err
+	}
 	u, err := user.LookupId(strconv.Itoa(uid))
 	if err != nil {
 		return err
 	}
 	run(context.Background(), "chmod", "-a", "user:"+u.Username+" allow list,search,read", dir)
 	return run(context.Background(), "chmod", "-a", "user:"+u.Username+" allow search", dir)
+}
+
+// folderUnder is the folder rel inside home, refused when it or a folder
+// between is a link: the user owns them and could point one at another
+// user's folder. (Checked, then used: chmod has no descriptor form.)
+func folderUnder(home, rel string) (string, error) {
+	dir := home
+	for _, part := range strings.Split(filepath.Clean(rel), "/") {
+		if part == "." || part == "" {
+			continue
+		}
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return "", err
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("%s is not a folder (a link is not followed)", dir)
+		}
+	}
+	return dir, nil
 }

@@ -15,6 +15,7 @@ func describeSystemService(Options) string                    { return "nothing:
 func startSystemService(context.Context, Options, int, int) (string, error) {
 	return "", errNoSystemMode
 }
-func stopSystemService(context.Context) error { return errNoSystemMode }
-func grantSearch(string, int) (bool, error)   { return false, errNoSystemMode }
-func revokeSearch(string, int) error          { return errNoSystemMode }
+func stopSystemService(context.Context) error       { return errNoSystemMode }
+func grantSearch(string, string, int) (bool, error) { return false, errNoSystemMode }
+func revokeSearch(string, string, int) error        { return errNoSystemMode }
+func grantList(string, string, int) (bool, error)   { return false, errNoSystemMode }
