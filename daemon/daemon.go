@@ -129,6 +129,9 @@ type Daemon struct {
 	// failRun is the last run of fail-opens seen in the hook's failure
 	// log (see failrun.go).
 	failRun failRun
+	// callers are the connections each user holds (system mode; see
+	// maxPerCaller).
+	callers callers
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -288,6 +291,12 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		d.log.Warn("refused a connection", "err", err)
 		return
 	}
+	overShare := false
+	if d.opts.System {
+		if overShare = !d.callers.take(caller); !overShare {
+			defer d.callers.release(caller)
+		}
+	}
 	cfg := d.decider.Config()
 	// Until the request says which deadline its hook has, assume the one
 	// the last hook call had, if shorter than config.yaml's.
@@ -310,6 +319,15 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	}
 	defer release()
 	var body []byte
+	if overShare {
+		// Past its user's share (see maxPerCaller): drained without a
+		// slot and denied, so a flood costs this user's calls alone.
+		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
+		discardFrame(br)
+		d.decider.count(wire.Deny)
+		writeResponse(conn, &wire.Response{Decision: overShareDecision(accepted)})
+		return
+	}
 	err = d.awaitRequest(br)
 	if err == nil {
 		if !d.takeSlot(deadline) {

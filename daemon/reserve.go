@@ -3,6 +3,11 @@ package daemon
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // Capacity kept for the agents' hooks. An agent can load the daemon from
@@ -63,3 +68,50 @@ func (d *Daemon) takeTryWorker(ctx context.Context) bool {
 }
 
 func (d *Daemon) releaseTryWorker() { <-d.tryWorkers }
+
+// maxPerCaller bounds the connections one user holds at once on the
+// system daemon, which serves every local user: an agent that floods the
+// shared socket (idle connections, slow requests) reaches only its own
+// user's limit, and every other user's hooks still find capacity. Its
+// own calls past the limit are denied at once, as for a full daemon.
+const maxPerCaller = maxInFlight / 4
+
+// callers counts the connections each uid holds (system mode).
+type callers struct {
+	mu sync.Mutex
+	n  map[int]int
+}
+
+// take reserves a connection for uid, or reports that uid holds its
+// share already.
+func (c *callers) take(uid int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[int]int{}
+	}
+	if c.n[uid] >= maxPerCaller {
+		return false
+	}
+	c.n[uid]++
+	return true
+}
+
+func (c *callers) release(uid int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[uid]--; c.n[uid] <= 0 {
+		delete(c.n, uid)
+	}
+}
+
+// overShareDecision is the answer to a call past its user's share.
+func overShareDecision(started time.Time) *wire.Decision {
+	msg := fmt.Sprintf("agentjail blocked this call because your user already holds %d connections to the system daemon at once; something is flooding it: see `agentjail status`", maxPerCaller)
+	return &wire.Decision{
+		Verdict:    wire.Deny,
+		Reason:     msg,
+		Rules:      []wire.Rule{{Kind: wire.Deny, ID: "agentjail.busy", Msg: msg}},
+		EvalMicros: time.Since(started).Microseconds(),
+	}
+}
