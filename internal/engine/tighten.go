@@ -166,6 +166,25 @@ func checkTightening(name string, m *ast.Module) []wire.LoadErr {
 		fail(m.Package.Location, "package %s: in system mode your own policies may only add deny and ask rules, in package %s; change the package line to `package %s`", strings.TrimPrefix(pkg.String(), "data."), TightenPackage, TightenPackage)
 		return errs
 	}
+	costly := func(op string, loc *ast.Location) {
+		if why := costlyBuiltins[op]; why != "" {
+			fail(loc, "%s is refused in your own policies in system mode: %s; judge what the input holds instead", op, why)
+		}
+	}
+	// A call is an expression of its own (f(x)) or a term inside one
+	// (count(f(x)) > 0).
+	ast.WalkExprs(m, func(e *ast.Expr) bool {
+		if e.IsCall() {
+			costly(e.Operator().String(), e.Location)
+		}
+		return false
+	})
+	ast.WalkTerms(m, func(t *ast.Term) bool {
+		if call, ok := t.Value.(ast.Call); ok && len(call) > 0 {
+			costly(call[0].String(), t.Location)
+		}
+		return false
+	})
 	for _, r := range m.Rules {
 		head := r.Head.Ref()
 		if len(head) == 0 {
@@ -186,6 +205,18 @@ func checkTightening(name string, m *ast.Module) []wire.LoadErr {
 		}
 	}
 	return errs
+}
+
+// costlyBuiltins are refused in a user's own policies: they run inside
+// the system daemon every user shares, where a call that builds a huge
+// value (numbers.range(1, 1e9)) would take the memory every user's hook
+// needs, and one that reads the daemon's own state would show it to any
+// user. (http.send and net.lookup_ip_addr are refused everywhere.)
+var costlyBuiltins = map[string]string{
+	"numbers.range":      "it can build a list as long as it is told, in the daemon every user shares",
+	"numbers.range_step": "it can build a list as long as it is told, in the daemon every user shares",
+	"net.cidr_expand":    "it can build a list of every address of a network, in the daemon every user shares",
+	"opa.runtime":        "it shows the shared daemon's own environment",
 }
 
 // notMessageSet says how a deny or ask rule is not a plain partial set of

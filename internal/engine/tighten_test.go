@@ -42,6 +42,10 @@ func TestTightenRefused(t *testing.T) {
 		{"sub package", "package agentjail.extra\n\ndeny contains \"x\"\n", 1, "package agentjail.extra"},
 		{"org package", "package agentjail.org\n\ndeny contains \"x\"\n", 1, "package agentjail.org"},
 		{"verdict package", "package agentjail_verdict\n\ndeny contains \"x\"\n", 1, "package agentjail_verdict"},
+		{"numbers.range", "package agentjail\n\ndeny contains \"x\" if {\n  count(numbers.range(1, 1000000000)) > 0\n}\n", 4, "numbers.range is refused"},
+		{"numbers.range in a helper", "package agentjail\n\nbig := [x | some x in numbers.range_step(1, 1e9, 1)]\n\ndeny contains \"x\" if count(big) > 1\n", 3, "numbers.range_step is refused"},
+		{"net.cidr_expand", "package agentjail\n\ndeny contains \"x\" if net.cidr_expand(\"10.0.0.0/8\")\n", 3, "net.cidr_expand is refused"},
+		{"opa.runtime", "package agentjail\n\ndeny contains msg if {\n  msg := sprintf(\"%v\", [opa.runtime()])\n}\n", 4, "opa.runtime is refused"},
 		{"config package", "package config\n\ndisabled_rules := []\n", 1, "package config"},
 		{"second bad rule", "package agentjail\n\ndeny contains \"x\"\n\nhelper := 1\n\nallow contains \"y\"\n", 7, "rule allow is refused"},
 	}
