@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -107,7 +108,7 @@ func (c *callers) release(uid int) {
 
 // overShareDecision is the answer to a call past its user's share.
 func overShareDecision(started time.Time) *wire.Decision {
-	msg := fmt.Sprintf("agentjail blocked this call because your user already holds %d connections to the system daemon at once; something is flooding it: see `agentjail status`", maxPerCaller)
+	msg := fmt.Sprintf("agentjail blocked this call because your user already holds %s to the system daemon at once; something is flooding it: see `agentjail status`", plural.Of(maxPerCaller, "connection"))
 	return &wire.Decision{
 		Verdict:    wire.Deny,
 		Reason:     msg,
