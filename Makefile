@@ -28,6 +28,17 @@ CLAUDE_DIR := .tools/claude-code
 CODEX_VERSION   := 0.169.0
 GEMINI_VERSION  := 0.61.0
 COPILOT_VERSION := 1.0.102
+QWEN_VERSION    := 0.24.4
+# Droid's npm package finds its binary in a platform package its install
+# script would fetch; npm here runs no install scripts, so the platform
+# package is installed beside it, pinned too.
+DROID_VERSION   := 0.225.1
+DROID_PLATFORM_VERSION := 0.225.2
+OPENCODE_VERSION := 1.18.33
+# 7.7.7: the last Kilo CLI whose Linux binary the npm registry serves here.
+KILO_VERSION    := 7.7.7
+CLINE_VERSION   := 3.0.65
+PI_VERSION      := 0.73.1
 
 # TestAttacks writes the attack table's figures here while make test runs
 # every package, so they are printed without running the table twice.
@@ -37,7 +48,7 @@ ATTACK_FIGURES := bin/attack-figures.txt
 SHELL := /bin/bash
 
 .DEFAULT_GOAL := help
-.PHONY: help build install uninstall run check lint test bench vet clean claude-code agents codex gemini copilot app icons screenshot
+.PHONY: help build install uninstall run check lint test bench vet clean claude-code agents codex gemini copilot qwen droid opencode kilo cline pi app icons screenshot
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / && !seen[$$1]++ {name[++n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
@@ -106,7 +117,7 @@ claude-code: ## install the pinned Claude Code CLI for the end-to-end test (npm)
 	@test -x $(CLAUDE_DIR)/node_modules/@anthropic-ai/claude-code-linux-x64/claude || \
 	  npm install --no-audit --no-fund --prefix $(CLAUDE_DIR) @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)
 
-agents: codex gemini copilot ## install the pinned Codex, Gemini and Copilot CLIs for the end-to-end tests (npm)
+agents: codex gemini copilot qwen droid opencode kilo cline pi ## install every pinned agent CLI but Claude Code's for the end-to-end tests (npm)
 
 # Each installs only when the pinned version is not there yet, so a bumped
 # pin replaces the old one and a warm .tools/ costs nothing.
@@ -118,6 +129,28 @@ gemini: ## install the pinned Gemini CLI (npm @google/gemini-cli)
 
 copilot: ## install the pinned Copilot CLI (npm @github/copilot)
 	@scripts/npm-tool.sh .tools/copilot @github/copilot $(COPILOT_VERSION)
+
+# Qwen Code declares Node 22 or later; its test runs it with this one.
+NODE22_VERSION := 22.23.3
+
+qwen: ## install the pinned Qwen Code CLI (npm @qwen-code/qwen-code) and the Node 22 it declares
+	@scripts/npm-tool.sh .tools/node node $(NODE22_VERSION)
+	@scripts/npm-tool.sh .tools/qwen @qwen-code/qwen-code $(QWEN_VERSION)
+
+droid: ## install the pinned Factory Droid CLI (npm @factory/cli and its Linux x64 package)
+	@scripts/npm-tool.sh .tools/droid @factory/cli $(DROID_VERSION) @factory/cli-linux-x64@$(DROID_PLATFORM_VERSION)
+
+opencode: ## install the pinned opencode CLI (npm opencode-ai)
+	@scripts/npm-tool.sh .tools/opencode opencode-ai $(OPENCODE_VERSION)
+
+kilo: ## install the pinned Kilo CLI (npm @kilocode/cli)
+	@scripts/npm-tool.sh .tools/kilo @kilocode/cli $(KILO_VERSION)
+
+cline: ## install the pinned Cline CLI (npm cline)
+	@scripts/npm-tool.sh .tools/cline cline $(CLINE_VERSION)
+
+pi: ## install the pinned pi coding agent (npm @mariozechner/pi-coding-agent)
+	@scripts/npm-tool.sh .tools/pi @mariozechner/pi-coding-agent $(PI_VERSION)
 
 APP_BUNDLE := AgentJail.app
 ifeq ($(UNAME_S),Darwin)
