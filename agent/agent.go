@@ -33,10 +33,6 @@ const (
 	KindOther  = "other"
 )
 
-// Default is the agent assumed when neither the event's shape nor the
-// hook's --agent flag says otherwise.
-const Default = "claude-code"
-
 // Adapter is one agent's part.
 type Adapter interface {
 	// Name is the agent's name in flags, logs and policies ("codex").
@@ -63,57 +59,6 @@ const (
 	ExitOK    = 0
 	ExitBlock = 2
 )
-
-// adapters is the one list of agents, in the order shapes are tried.
-// Claude Code and Codex send the same shape, so they come last and are
-// told apart by the --agent flag.
-var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, claude{}}
-
-// aliases are other names people use for an agent.
-var aliases = map[string]string{
-	"claude": "claude-code", "claude-code": "claude-code",
-	"codex": "codex", "codex-cli": "codex",
-	"gemini": "gemini", "gemini-cli": "gemini",
-	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
-	"cursor": "cursor",
-}
-
-// Names lists the agents, for flags and help.
-func Names() []string {
-	return []string{"claude-code", "codex", "gemini", "copilot", "cursor"}
-}
-
-// Lookup finds an adapter by name or alias (any case).
-func Lookup(name string) (Adapter, bool) {
-	canonical, ok := aliases[strings.ToLower(strings.TrimSpace(name))]
-	if !ok {
-		return nil, false
-	}
-	for _, a := range adapters {
-		if a.Name() == canonical {
-			return a, true
-		}
-	}
-	return nil, false
-}
-
-// For returns the adapter for an event: the agent whose shape it
-// unmistakably has, else the named one (the hook's --agent flag), else
-// Claude Code. An agent that runs another agent's hooks (Copilot running
-// Claude Code's) is thus still answered in the dialect of the shape it
-// sent.
-func For(event map[string]any, name string) Adapter {
-	for _, a := range adapters {
-		if a.Recognise(event) {
-			return a
-		}
-	}
-	if a, ok := Lookup(name); ok {
-		return a
-	}
-	a, _ := Lookup(Default)
-	return a
-}
 
 // Decode reads an event as the adapters see it; nil if it is not a JSON
 // object.
@@ -178,7 +123,7 @@ func (c Call) Input() map[string]any {
 }
 
 // str is a string field of m, or "".
-func str(m map[string]any, key string) string {
+func Str(m map[string]any, key string) string {
 	s, _ := m[key].(string)
 	return s
 }
@@ -186,7 +131,7 @@ func str(m map[string]any, key string) string {
 // objectOrJSON is v as an object: as it is, or decoded when an agent
 // sends it as a JSON string (Copilot's toolArgs, Cursor's MCP input). ok
 // is false when it is neither.
-func objectOrJSON(v any) (map[string]any, bool) {
+func ObjectOrJSON(v any) (map[string]any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
@@ -199,7 +144,7 @@ func objectOrJSON(v any) (map[string]any, bool) {
 
 // rename copies m with the keys renamed as in names (from -> to), the
 // first present source winning for each target; other keys are kept.
-func rename(m map[string]any, names [][2]string) map[string]any {
+func Rename(m map[string]any, names [][2]string) map[string]any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		out[k] = v
@@ -217,7 +162,7 @@ func rename(m map[string]any, names [][2]string) map[string]any {
 
 // humanMustApprove turns an ask into a deny for an agent that cannot ask
 // from a hook: the reason says a person has to approve, and how.
-func humanMustApprove(agentName, reason string) string {
+func HumanMustApprove(agentName, reason string) string {
 	if reason == "" {
 		reason = "agentjail's policies want a person to approve this call"
 	}
@@ -226,7 +171,7 @@ func humanMustApprove(agentName, reason string) string {
 
 // denyReason is the reason of a deny, never empty: some agents run the
 // tool when a deny comes without one.
-func denyReason(d *wire.Decision) string {
+func DenyReason(d *wire.Decision) string {
 	if strings.TrimSpace(d.Reason) != "" {
 		return d.Reason
 	}
@@ -235,13 +180,13 @@ func denyReason(d *wire.Decision) string {
 
 // unknownVerdict is the reason for a verdict this hook does not know:
 // never let it pass as allow.
-func unknownVerdict(d *wire.Decision) string {
+func UnknownVerdict(d *wire.Decision) string {
 	return fmt.Sprintf("agentjail: the daemon answered an unknown verdict %q; upgrade agentjail-hook to match the daemon", d.Verdict)
 }
 
 // encodeJSON writes v as one line, with <, > and & kept literal: reasons
 // are read by people and models.
-func encodeJSON(v any) []byte {
+func EncodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -249,12 +194,9 @@ func encodeJSON(v any) []byte {
 	return buf.Bytes()
 }
 
-// shellNames are tool names (any case) that run a command line.
-var shellNames = map[string]bool{"bash": true, "shell": true, "run_shell_command": true, "exec_command": true, "local_shell": true, "execute_command": true, "run_terminal_cmd": true, "powershell": true}
-
 // mcpKind: an MCP tool, left to the daemon to tell whether it runs
 // commands.
-func mcpCall(tool, like string, input any) Call {
+func MCPCall(tool, like string, input any) Call {
 	return Call{Tool: tool, Kind: "", Like: like, LikeInput: input}
 }
 
@@ -278,8 +220,8 @@ func Notice(a Adapter, event map[string]any, msg string) Answer {
 	return Answer{Stderr: msg + "\n", Exit: ExitOK}
 }
 
-// systemMessage is the output of Claude Code's, Gemini CLI's and Codex's
+// SystemMessage is the output of Claude Code's, Gemini CLI's and Codex's
 // hooks that shows a message to the user and decides nothing.
-type systemMessage struct {
+type SystemMessage struct {
 	SystemMessage string `json:"systemMessage"`
 }

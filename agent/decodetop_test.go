@@ -1,10 +1,12 @@
-package agent
+package agent_test
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -42,7 +44,7 @@ func FuzzDecodeTop(f *testing.F) {
 		f.Add(ev)
 	}
 	f.Fuzz(func(t *testing.T, ev string) {
-		if !json.Valid([]byte(ev)) || Decode([]byte(ev)) == nil {
+		if !json.Valid([]byte(ev)) || agent.Decode([]byte(ev)) == nil {
 			return
 		}
 		sameReading(t, ev)
@@ -51,7 +53,7 @@ func FuzzDecodeTop(f *testing.F) {
 
 func sameReading(t *testing.T, ev string) {
 	t.Helper()
-	full, top := Decode([]byte(ev)), DecodeTop([]byte(ev))
+	full, top := agent.Decode([]byte(ev)), agent.DecodeTop([]byte(ev))
 	if full == nil || top == nil {
 		t.Fatalf("%s: Decode %v, DecodeTop %v", ev, full, top)
 	}
@@ -64,8 +66,8 @@ func sameReading(t *testing.T, ev string) {
 		}
 	}
 	verdicts := []wire.Decision{{Verdict: wire.Deny, Reason: "no"}, {Verdict: wire.Ask, Reason: "sure?"}, {Verdict: wire.Allow, Explicit: true}, {Verdict: wire.Allow}, {Verdict: "maybe"}}
-	for _, flag := range append(Names(), "", "vim") {
-		a, b := For(full, flag), For(top, flag)
+	for _, flag := range append(agents.Names(), "", "vim") {
+		a, b := agents.For(full, flag), agents.For(top, flag)
 		if a.Name() != b.Name() {
 			t.Errorf("%s --agent %q: For %s, with DecodeTop %s", ev, flag, a.Name(), b.Name())
 			continue

@@ -170,14 +170,14 @@ var patchFields = []string{"command", "input", "patch"}
 // patchCall reads a call of any agent's apply_patch tool: its patch goes
 // through ParsePatch, so every file it adds, changes, moves or deletes
 // is a write, judged like Codex's. ok is false for another tool.
-func patchCall(tool string, raw any) (Call, bool) {
+func PatchCall(tool string, raw any) (Call, bool) {
 	if !strings.EqualFold(tool, "apply_patch") {
 		return Call{}, false
 	}
 	text, _ := raw.(string)
 	if ti, ok := raw.(map[string]any); ok {
 		for _, k := range patchFields {
-			if s := str(ti, k); s != "" {
+			if s := Str(ti, k); s != "" {
 				text = s
 				break
 			}
@@ -196,4 +196,13 @@ func ShellPatch(command string) *Patch {
 	}
 	p := ParsePatch(command)
 	return &p
+}
+
+func patchKind(p Patch) string {
+	for _, f := range p.Files {
+		if f.Op != OpAdd {
+			return KindEdit
+		}
+	}
+	return KindWrite
 }

@@ -43,31 +43,3 @@ func TestOnlyReads(t *testing.T) {
 		})
 	}
 }
-
-func TestPatchCallEveryAgent(t *testing.T) {
-	const patch = "*** Begin Patch\n*** Delete File: /h/.agentjail/config.yaml\n*** End Patch"
-	tests := []struct {
-		name  string
-		agent string
-		event map[string]any
-	}{
-		{"codex tool", "codex", map[string]any{"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}}},
-		{"copilot string args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": patch}},
-		{"copilot object args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": map[string]any{"input": patch}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a, _ := Lookup(tt.agent)
-			c := a.Canonical(tt.event)
-			if c.Patch == nil || len(c.Patch.Files) != 1 || c.Patch.Files[0].Path != "/h/.agentjail/config.yaml" {
-				t.Fatalf("patch = %+v, want the deleted config", c.Patch)
-			}
-		})
-	}
-	if ShellPatch("apply_patch <<'EOF'\n"+patch+"\nEOF") == nil {
-		t.Error("a here-doc patch is not read")
-	}
-	if ShellPatch(`apply_patch "$(cat p)"`) != nil {
-		t.Error("no patch text, yet a patch")
-	}
-}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/app"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -164,7 +164,7 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	tool := clip(safetext.Line(r.Tool), toolWidth)
 	who := r.Agent
 	if who == "" { // logged before records named their agent: Claude Code's
-		who = agent.Default
+		who = agents.Default
 	}
 	who = clip(safetext.Line(who), agentWidth)
 	rules := safetext.Line(strings.Join(r.RuleIDs, ","))
@@ -186,7 +186,7 @@ func (p *logPrinter) print(r decisionlog.Record) {
 // (mcp__github__create_pull_request): they are clipped, never allowed to
 // push the columns after them out of line.
 const (
-	agentWidth   = len(agent.Default) // the longest agent name, claude-code
+	agentWidth   = len(agents.Default) // the longest agent name, claude-code
 	toolWidth    = 20
 	summaryWidth = 50
 	uidWidth     = 6

@@ -3,7 +3,7 @@ package cli
 import (
 	"encoding/json"
 
-	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 )
 
 // agentEvent rewrites the Claude Code event try builds from a command or
@@ -100,9 +100,9 @@ func renameKeys(m map[string]any, names map[string]string) {
 
 // tryAgent resolves try's --agent to an adapter's name.
 func tryAgent(name string) (string, error) {
-	a, ok := agent.Lookup(name)
+	a, ok := agents.Lookup(name)
 	if !ok {
-		return "", exitWith(ExitUsage, "--agent %q: use one of %v", name, agent.Names())
+		return "", exitWith(ExitUsage, "--agent %q: use one of %v", name, agents.Names())
 	}
 	return a.Name(), nil
 }

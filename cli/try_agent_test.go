@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 )
 
 // try --agent builds each agent's own event, which that agent's adapter
 // (and no other) reads back as the same call.
 func TestTryAgentEvent(t *testing.T) {
-	for _, name := range agent.Names() {
+	for _, name := range agents.Names() {
 		for _, tt := range []struct{ tool, arg, kind string }{{"Bash", "cat ~/.ssh/id_rsa", agent.KindShell}, {"Read", "~/.aws/credentials", agent.KindRead}} {
 			t.Run(name+"/"+tt.tool, func(t *testing.T) {
 				ev, err := tryEvent(nil, "", tt.tool, "/work/p", []string{tt.arg}, editText{})
@@ -18,14 +19,14 @@ func TestTryAgentEvent(t *testing.T) {
 				}
 				m := agent.Decode(agentEvent(name, ev))
 				// Codex's shape is Claude Code's: only the flag tells them apart.
-				a := agent.For(m, name)
+				a := agents.For(m, name)
 				if a.Name() != name {
 					t.Fatalf("read as %s", a.Name())
 				}
 				if c := a.Canonical(m); c.Kind != tt.kind {
 					t.Errorf("kind %q, want %q (%v)", c.Kind, tt.kind, m)
 				}
-				if name != "codex" && name != "claude-code" && agent.For(m, "claude-code").Name() != name {
+				if name != "codex" && name != "claude-code" && agents.For(m, "claude-code").Name() != name {
 					t.Errorf("the %s event is not recognised without the flag", name)
 				}
 			})
@@ -39,7 +40,7 @@ func TestTryAgentEvent(t *testing.T) {
 func TestTryAgentEventCarriesTheText(t *testing.T) {
 	edit := editText{old: "name: CI", new: "name: Build", oldSet: true, newSet: true}
 	write := editText{content: "export EDITOR=vim\n", contentSet: true}
-	for _, name := range agent.Names() {
+	for _, name := range agents.Names() {
 		for _, tt := range []struct {
 			tool string
 			text editText
@@ -54,7 +55,7 @@ func TestTryAgentEventCarriesTheText(t *testing.T) {
 					t.Fatal(err)
 				}
 				m := agent.Decode(agentEvent(name, ev))
-				c := agent.For(m, name).Canonical(m)
+				c := agents.For(m, name).Canonical(m)
 				in, _ := c.LikeInput.(map[string]any)
 				if c.Like != tt.tool || in["file_path"] != "/work/p/f.yml" {
 					t.Fatalf("read as %s %v", c.Like, c.LikeInput)

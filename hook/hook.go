@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -112,7 +114,7 @@ func parseFlags(args []string) (Options, error) {
 	flags.SetOutput(io.Discard)
 	flags.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "give up on the daemon after this long")
 	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
-	flags.StringVar(&opts.Agent, "agent", agent.Default, "the agent whose event format stdin carries: "+strings.Join(agent.Names(), ", "))
+	flags.StringVar(&opts.Agent, "agent", agents.Default, "the agent whose event format stdin carries: "+strings.Join(agents.Names(), ", "))
 	flags.BoolVar(&opts.System, "system", false, "ask the system daemon")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -165,7 +167,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		opts.Timeout = DefaultTimeout
 	}
 	if opts.Agent == "" {
-		opts.Agent = agent.Default
+		opts.Agent = agents.Default
 	}
 	ctx, cancel := withDeadline(ctx, start.Add(opts.Timeout))
 	defer cancel()
@@ -189,7 +191,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	}
 	// The adapter that reads this event answers in its agent's dialect.
 	opts.event = agent.DecodeTop(event)
-	adapter := agent.For(opts.event, opts.Agent)
+	adapter := agents.For(opts.event, opts.Agent)
 	opts.Agent = adapter.Name()
 
 	cwd, _ := os.Getwd()
@@ -308,7 +310,7 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 }
 
 // Output is the PreToolUse answer Claude Code reads from stdout.
-type Output = agent.ClaudeOutput
+type Output = claude.ClaudeOutput
 
 // Render is Claude Code's answer to a decision: what the hook prints and
 // its exit code (the claude adapter of package agent):
@@ -318,13 +320,13 @@ type Output = agent.ClaudeOutput
 //	allow, by a rule     stdout JSON "allow", exit 0
 //	allow, no rule fired nothing, exit 0 (the agent's own permission flow goes on)
 func Render(d *wire.Decision) (stdout []byte, stderr string, exit int) {
-	return RenderFor(agent.Default, nil, d)
+	return RenderFor(agents.Default, nil, d)
 }
 
 // RenderFor is the answer of agentName (or of the agent whose shape event
 // unmistakably has; event may be nil) to a decision.
 func RenderFor(agentName string, event map[string]any, d *wire.Decision) (stdout []byte, stderr string, exit int) {
-	ans := agent.For(event, agentName).Render(event, d)
+	ans := agents.For(event, agentName).Render(event, d)
 	return ans.Stdout, ans.Stderr, ans.Exit
 }
 
@@ -354,7 +356,7 @@ func failure(opts Options, stdout, stderr io.Writer, cause, what, fix string) in
 	}
 	recordFailure(opts, "open", cause, what)
 	msg := fmt.Sprintf("agentjail: %s; this call was allowed unchecked; %s", what, fix)
-	ans := agent.Notice(agent.For(opts.event, opts.Agent), opts.event, msg)
+	ans := agent.Notice(agents.For(opts.event, opts.Agent), opts.event, msg)
 	if len(ans.Stdout) > 0 {
 		stdout.Write(ans.Stdout)
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents/cursor"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
@@ -60,14 +60,14 @@ func jsonEncoder(w io.Writer) *json.Encoder {
 }
 
 // addCursorHooks returns hooks.json with our entry under each of
-// agent.CursorEvents, replacing ours where it differs, keeping everything
+// cursor.Events, replacing ours where it differs, keeping everything
 // else byte for byte.
 func addCursorHooks(file string, src []byte, entry cursorEntry) ([]byte, error) {
 	if len(strings.TrimSpace(string(src))) == 0 {
 		src = []byte("{\n  \"version\": 1\n}\n")
 	}
-	for i := 0; i < len(agent.CursorEvents); i++ {
-		event := agent.CursorEvents[i]
+	for i := 0; i < len(cursor.Events); i++ {
+		event := cursor.Events[i]
 		if err := checkJSON(file, src); err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import (
 
 // The hook starts on every tool call an agent makes; it must stay the
 // standard library, less net and regexp, plus internal/wire and the
-// agent adapters (and its own package).
+// agent adapters: agent and agents/... (and its own package).
 func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -17,7 +17,7 @@ func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/agentjail/agentjail/cmd/agentjail-hook": true,
 		"github.com/agentjail/agentjail/hook":               true,
-		"github.com/agentjail/agentjail/agent":              true, // the adapters: stdlib and wire only
+		"github.com/agentjail/agentjail/agent":              true, // the adapters' kit: stdlib and wire only
 		"github.com/agentjail/agentjail/internal/wire":      true,
 	}
 	forbidden := []string{"open-policy-agent", "spf13/viper", "fyne.io/systray", "gen2brain/beeep"}
@@ -40,8 +40,9 @@ func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
 		}
 		first := strings.SplitN(dep, "/", 2)[0]
 		isStdlib := !strings.Contains(first, ".")
-		if !isStdlib && !allowed[dep] {
-			t.Errorf("agentjail-hook links %s; only the standard library, internal/wire and agent are allowed", dep)
+		isAgent := dep == "github.com/agentjail/agentjail/agents" || strings.HasPrefix(dep, "github.com/agentjail/agentjail/agents/")
+		if !isStdlib && !allowed[dep] && !isAgent {
+			t.Errorf("agentjail-hook links %s; only the standard library, internal/wire, agent and the agents' folders are allowed", dep)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/realpath"
 	"github.com/agentjail/agentjail/internal/shell"
@@ -300,7 +301,7 @@ func Derive(event map[string]any, env Env) *Derived {
 	// Each agent's event is read through its adapter, which gives the
 	// tool in Claude Code's terms (Read with file_path, Bash with
 	// command ...) so that everything below holds for every agent.
-	adapter := agent.For(event, env.Agent)
+	adapter := agents.For(event, env.Agent)
 	d.Agent = adapter.Name()
 	call := adapter.Canonical(event)
 	if call.Dir != "" {

@@ -1,6 +1,9 @@
-package agent
+package claude
 
-import "github.com/agentjail/agentjail/internal/wire"
+import (
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/internal/wire"
+)
 
 // claude is Claude Code, the reference agent: PreToolUse with tool_name
 // and tool_input; answers in hookSpecificOutput.
@@ -13,16 +16,9 @@ func (claude) Name() string { return "claude-code" }
 // default.
 func (claude) Recognise(map[string]any) bool { return false }
 
-// claudeKinds are Claude Code's own tools by kind.
-var claudeKinds = map[string]string{
-	"Bash": KindShell, "Read": KindRead, "Write": KindWrite, "Edit": KindEdit, "MultiEdit": KindEdit,
-	"NotebookEdit": KindEdit, "Grep": KindSearch, "Glob": KindSearch, "LS": KindList,
-	"WebFetch": KindFetch, "WebSearch": KindFetch, "Task": KindAgent, "Agent": KindAgent,
-}
-
-func (claude) Canonical(event map[string]any) Call {
-	tool := str(event, "tool_name")
-	return Call{Tool: tool, Kind: claudeKinds[tool], Like: tool, LikeInput: event["tool_input"]}
+func (claude) Canonical(event map[string]any) agent.Call {
+	tool := agent.Str(event, "tool_name")
+	return agent.Call{Tool: tool, Kind: Tools[tool], Like: tool, LikeInput: event["tool_input"]}
 }
 
 // ClaudeOutput is the PreToolUse answer Claude Code reads from stdout.
@@ -37,8 +33,9 @@ type ClaudeSpecific struct {
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 }
 
-func claudeJSON(v wire.Verdict, reason string) []byte {
-	return encodeJSON(ClaudeOutput{ClaudeSpecific{HookEventName: "PreToolUse", PermissionDecision: string(v), PermissionDecisionReason: reason}})
+// JSON is Claude Code's PreToolUse answer for a verdict.
+func JSON(v wire.Verdict, reason string) []byte {
+	return agent.EncodeJSON(ClaudeOutput{ClaudeSpecific{HookEventName: "PreToolUse", PermissionDecision: string(v), PermissionDecisionReason: reason}})
 }
 
 // Render, as measured against the real Claude Code:
@@ -47,25 +44,25 @@ func claudeJSON(v wire.Verdict, reason string) []byte {
 //	ask                  stdout JSON "ask", exit 0
 //	allow, by a rule     stdout JSON "allow", exit 0
 //	allow, no rule fired nothing, exit 0 (its own permission flow goes on)
-func (claude) Render(_ map[string]any, d *wire.Decision) Answer {
+func (claude) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 	switch d.Verdict {
 	case wire.Deny:
-		r := denyReason(d)
-		return Answer{claudeJSON(wire.Deny, r), r + "\n", ExitBlock}
+		r := agent.DenyReason(d)
+		return agent.Answer{Stdout: JSON(wire.Deny, r), Stderr: r + "\n", Exit: agent.ExitBlock}
 	case wire.Ask:
-		return Answer{claudeJSON(wire.Ask, d.Reason), "", ExitOK}
+		return agent.Answer{Stdout: JSON(wire.Ask, d.Reason), Stderr: "", Exit: agent.ExitOK}
 	case wire.Allow:
 		if d.Explicit {
-			return Answer{claudeJSON(wire.Allow, d.Reason), "", ExitOK}
+			return agent.Answer{Stdout: JSON(wire.Allow, d.Reason), Stderr: "", Exit: agent.ExitOK}
 		}
-		return Answer{Exit: ExitOK}
+		return agent.Answer{Exit: agent.ExitOK}
 	}
-	r := unknownVerdict(d)
-	return Answer{claudeJSON(wire.Deny, r), r + "\n", ExitBlock}
+	r := agent.UnknownVerdict(d)
+	return agent.Answer{Stdout: JSON(wire.Deny, r), Stderr: r + "\n", Exit: agent.ExitBlock}
 }
 
 // Notice: Claude Code shows a hook's systemMessage to the user; with no
 // hookSpecificOutput its own permission flow goes on unchanged.
-func (claude) Notice(_ map[string]any, msg string) Answer {
-	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+func (claude) Notice(_ map[string]any, msg string) agent.Answer {
+	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
 }

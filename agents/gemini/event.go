@@ -1,9 +1,10 @@
-package agent
+package gemini
 
 import (
 	"encoding/json"
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -18,26 +19,23 @@ type gemini struct{}
 func (gemini) Name() string { return "gemini" }
 
 func (gemini) Recognise(event map[string]any) bool {
-	return str(event, "hook_event_name") == "BeforeTool"
+	return agent.Str(event, "hook_event_name") == "BeforeTool"
 }
 
-// geminiTools maps Gemini CLI's tools to Claude Code's, with the field
+// tools maps Gemini CLI's tools to Claude Code's, with the field
 // renames that make their inputs read alike.
-var geminiTools = map[string]struct {
-	kind, like string
-	fields     [][2]string
-}{
-	"run_shell_command":   {KindShell, "Bash", nil},
-	"read_file":           {KindRead, "Read", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
-	"read_many_files":     {KindRead, "Read", [][2]string{{"include", "paths"}}},
-	"write_file":          {KindWrite, "Write", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
-	"replace":             {KindEdit, "Edit", [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
-	"glob":                {KindSearch, "Glob", [][2]string{{"dir_path", "path"}}},
-	"grep_search":         {KindSearch, "Grep", [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
-	"search_file_content": {KindSearch, "Grep", [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
-	"list_directory":      {KindList, "LS", [][2]string{{"dir_path", "path"}}},
-	"web_fetch":           {KindFetch, "WebFetch", nil},
-	"google_web_search":   {KindFetch, "WebSearch", nil},
+var tools = map[string]agent.Tool{
+	"run_shell_command":   {Kind: agent.KindShell, Like: "Bash"},
+	"read_file":           {Kind: agent.KindRead, Like: "Read", Fields: [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"read_many_files":     {Kind: agent.KindRead, Like: "Read", Fields: [][2]string{{"include", "paths"}}},
+	"write_file":          {Kind: agent.KindWrite, Like: "Write", Fields: [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"replace":             {Kind: agent.KindEdit, Like: "Edit", Fields: [][2]string{{"absolute_path", "file_path"}, {"path", "file_path"}}},
+	"glob":                {Kind: agent.KindSearch, Like: "Glob", Fields: [][2]string{{"dir_path", "path"}}},
+	"grep_search":         {Kind: agent.KindSearch, Like: "Grep", Fields: [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
+	"search_file_content": {Kind: agent.KindSearch, Like: "Grep", Fields: [][2]string{{"dir_path", "path"}, {"include", "glob"}}},
+	"list_directory":      {Kind: agent.KindList, Like: "LS", Fields: [][2]string{{"dir_path", "path"}}},
+	"web_fetch":           {Kind: agent.KindFetch, Like: "WebFetch"},
+	"google_web_search":   {Kind: agent.KindFetch, Like: "WebSearch"},
 }
 
 // findURLs returns the first max URLs in s: what the pattern
@@ -96,20 +94,20 @@ func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 }
 
-func (gemini) Canonical(event map[string]any) Call {
-	tool := str(event, "tool_name")
+func (gemini) Canonical(event map[string]any) agent.Call {
+	tool := agent.Str(event, "tool_name")
 	raw := event["tool_input"]
 	ti, isObject := raw.(map[string]any)
-	if t, ok := geminiTools[tool]; ok {
+	if t, ok := tools[tool]; ok {
 		if !isObject {
-			return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: raw}
+			return agent.Call{Tool: tool, Kind: t.Kind, Like: t.Like, LikeInput: raw}
 		}
-		in := rename(ti, t.fields)
+		in := agent.Rename(ti, t.Fields)
 		dir := ""
 		switch tool {
 		case "run_shell_command":
 			// The command runs in dir_path (the project root when absent).
-			dir = str(ti, "dir_path")
+			dir = agent.Str(ti, "dir_path")
 		case "replace":
 			// Gemini replaces exactly expected_replacements occurrences
 			// (1 when absent): more than one is Claude Code's replace_all.
@@ -121,7 +119,7 @@ func (gemini) Canonical(event map[string]any) Call {
 		case "web_fetch":
 			// The URLs are inside the prompt.
 			if _, ok := in["url"]; !ok {
-				if urls := findURLs(str(ti, "prompt"), 20); len(urls) > 0 {
+				if urls := findURLs(agent.Str(ti, "prompt"), 20); len(urls) > 0 {
 					in["url"] = urls[0]
 					list := make([]any, len(urls))
 					for i, u := range urls {
@@ -131,19 +129,19 @@ func (gemini) Canonical(event map[string]any) Call {
 				}
 			}
 		}
-		return Call{Tool: tool, Kind: t.kind, Like: t.like, LikeInput: in, Dir: dir}
+		return agent.Call{Tool: tool, Kind: t.Kind, Like: t.Like, LikeInput: in, Dir: dir}
 	}
 	switch {
 	case strings.HasPrefix(tool, "mcp__"):
-		return mcpCall(tool, tool, raw)
+		return agent.MCPCall(tool, tool, raw)
 	case strings.HasPrefix(tool, "mcp_"):
 		// mcp_<server>_<tool>: server and tool cannot be told apart, so
 		// the whole rest is read as the tool's name.
-		return mcpCall(tool, "mcp__"+tool[len("mcp_"):], raw)
-	case shellNames[strings.ToLower(tool)]:
-		return Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
+		return agent.MCPCall(tool, "mcp__"+tool[len("mcp_"):], raw)
+	case Agent.ShellTool(tool):
+		return agent.Call{Tool: tool, Kind: agent.KindShell, Like: "Bash", LikeInput: raw}
 	}
-	return Call{Tool: tool, Kind: KindOther, Like: tool, LikeInput: raw}
+	return agent.Call{Tool: tool, Kind: agent.KindOther, Like: tool, LikeInput: raw}
 }
 
 // geminiOutput is the answer Gemini CLI reads from stdout.
@@ -157,23 +155,23 @@ type geminiOutput struct {
 //	deny        stdout {"decision":"deny","reason":R}, R on stderr, exit 2 (either blocks)
 //	ask         the same deny, its reason saying a human must approve
 //	allow (any) nothing, exit 0
-func (gemini) Render(_ map[string]any, d *wire.Decision) Answer {
-	deny := func(r string) Answer {
-		return Answer{encodeJSON(geminiOutput{"deny", r}), r + "\n", ExitBlock}
+func (gemini) Render(_ map[string]any, d *wire.Decision) agent.Answer {
+	deny := func(r string) agent.Answer {
+		return agent.Answer{Stdout: agent.EncodeJSON(geminiOutput{"deny", r}), Stderr: r + "\n", Exit: agent.ExitBlock}
 	}
 	switch d.Verdict {
 	case wire.Deny:
-		return deny(denyReason(d))
+		return deny(agent.DenyReason(d))
 	case wire.Ask:
-		return deny(humanMustApprove("Gemini CLI", d.Reason))
+		return deny(agent.HumanMustApprove("Gemini CLI", d.Reason))
 	case wire.Allow:
-		return Answer{Exit: ExitOK}
+		return agent.Answer{Exit: agent.ExitOK}
 	}
-	return deny(unknownVerdict(d))
+	return deny(agent.UnknownVerdict(d))
 }
 
 // Notice: Gemini CLI shows a hook's systemMessage to the user (as a
 // warning); with no decision the call goes on.
-func (gemini) Notice(_ map[string]any, msg string) Answer {
-	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+func (gemini) Notice(_ map[string]any, msg string) agent.Answer {
+	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
 }

@@ -1,8 +1,9 @@
-package agent
+package codex
 
 import (
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -18,32 +19,23 @@ func (codex) Name() string { return "codex" }
 // Recognise: Codex's shape is Claude Code's; the flag tells them apart.
 func (codex) Recognise(map[string]any) bool { return false }
 
-func (codex) Canonical(event map[string]any) Call {
-	tool := str(event, "tool_name")
+func (codex) Canonical(event map[string]any) agent.Call {
+	tool := agent.Str(event, "tool_name")
 	raw := event["tool_input"]
-	if c, ok := patchCall(tool, raw); ok {
+	if c, ok := agent.PatchCall(tool, raw); ok {
 		return c
 	}
 	switch {
-	case shellNames[strings.ToLower(tool)]:
+	case Agent.ShellTool(tool):
 		// The model may run apply_patch through the shell too
 		// (apply_patch <<'EOF' ... EOF): the daemon reads its patch
 		// from any agent's shell command (ShellPatch).
-		return Call{Tool: tool, Kind: KindShell, Like: "Bash", LikeInput: raw}
+		return agent.Call{Tool: tool, Kind: agent.KindShell, Like: "Bash", LikeInput: raw}
 	case strings.HasPrefix(tool, "mcp__"):
-		return mcpCall(tool, tool, raw)
+		return agent.MCPCall(tool, tool, raw)
 	}
 	// Anything else in Claude Code's names is read as Claude Code's.
-	return Call{Tool: tool, Kind: claudeKinds[tool], Like: tool, LikeInput: raw}
-}
-
-func patchKind(p Patch) string {
-	for _, f := range p.Files {
-		if f.Op != OpAdd {
-			return KindEdit
-		}
-	}
-	return KindWrite
+	return agent.Call{Tool: tool, Kind: tools[tool], Like: tool, LikeInput: raw}
 }
 
 // Render, per Codex's contract:
@@ -51,22 +43,22 @@ func patchKind(p Patch) string {
 //	deny            reason on stderr, exit 2 (Codex shows the model "Command blocked by PreToolUse hook: <reason>")
 //	ask             the same deny, its reason saying a human must approve
 //	allow (any)     nothing, exit 0: Codex's own approvals go on
-func (codex) Render(_ map[string]any, d *wire.Decision) Answer {
+func (codex) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 	switch d.Verdict {
 	case wire.Deny:
-		return Answer{Stderr: denyReason(d) + "\n", Exit: ExitBlock}
+		return agent.Answer{Stderr: agent.DenyReason(d) + "\n", Exit: agent.ExitBlock}
 	case wire.Ask:
-		return Answer{Stderr: humanMustApprove("Codex", d.Reason) + "\n", Exit: ExitBlock}
+		return agent.Answer{Stderr: agent.HumanMustApprove("Codex", d.Reason) + "\n", Exit: agent.ExitBlock}
 	case wire.Allow:
-		return Answer{Exit: ExitOK}
+		return agent.Answer{Exit: agent.ExitOK}
 	}
-	return Answer{Stderr: unknownVerdict(d) + "\n", Exit: ExitBlock}
+	return agent.Answer{Stderr: agent.UnknownVerdict(d) + "\n", Exit: agent.ExitBlock}
 }
 
 // Notice: Codex takes a PreToolUse hook's systemMessage on exit 0 as a
 // warning entry of the hook's run, which its app server sends to the
 // screen (hook/completed); the call goes on under Codex's own approvals.
 // A hook's stderr on exit 0 reaches no one.
-func (codex) Notice(_ map[string]any, msg string) Answer {
-	return Answer{Stdout: encodeJSON(systemMessage{msg}), Stderr: msg + "\n", Exit: ExitOK}
+func (codex) Notice(_ map[string]any, msg string) agent.Answer {
+	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
 }

@@ -1,4 +1,4 @@
-package agent
+package agents
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -16,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 func event(t *testing.T, s string) map[string]any {
 	t.Helper()
-	m := Decode([]byte(s))
+	m := agent.Decode([]byte(s))
 	if m == nil {
 		t.Fatalf("not an object: %s", s)
 	}
@@ -56,34 +57,34 @@ func TestCanonical(t *testing.T) {
 		kind, like         string
 		input              string // LikeInput as JSON, "" to skip
 	}{
-		{"claude bash", "claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, KindShell, "Bash", `{"command":"ls"}`},
+		{"claude bash", "claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls"}}`, agent.KindShell, "Bash", `{"command":"ls"}`},
 		{"claude unknown tool", "claude-code", `{"tool_name":"Frobnicate","tool_input":{}}`, "", "Frobnicate", `{}`},
-		{"codex bash", "codex", `{"tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa"}`},
-		{"codex apply_patch update", "codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch\n"}}`, KindEdit, "apply_patch", ""},
-		{"codex apply_patch add only", "codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}`, KindWrite, "apply_patch", ""},
+		{"codex bash", "codex", `{"tool_name":"Bash","tool_input":{"command":"cat ~/.ssh/id_rsa"}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa"}`},
+		{"codex apply_patch update", "codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch\n"}}`, agent.KindEdit, "apply_patch", ""},
+		{"codex apply_patch add only", "codex", `{"tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}`, agent.KindWrite, "apply_patch", ""},
 		{"codex mcp", "codex", `{"tool_name":"mcp__fs__read_file","tool_input":{"path":"/x"}}`, "", "mcp__fs__read_file", `{"path":"/x"}`},
-		{"gemini shell", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","description":"list"}}`, KindShell, "Bash", `{"command":"ls","description":"list"}`},
-		{"gemini shell in dir_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, KindShell, "Bash", `{"command":"rm -rf build","dir_path":"/"}`},
-		{"gemini read absolute_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/h/.ssh/id_rsa"}}`, KindRead, "Read", `{"absolute_path":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
-		{"gemini read file_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"a.txt"}}`, KindRead, "Read", `{"file_path":"a.txt"}`},
-		{"gemini write", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, KindWrite, "Write", `{"file_path":"a","content":"x"}`},
-		{"gemini replace many", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"replace","tool_input":{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":3}}`, KindEdit, "Edit", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":3,"replace_all":true}`},
-		{"gemini grep", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"k","dir_path":"~","include":"*.pem"}}`, KindSearch, "Grep", `{"pattern":"k","dir_path":"~","path":"~","include":"*.pem","glob":"*.pem"}`},
-		{"gemini list", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"list_directory","tool_input":{"dir_path":"/etc"}}`, KindList, "LS", `{"dir_path":"/etc","path":"/etc"}`},
-		{"gemini web_fetch url in prompt", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"summarise http://169.254.169.254/latest and https://example.com/"}}`, KindFetch, "WebFetch", `{"prompt":"summarise http://169.254.169.254/latest and https://example.com/","url":"http://169.254.169.254/latest","urls":["http://169.254.169.254/latest","https://example.com/"]}`},
+		{"gemini shell", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","description":"list"}}`, agent.KindShell, "Bash", `{"command":"ls","description":"list"}`},
+		{"gemini shell in dir_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, agent.KindShell, "Bash", `{"command":"rm -rf build","dir_path":"/"}`},
+		{"gemini read absolute_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"absolute_path":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
+		{"gemini read file_path", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"file_path":"a.txt"}}`, agent.KindRead, "Read", `{"file_path":"a.txt"}`},
+		{"gemini write", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, agent.KindWrite, "Write", `{"file_path":"a","content":"x"}`},
+		{"gemini replace many", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"replace","tool_input":{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":3}}`, agent.KindEdit, "Edit", `{"file_path":"a","old_string":"x","new_string":"y","expected_replacements":3,"replace_all":true}`},
+		{"gemini grep", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"k","dir_path":"~","include":"*.pem"}}`, agent.KindSearch, "Grep", `{"pattern":"k","dir_path":"~","path":"~","include":"*.pem","glob":"*.pem"}`},
+		{"gemini list", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"list_directory","tool_input":{"dir_path":"/etc"}}`, agent.KindList, "LS", `{"dir_path":"/etc","path":"/etc"}`},
+		{"gemini web_fetch url in prompt", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"web_fetch","tool_input":{"prompt":"summarise http://169.254.169.254/latest and https://example.com/"}}`, agent.KindFetch, "WebFetch", `{"prompt":"summarise http://169.254.169.254/latest and https://example.com/","url":"http://169.254.169.254/latest","urls":["http://169.254.169.254/latest","https://example.com/"]}`},
 		{"gemini mcp single underscore", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"mcp_shell_run_command","tool_input":{"command":"ls"}}`, "", "mcp__shell_run_command", `{"command":"ls"}`},
-		{"gemini unknown tool", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"save_memory","tool_input":{"fact":"x"}}`, KindOther, "save_memory", `{"fact":"x"}`},
-		{"copilot bash args string", "copilot", `{"toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"clean\"}"}`, KindShell, "Bash", `{"command":"rm -rf dist","description":"clean"}`},
-		{"copilot bash args object", "copilot", `{"toolName":"bash","toolArgs":{"command":"ls"}}`, KindShell, "Bash", `{"command":"ls"}`},
-		{"copilot bash args not JSON", "copilot", `{"toolName":"bash","toolArgs":"rm -rf ~"}`, KindShell, "Bash", `"rm -rf ~"`},
-		{"copilot write_bash types a command", "copilot", `{"toolName":"write_bash","toolArgs":"{\"sessionId\":\"1\",\"input\":\"cat ~/.aws/credentials\\n\"}"}`, KindShell, "Bash", `{"sessionId":"1","input":"cat ~/.aws/credentials\n","command":"cat ~/.aws/credentials\n"}`},
-		{"copilot view", "copilot", `{"toolName":"view","toolArgs":"{\"path\":\"/h/.ssh/id_rsa\"}"}`, KindRead, "Read", `{"path":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
-		{"copilot create", "copilot", `{"toolName":"create","toolArgs":"{\"path\":\"a\",\"file_text\":\"x\"}"}`, KindWrite, "Write", `{"path":"a","file_path":"a","file_text":"x","content":"x"}`},
-		{"copilot edit", "copilot", `{"toolName":"edit","toolArgs":"{\"path\":\"a\",\"old_str\":\"x\",\"new_str\":\"y\"}"}`, KindEdit, "Edit", `{"path":"a","file_path":"a","old_str":"x","old_string":"x","new_str":"y","new_string":"y"}`},
-		{"cursor shell", "cursor", `{"hook_event_name":"beforeShellExecution","command":"cat .env","cwd":"/w"}`, KindShell, "Bash", `{"command":"cat .env"}`},
-		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, KindRead, "Read", `{"file_path":"/w/.env"}`},
+		{"gemini unknown tool", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"save_memory","tool_input":{"fact":"x"}}`, agent.KindOther, "save_memory", `{"fact":"x"}`},
+		{"copilot bash args string", "copilot", `{"toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"clean\"}"}`, agent.KindShell, "Bash", `{"command":"rm -rf dist","description":"clean"}`},
+		{"copilot bash args object", "copilot", `{"toolName":"bash","toolArgs":{"command":"ls"}}`, agent.KindShell, "Bash", `{"command":"ls"}`},
+		{"copilot bash args not JSON", "copilot", `{"toolName":"bash","toolArgs":"rm -rf ~"}`, agent.KindShell, "Bash", `"rm -rf ~"`},
+		{"copilot write_bash types a command", "copilot", `{"toolName":"write_bash","toolArgs":"{\"sessionId\":\"1\",\"input\":\"cat ~/.aws/credentials\\n\"}"}`, agent.KindShell, "Bash", `{"sessionId":"1","input":"cat ~/.aws/credentials\n","command":"cat ~/.aws/credentials\n"}`},
+		{"copilot view", "copilot", `{"toolName":"view","toolArgs":"{\"path\":\"/h/.ssh/id_rsa\"}"}`, agent.KindRead, "Read", `{"path":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
+		{"copilot create", "copilot", `{"toolName":"create","toolArgs":"{\"path\":\"a\",\"file_text\":\"x\"}"}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","file_text":"x","content":"x"}`},
+		{"copilot edit", "copilot", `{"toolName":"edit","toolArgs":"{\"path\":\"a\",\"old_str\":\"x\",\"new_str\":\"y\"}"}`, agent.KindEdit, "Edit", `{"path":"a","file_path":"a","old_str":"x","old_string":"x","new_str":"y","new_string":"y"}`},
+		{"cursor shell", "cursor", `{"hook_event_name":"beforeShellExecution","command":"cat .env","cwd":"/w"}`, agent.KindShell, "Bash", `{"command":"cat .env"}`},
+		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, agent.KindRead, "Read", `{"file_path":"/w/.env"}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
-		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
 		{"cursor preToolUse mcp", "cursor", `{"hook_event_name":"preToolUse","tool_name":"MCP:fs:write_file","tool_input":{"path":"a"}}`, "", "mcp__fs__write_file", `{"path":"a"}`},
 	}
 	for _, tt := range tests {
@@ -107,49 +108,6 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
-func TestParsePatch(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       []PatchFile
-	}{
-		{"add update delete move", "*** Begin Patch\n*** Add File: new.txt\n+hello\n+world\n*** Update File: src/a.go\n*** Move to: src/b.go\n@@ func a\n-x\n+y\n*** Delete File: old.txt\n*** End Patch\n",
-			[]PatchFile{{Op: OpAdd, Path: "new.txt", Content: "hello\nworld\n"}, {Op: OpUpdate, Path: "src/a.go", MoveTo: "src/b.go", Hunks: []Hunk{{Old: "x\n", New: "y\n"}}}, {Op: OpDelete, Path: "old.txt"}}},
-		{"config files", "*** Begin Patch\n*** Update File: /home/dev/.codex/config.toml\n@@\n-a\n+b\n*** Update File: ~/.agentjail/config.yaml\n@@\n-fail_mode: closed\n+fail_mode: open\n*** End Patch",
-			[]PatchFile{{Op: OpUpdate, Path: "/home/dev/.codex/config.toml", Hunks: []Hunk{{Old: "a\n", New: "b\n"}}}, {Op: OpUpdate, Path: "~/.agentjail/config.yaml", Hunks: []Hunk{{Old: "fail_mode: closed\n", New: "fail_mode: open\n"}}}}},
-		{"heredoc around it, CRLF, indented markers", "apply_patch <<'EOF'\r\n  *** Begin Patch\r\n  *** Delete File: x\r\n  *** End Patch\r\nEOF",
-			[]PatchFile{{Op: OpDelete, Path: "x"}}},
-		{"two patches in one text", "*** Begin Patch\n*** Delete File: a\n*** End Patch\n*** Begin Patch\n*** Delete File: b\n*** End Patch",
-			[]PatchFile{{Op: OpDelete, Path: "a"}, {Op: OpDelete, Path: "b"}}},
-		{"no end marker still counts", "*** Begin Patch\n*** Add File: a\n+x",
-			[]PatchFile{{Op: OpAdd, Path: "a", Content: "x\n"}}},
-		// Look-alikes: markers outside a patch, or text that mentions them.
-		{"markers without Begin Patch are text", "*** Delete File: a\n", nil},
-		{"a diff line mentioning a marker", "*** Begin Patch\n*** Update File: notes.md\n@@\n+*** Delete File: secrets\n*** End Patch",
-			[]PatchFile{{Op: OpUpdate, Path: "notes.md", Hunks: []Hunk{{New: "*** Delete File: secrets\n"}}}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := ParsePatch(tt.text)
-			if !reflect.DeepEqual(got.Files, tt.want) {
-				t.Errorf("files %+v\nwant %+v", got.Files, tt.want)
-			}
-		})
-	}
-}
-
-func TestParsePatchBound(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("*** Begin Patch\n")
-	for i := 0; i <= MaxPatchFiles; i++ {
-		b.WriteString("*** Delete File: f\n")
-	}
-	p := ParsePatch(b.String())
-	if len(p.Files) != MaxPatchFiles || !p.Truncated {
-		t.Errorf("%d files, truncated %v; want %d and true", len(p.Files), p.Truncated, MaxPatchFiles)
-	}
-}
-
-// TestRenderGolden pins every agent's answer to every verdict.
 func TestRenderGolden(t *testing.T) {
 	decisions := []struct {
 		name string
@@ -181,7 +139,7 @@ func TestRenderGolden(t *testing.T) {
 		// the agent shows a hook's message (the systemMessage of Claude
 		// Code, Gemini CLI and Codex), and on stderr for every agent; it
 		// decides nothing.
-		ans := Notice(a, event(t, events[name]), "agentjail: no agentjail daemon is running; this call was allowed unchecked")
+		ans := agent.Notice(a, event(t, events[name]), "agentjail: no agentjail daemon is running; this call was allowed unchecked")
 		got.WriteString("== fail_open_notice\nstdout: " + string(ans.Stdout) + "\nstderr: " + ans.Stderr + "\nexit: " + string(rune('0'+ans.Exit)) + "\n")
 		checkNotice(t, name, ans)
 		golden := filepath.Join("testdata", name+".golden")
@@ -200,7 +158,7 @@ func TestRenderGolden(t *testing.T) {
 
 // checkContract asserts the issue's contract table for each agent, apart
 // from the exact bytes the golden files pin.
-func checkContract(t *testing.T, agent string, d wire.Decision, a Answer) {
+func checkContract(t *testing.T, agent string, d wire.Decision, a agent.Answer) {
 	t.Helper()
 	blocked := d.Verdict == wire.Deny || d.Verdict != wire.Allow && d.Verdict != wire.Ask
 	switch {
@@ -243,7 +201,7 @@ var noticeAgents = map[string]bool{"claude-code": true, "gemini": true, "codex":
 
 // checkNotice asserts a fail-open's notice: exit 0, the message on stderr,
 // and on stdout either nothing or a systemMessage carrying no decision.
-func checkNotice(t *testing.T, agent string, a Answer) {
+func checkNotice(t *testing.T, agent string, a agent.Answer) {
 	t.Helper()
 	msg := "agentjail: no agentjail daemon is running; this call was allowed unchecked"
 	if a.Exit != 0 || a.Stderr != msg+"\n" {
@@ -293,5 +251,33 @@ func TestCallDir(t *testing.T) {
 				t.Errorf("Dir %q, want %q", got, tt.dir)
 			}
 		})
+	}
+}
+
+func TestPatchCallEveryAgent(t *testing.T) {
+	const patch = "*** Begin Patch\n*** Delete File: /h/.agentjail/config.yaml\n*** End Patch"
+	tests := []struct {
+		name  string
+		agent string
+		event map[string]any
+	}{
+		{"codex tool", "codex", map[string]any{"tool_name": "apply_patch", "tool_input": map[string]any{"command": patch}}},
+		{"copilot string args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": patch}},
+		{"copilot object args", "copilot", map[string]any{"toolName": "apply_patch", "toolArgs": map[string]any{"input": patch}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, _ := Lookup(tt.agent)
+			c := a.Canonical(tt.event)
+			if c.Patch == nil || len(c.Patch.Files) != 1 || c.Patch.Files[0].Path != "/h/.agentjail/config.yaml" {
+				t.Fatalf("patch = %+v, want the deleted config", c.Patch)
+			}
+		})
+	}
+	if agent.ShellPatch("apply_patch <<'EOF'\n"+patch+"\nEOF") == nil {
+		t.Error("a here-doc patch is not read")
+	}
+	if agent.ShellPatch(`apply_patch "$(cat p)"`) != nil {
+		t.Error("no patch text, yet a patch")
 	}
 }

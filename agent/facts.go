@@ -1,0 +1,105 @@
+package agent
+
+import "strings"
+
+// Agent is everything agentjail knows about one agent: its facts and
+// the adapter that reads its events and writes its answers. Each agent's
+// folder under agents/ defines one; agents.All lists them.
+type Agent struct {
+	Facts
+	Adapter Adapter
+}
+
+// Facts is what is true of one agent beyond its event: how people call
+// it, what its tools are, where its hook configuration lives, how it is
+// started and what it cannot do. The installer, the judges of settings
+// edits and nested launches, the pack (as generated data) and the
+// agents table in the docs all read them from here.
+type Facts struct {
+	// Name is the agent's name in --for, the hook's --agent, logs and
+	// policies ("codex"); Title is how people call it ("Codex").
+	Name, Title string
+	// Aliases are other names --for and --agent accept.
+	Aliases []string
+	// Tools are the agent's own tools by kind (the Kind constants).
+	// Shell tools are matched in any case.
+	Tools map[string]string
+	// Programs are the commands that start the agent (found on PATH,
+	// judged as nested launches); Packages the npm packages that do
+	// (npx @openai/codex).
+	Programs, Packages []string
+	// Folder is the agent's own folder under the home directory
+	// (".codex"): install without --for wires an agent only where it is.
+	Folder string
+	// UserPlaces are, relative to the home directory, the folders and
+	// files that hold the agent's user-level hooks or a switch that turns
+	// them off; ProjectPlaces the same relative to a project; Machine
+	// the absolute machine-wide places (Linux, then macOS) an
+	// administrator's hooks live in. The pack protects all of them.
+	UserPlaces, ProjectPlaces, Machine []string
+	// Roots are the variables that move where the agent reads its
+	// configuration from.
+	Roots []Root
+	// Credentials are, relative to the home directory, files holding the
+	// agent's login tokens.
+	Credentials []string
+	// Table is the agent's row in the agents table (docs/agents.md).
+	Table Row
+}
+
+// Root is one variable that moves an agent's configuration, and where
+// it points when nothing moved it.
+type Root struct {
+	// Var is the variable; Default where it points on an installed
+	// system, relative to the home directory unless absolute.
+	Var, Default string
+	// Files are where under the root the installer puts agentjail's
+	// hook: a moved root whose files all still run it is no escape.
+	Files []string
+}
+
+// Row is what the agents table (docs/agents.md) says of an agent, for
+// people: one field a column.
+type Row struct {
+	// Proven is the version whose real CLI the end-to-end test drives,
+	// or why none is.
+	Proven string
+	// Install is what `agentjail install --for NAME` writes.
+	Install string
+	// Events are the hook events it runs agentjail's hook on.
+	Events string
+	// NoObjection, Deny and Ask are how each verdict is answered.
+	NoObjection, Deny, Ask string
+	// Fails is what the agent does when the hook fails, is late or
+	// crashes.
+	Fails string
+	// Subagents says whether its subagents' calls reach the hook.
+	Subagents string
+}
+
+// Tool is one of an agent's tools as its adapter reads it: its kind,
+// the Claude Code tool of the same meaning, and its input fields renamed
+// to Claude Code's (from, to).
+type Tool struct {
+	Kind, Like string
+	Fields     [][2]string
+}
+
+// Kinds are tools by kind, for Facts.Tools.
+func Kinds(tools map[string]Tool) map[string]string {
+	out := make(map[string]string, len(tools))
+	for name, t := range tools {
+		out[name] = t.Kind
+	}
+	return out
+}
+
+// ShellTool reports whether tool is one of f's shell tools.
+func (f Facts) ShellTool(tool string) bool {
+	for name, kind := range f.Tools {
+		if kind == KindShell && strings.EqualFold(name, tool) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+// Package claude is Claude Code, the reference agent: the facts agentjail
+// knows of it (this file) and its adapter (event.go).
+package claude
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is Claude Code.
+var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
+	Name: "claude-code", Title: "Claude Code", Aliases: []string{"claude"},
+	Tools:    Tools,
+	Programs: []string{"claude"}, Packages: []string{"@anthropic-ai/claude-code"},
+	Folder:        ".claude",
+	UserPlaces:    []string{".claude", ".claude/settings.json", ".claude/settings.local.json"},
+	ProjectPlaces: []string{".claude/settings.json", ".claude/settings.local.json"},
+	Machine:       []string{"/etc/claude-code", "/Library/Application Support/ClaudeCode"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".claude/settings.json"}},
+		{Var: "CLAUDE_CONFIG_DIR", Default: ".claude", Files: []string{"settings.json"}},
+	},
+	Credentials: []string{".claude/.credentials.json"},
+	Table: agent.Row{
+		Proven:      "2.1.330",
+		Install:     "`~/.claude/settings.json`",
+		Events:      "`PreToolUse`, a subagent's calls included ([subagents](#subagents))",
+		NoObjection: "no output",
+		Deny:        "JSON deny + reason on stderr, exit 2",
+		Ask:         "JSON ask (a headless `claude -p` denies)",
+		Fails:       "the tool runs; with `fail_mode: closed` the entry sets `onFailure: block` and the hook denies",
+		Subagents:   "guarded: the hook fires for every call a subagent makes (2.1.330)",
+	},
+}}
+
+// Tools are Claude Code's own tools by kind; other agents' adapters name
+// their tools' meaning by these.
+var Tools = map[string]string{
+	"Bash": agent.KindShell, "Read": agent.KindRead, "Write": agent.KindWrite, "Edit": agent.KindEdit, "MultiEdit": agent.KindEdit,
+	"NotebookEdit": agent.KindEdit, "Grep": agent.KindSearch, "Glob": agent.KindSearch, "LS": agent.KindList,
+	"WebFetch": agent.KindFetch, "WebSearch": agent.KindFetch, "Task": agent.KindAgent, "Agent": agent.KindAgent,
+}

@@ -1,0 +1,46 @@
+// Package codex is the Codex CLI: the facts agentjail knows of it (this
+// file) and its adapter (event.go).
+package codex
+
+import (
+	"maps"
+
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents/claude"
+)
+
+// Agent is the Codex CLI.
+var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
+	Name: "codex", Title: "Codex", Aliases: []string{"codex-cli"},
+	Tools:    tools,
+	Programs: []string{"codex"}, Packages: []string{"@openai/codex"},
+	Folder:        ".codex",
+	UserPlaces:    []string{".codex", ".codex/hooks.json", ".codex/config.toml"},
+	ProjectPlaces: []string{".codex/hooks.json", ".codex/config.toml"},
+	Machine:       []string{"/etc/codex"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".codex/hooks.json", ".codex/config.toml"}},
+		{Var: "CODEX_HOME", Default: ".codex", Files: []string{"hooks.json", "config.toml"}},
+	},
+	Credentials: []string{".codex/auth.json"},
+	Table: agent.Row{
+		Proven:      "0.169.0",
+		Install:     "`~/.codex/hooks.json`, and the hook's trust in `~/.codex/config.toml` (`[hooks.state.\"<key>\"] trusted_hash`, computed as Codex does)",
+		Events:      "`PreToolUse`",
+		NoObjection: "empty stdout (Codex rejects a JSON allow)",
+		Deny:        "reason on stderr, exit 2; the model reads `Command blocked by PreToolUse hook: <reason>. Command: <cmd>`",
+		Ask:         "**cannot ask**: a deny whose reason says a human must approve and how",
+		Fails:       "the tool runs (Codex has no fail-closed switch); `fail_mode: closed` makes the hook itself deny when the daemon is unreachable",
+		Subagents:   "not checked",
+	},
+}}
+
+// tools are Codex's shell tools beside Claude Code's names, which Codex
+// sends for the rest.
+var tools = func() map[string]string {
+	t := maps.Clone(claude.Tools)
+	for _, name := range []string{"shell", "exec_command", "local_shell"} {
+		t[name] = agent.KindShell
+	}
+	return t
+}()

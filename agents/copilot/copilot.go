@@ -1,0 +1,32 @@
+// Package copilot is GitHub Copilot CLI: the facts agentjail knows of it
+// (this file) and its adapter (event.go).
+package copilot
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is Copilot CLI.
+var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
+	Name: "copilot", Title: "Copilot CLI", Aliases: []string{"copilot-cli", "github-copilot"},
+	Tools:    agent.Kinds(tools),
+	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"},
+	Folder:        ".copilot",
+	UserPlaces:    []string{".copilot", ".copilot/config.json", ".copilot/settings.json", ".copilot/hooks", ".copilot/hooks/agentjail.json"},
+	ProjectPlaces: []string{".github/hooks", ".github/copilot/settings.json"},
+	Machine:       []string{"/etc/github-copilot"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".copilot/hooks/agentjail.json"}},
+		{Var: "COPILOT_HOME", Default: ".copilot", Files: []string{"hooks/agentjail.json"}},
+		{Var: "XDG_CONFIG_HOME", Default: ".config"},
+	},
+	Credentials: []string{".config/github-copilot/hosts.json", ".config/github-copilot/apps.json"},
+	Table: agent.Row{
+		Proven:      "1.0.102",
+		Install:     "`~/.copilot/hooks/agentjail.json`",
+		Events:      "`preToolUse` (`toolArgs` a JSON object in 1.0.102; a JSON string is read too)",
+		NoObjection: "no output (an allow widens its prompts)",
+		Deny:        "`{\"permissionDecision\":\"deny\",…}` on stdout, exit 0",
+		Ask:         "JSON ask (headless denies)",
+		Fails:       "an error blocks the tool; a timeout runs it",
+		Subagents:   "not checked",
+	},
+}}

@@ -1,0 +1,103 @@
+package copilot
+
+import (
+	"strings"
+
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// copilot is the GitHub Copilot CLI: preToolUse with toolName and
+// toolArgs, the arguments as a JSON object (measured with 1.0.102) or, as
+// it was documented, a JSON string: both are read. An "allow" widens its own
+// prompts, so no objection is silence; a deny is JSON on stdout (exit 2
+// alone loses the reason).
+type copilot struct{}
+
+func (copilot) Name() string { return "copilot" }
+
+func (copilot) Recognise(event map[string]any) bool {
+	_, hasName := event["toolName"].(string)
+	_, hasArgs := event["toolArgs"]
+	_, claudeShape := event["tool_name"]
+	return hasName && hasArgs && !claudeShape
+}
+
+// tools maps Copilot CLI's tools to Claude Code's.
+var tools = map[string]agent.Tool{
+	"bash":       {Kind: agent.KindShell, Like: "Bash"},
+	"powershell": {Kind: agent.KindShell, Like: "Bash"},
+	// write_bash types into a running shell session: what it types runs.
+	"write_bash":         {Kind: agent.KindShell, Like: "Bash", Fields: [][2]string{{"input", "command"}}},
+	"view":               {Kind: agent.KindRead, Like: "Read", Fields: [][2]string{{"path", "file_path"}}},
+	"create":             {Kind: agent.KindWrite, Like: "Write", Fields: [][2]string{{"path", "file_path"}, {"file_text", "content"}}},
+	"edit":               {Kind: agent.KindEdit, Like: "Edit", Fields: [][2]string{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}}},
+	"str_replace_editor": {Kind: agent.KindEdit, Like: "Edit", Fields: [][2]string{{"path", "file_path"}, {"old_str", "old_string"}, {"new_str", "new_string"}, {"file_text", "content"}}},
+	"glob":               {Kind: agent.KindSearch, Like: "Glob"},
+	"grep":               {Kind: agent.KindSearch, Like: "Grep"},
+	"rg":                 {Kind: agent.KindSearch, Like: "Grep"},
+	"web_fetch":          {Kind: agent.KindFetch, Like: "WebFetch"},
+	"task":               {Kind: agent.KindAgent, Like: "Task"},
+}
+
+func (copilot) Canonical(event map[string]any) agent.Call {
+	tool := agent.Str(event, "toolName")
+	args, ok := agent.ObjectOrJSON(event["toolArgs"])
+	var raw any = args
+	if !ok {
+		raw = event["toolArgs"] // not an object: the daemon says so
+	}
+	// apply_patch takes the patch in its arguments, or as them.
+	if c, isPatch := agent.PatchCall(tool, raw); isPatch {
+		return c
+	}
+	t, known := tools[tool]
+	switch {
+	case known && ok:
+		in := agent.Rename(args, t.Fields)
+		like := t.Like
+		if tool == "str_replace_editor" {
+			// One tool, several commands: view, create, str_replace, insert.
+			switch agent.Str(args, "command") {
+			case "view":
+				return agent.Call{Tool: tool, Kind: agent.KindRead, Like: "Read", LikeInput: in}
+			case "create":
+				return agent.Call{Tool: tool, Kind: agent.KindWrite, Like: "Write", LikeInput: in}
+			}
+			delete(in, "command")
+		}
+		return agent.Call{Tool: tool, Kind: t.Kind, Like: like, LikeInput: in}
+	case known:
+		return agent.Call{Tool: tool, Kind: t.Kind, Like: t.Like, LikeInput: raw}
+	case strings.HasPrefix(tool, "mcp__"):
+		return agent.MCPCall(tool, tool, raw)
+	}
+	return agent.Call{Tool: tool, Like: tool, LikeInput: raw}
+}
+
+// copilotOutput is the answer Copilot CLI reads from stdout.
+type copilotOutput struct {
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// Render, per Copilot CLI's contract:
+//
+//	deny        stdout {"permissionDecision":"deny","permissionDecisionReason":R}, exit 0
+//	ask         stdout "ask" (a headless run turns it into a deny), exit 0
+//	allow (any) nothing, exit 0: an allow would widen Copilot's own prompts
+func (copilot) Render(_ map[string]any, d *wire.Decision) agent.Answer {
+	switch d.Verdict {
+	case wire.Deny:
+		return agent.Answer{Stdout: agent.EncodeJSON(copilotOutput{"deny", agent.DenyReason(d)}), Exit: agent.ExitOK}
+	case wire.Ask:
+		r := d.Reason
+		if r == "" {
+			r = "agentjail's policies want a person to approve this call"
+		}
+		return agent.Answer{Stdout: agent.EncodeJSON(copilotOutput{"ask", r}), Exit: agent.ExitOK}
+	case wire.Allow:
+		return agent.Answer{Exit: agent.ExitOK}
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(copilotOutput{"deny", agent.UnknownVerdict(d)}), Exit: agent.ExitOK}
+}

@@ -1,0 +1,40 @@
+// Package gemini is Gemini CLI: the facts agentjail knows of it (this
+// file) and its adapter (event.go).
+package gemini
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is Gemini CLI.
+var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
+	Name: "gemini", Title: "Gemini CLI", Aliases: []string{"gemini-cli"},
+	// ShellTool is the name its tools.core and tools.exclude settings
+	// give the shell.
+	Tools:    mergeKinds(agent.Kinds(tools), map[string]string{"ShellTool": agent.KindShell}),
+	Programs: []string{"gemini"}, Packages: []string{"@google/gemini-cli"},
+	Folder:        ".gemini",
+	UserPlaces:    []string{".gemini", ".gemini/settings.json"},
+	ProjectPlaces: []string{".gemini/settings.json"},
+	Machine:       []string{"/etc/gemini-cli", "/Library/Application Support/GeminiCli"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".gemini/settings.json"}},
+		{Var: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", Default: "/etc/gemini-cli/settings.json"},
+	},
+	Credentials: []string{".gemini/oauth_creds.json"},
+	Table: agent.Row{
+		Proven:      "0.61.0",
+		Install:     "`hooks.BeforeTool` in `~/.gemini/settings.json`, comments kept",
+		Events:      "`BeforeTool`",
+		NoObjection: "no output",
+		Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2",
+		Ask:         "**answered as a deny** (an ask hangs a headless run and the hook cannot tell an interactive run)",
+		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is 5 s) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
+		Subagents:   "not checked",
+	},
+}}
+
+func mergeKinds(a, b map[string]string) map[string]string {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
