@@ -200,6 +200,26 @@ func MCPCall(tool, like string, input any) Call {
 	return Call{Tool: tool, Kind: "", Like: like, LikeInput: input}
 }
 
+// Exampler is an adapter whose agent sends another shape than Claude
+// Code's: `agentjail try --agent NAME` builds the event it would send for
+// a call Claude Code names tool with input (in Claude Code's field names)
+// in the folder cwd.
+type Exampler interface {
+	Example(tool string, input map[string]any, cwd string) map[string]any
+}
+
+// CopyRenamed is a copy of m with keys renamed from -> to where present.
+func CopyRenamed(m map[string]any, names map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if to, ok := names[k]; ok {
+			k = to
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // Notifier is an adapter whose agent shows a hook's message to the user
 // on a call the hook lets run, in a channel of its own (the systemMessage
 // of Claude Code, Gemini CLI and Codex): the hook's stderr on exit 0 is

@@ -83,9 +83,11 @@ func For(event map[string]any, name string) agent.Adapter {
 }
 
 // ShellTools are the names (lowered) of every agent's shell tools: a
-// call to one is a shell command, whichever agent sent it.
+// call to one is a shell command, whichever agent sent it. Agents with
+// no folder here (Roo Code's execute_command, Cursor's older
+// run_terminal_cmd) count too: their calls can arrive in another's shape.
 func ShellTools() map[string]bool {
-	out := map[string]bool{}
+	out := map[string]bool{"execute_command": true, "run_terminal_cmd": true}
 	for _, a := range All {
 		for name, kind := range a.Tools {
 			if kind == agent.KindShell {

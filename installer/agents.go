@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -140,7 +142,7 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 	}
 	var wired, missing, notes []string
 	for _, c := range choices {
-		title := agentTitles[c.part.name()]
+		title := facts(c.part).Title
 		switch {
 		case c.wire && c.makesDir:
 			wired = append(wired, title)
@@ -166,7 +168,11 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 		for _, p := range agentParts {
 			dirs = append(dirs, o.tildePath(p.dir(o)))
 		}
-		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+		var progs []string
+		for _, p := range agentParts {
+			progs = append(progs, facts(p).Programs...)
+		}
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs %s on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "), strings.Join(progs, ", "))
 	} else {
 		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
 		if len(missing) > 0 {
@@ -187,26 +193,43 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 func (o Options) warnSwitchedOff(parts []agentPart, out io.Writer) {
 	for _, p := range parts {
 		for _, why := range p.off(o) {
-			fmt.Fprintf(out, "WARNING: %s will not run agentjail's hook: %s\n", agentTitles[p.name()], why)
+			fmt.Fprintf(out, "WARNING: %s will not run agentjail's hook: %s\n", facts(p).Title, why)
 		}
 	}
 }
 
+// partNamed is the part of the agent named n or one of its aliases.
 func partNamed(n string) agentPart {
-	switch strings.ToLower(n) {
-	case "claude":
-		n = "claude-code"
-	case "gemini-cli":
-		n = "gemini"
-	case "copilot-cli":
-		n = "copilot"
+	a, ok := agents.Named(n)
+	if !ok {
+		return nil
 	}
 	for _, p := range agentParts {
-		if p.name() == n {
+		if p.name() == a.Name {
 			return p
 		}
 	}
 	return nil
+}
+
+// facts are the agent's facts (its title, folder and programs).
+func facts(p agentPart) agent.Facts {
+	a, _ := agents.Named(p.name())
+	return a.Facts
+}
+
+// foundByFacts reports an agent on this machine: its folder (dir) or
+// one of its programs on PATH.
+func foundByFacts(p agentPart, dir string) bool {
+	if isDir(dir) {
+		return true
+	}
+	for _, prog := range facts(p).Programs {
+		if onPath(prog) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileEdit is one configuration file install changes.
@@ -439,8 +462,8 @@ type claudePart struct{}
 
 func (claudePart) name() string { return "claude-code" }
 
-func (claudePart) found(o Options) bool {
-	return isDir(filepath.Join(o.UserHome, ".claude")) || onPath("claude")
+func (p claudePart) found(o Options) bool {
+	return foundByFacts(p, filepath.Join(o.UserHome, facts(p).Folder))
 }
 
 // dir is the folder of the settings file install writes: ~/.claude, or
@@ -509,12 +532,6 @@ func forgetFiles(o Options, files []string) error {
 	return saveState(o.Home, st)
 }
 
-// agentTitles are the agents as people call them, for menus.
-var agentTitles = map[string]string{
-	"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI",
-	"copilot": "Copilot CLI", "cursor": "Cursor",
-}
-
 // AgentState is one agent as status, the daemon's health and the tray
 // see it: the one check of whether an agent on this machine is guarded.
 type AgentState struct {
@@ -568,7 +585,7 @@ func (a AgentState) Summary() string {
 func Agents(o Options) []AgentState {
 	out := make([]AgentState, 0, len(agentParts))
 	for _, p := range agentParts {
-		s := AgentState{Name: p.name(), Title: agentTitles[p.name()], Found: p.found(o), Wired: true}
+		s := AgentState{Name: p.name(), Title: facts(p).Title, Found: p.found(o), Wired: true}
 		s.NoFolder = s.Found && !isDir(p.dir(o))
 		edits := slices.DeleteFunc(p.edits(o), func(e fileEdit) bool { return e.setting })
 		curs := make([][]byte, len(edits))

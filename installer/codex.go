@@ -41,7 +41,7 @@ func (o Options) codexHome() string {
 func (o Options) codexHooksPath() string  { return filepath.Join(o.codexHome(), "hooks.json") }
 func (o Options) codexConfigPath() string { return filepath.Join(o.codexHome(), "config.toml") }
 
-func (codexPart) found(o Options) bool { return isDir(o.codexHome()) || onPath("codex") }
+func (p codexPart) found(o Options) bool { return foundByFacts(p, o.codexHome()) }
 
 // codexEntry is the hooks.json entry. Codex's timeout is in seconds and,
 // like Claude Code's, a little longer than the hook's own deadline.

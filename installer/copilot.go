@@ -32,7 +32,7 @@ func (o Options) copilotHooksPath() string {
 	return filepath.Join(o.copilotHome(), "hooks", "agentjail.json")
 }
 
-func (copilotPart) found(o Options) bool { return isDir(o.copilotHome()) || onPath("copilot") }
+func (p copilotPart) found(o Options) bool { return foundByFacts(p, o.copilotHome()) }
 
 // copilotFile is the whole hooks file: preToolUse runs the hook with a
 // timeout (seconds) a little longer than the hook's deadline; Copilot

@@ -32,8 +32,8 @@ func (o Options) cursorHooksPath() string {
 	return filepath.Join(o.UserHome, ".cursor", "hooks.json")
 }
 
-func (cursorPart) found(o Options) bool {
-	return isDir(filepath.Join(o.UserHome, ".cursor")) || onPath("cursor") || onPath("cursor-agent")
+func (p cursorPart) found(o Options) bool {
+	return foundByFacts(p, filepath.Join(o.UserHome, facts(p).Folder))
 }
 
 // cursorEntry is one event's entry.

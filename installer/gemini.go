@@ -32,8 +32,8 @@ func (o Options) geminiSettingsPath() string {
 	return filepath.Join(o.UserHome, ".gemini", "settings.json")
 }
 
-func (geminiPart) found(o Options) bool {
-	return isDir(filepath.Join(o.UserHome, ".gemini")) || onPath("gemini")
+func (p geminiPart) found(o Options) bool {
+	return foundByFacts(p, filepath.Join(o.UserHome, facts(p).Folder))
 }
 
 // geminiEntry is the BeforeTool entry: "*" matches every tool; Gemini's

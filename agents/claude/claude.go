@@ -33,7 +33,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 // Tools are Claude Code's own tools by kind; other agents' adapters name
 // their tools' meaning by these.
 var Tools = map[string]string{
-	"Bash": agent.KindShell, "Read": agent.KindRead, "Write": agent.KindWrite, "Edit": agent.KindEdit, "MultiEdit": agent.KindEdit,
+	"Bash": agent.KindShell, "PowerShell": agent.KindShell, "Read": agent.KindRead, "Write": agent.KindWrite, "Edit": agent.KindEdit, "MultiEdit": agent.KindEdit,
 	"NotebookEdit": agent.KindEdit, "Grep": agent.KindSearch, "Glob": agent.KindSearch, "LS": agent.KindList,
 	"WebFetch": agent.KindFetch, "WebSearch": agent.KindFetch, "Task": agent.KindAgent, "Agent": agent.KindAgent,
 }

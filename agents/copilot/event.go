@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/agentjail/agentjail/agent"
@@ -100,4 +101,18 @@ func (copilot) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 		return agent.Answer{Exit: agent.ExitOK}
 	}
 	return agent.Answer{Stdout: agent.EncodeJSON(copilotOutput{"deny", agent.UnknownVerdict(d)}), Exit: agent.ExitOK}
+}
+
+// Example is Copilot CLI's preToolUse event for a Claude Code call, its
+// arguments as a JSON string.
+func (copilot) Example(tool string, input map[string]any, cwd string) map[string]any {
+	names := map[string]string{"Bash": "bash", "Read": "view", "Write": "create", "Edit": "edit", "Grep": "grep", "Glob": "glob", "WebFetch": "web_fetch"}
+	name, ok := names[tool]
+	if !ok {
+		name = tool
+	}
+	// Copilot's own names for a file, an edit's and a file's text.
+	args := agent.CopyRenamed(input, map[string]string{"file_path": "path", "old_string": "old_str", "new_string": "new_str", "content": "file_text"})
+	b, _ := json.Marshal(args)
+	return map[string]any{"timestamp": 0, "cwd": cwd, "toolName": name, "toolArgs": string(b)}
 }

@@ -129,3 +129,22 @@ func (cursor) Render(event map[string]any, d *wire.Decision) agent.Answer {
 	}
 	return deny(agent.UnknownVerdict(d))
 }
+
+// Example is Cursor's event for a Claude Code call: a shell command and
+// a read have their own events, the rest is preToolUse.
+func (cursor) Example(tool string, input map[string]any, cwd string) map[string]any {
+	ev := map[string]any{"conversation_id": "agentjail-try", "generation_id": "agentjail-try", "cwd": cwd, "workspace_roots": []string{cwd}}
+	switch tool {
+	case "Bash":
+		ev["hook_event_name"] = "beforeShellExecution"
+		ev["command"] = input["command"]
+	case "Read":
+		ev["hook_event_name"] = "beforeReadFile"
+		ev["file_path"] = input["file_path"]
+	default:
+		ev["hook_event_name"] = "preToolUse"
+		ev["tool_name"] = tool
+		ev["tool_input"] = agent.CopyRenamed(input, map[string]string{"content": "contents"}) // Cursor's Write
+	}
+	return ev
+}

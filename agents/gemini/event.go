@@ -175,3 +175,17 @@ func (gemini) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 func (gemini) Notice(_ map[string]any, msg string) agent.Answer {
 	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
 }
+
+// Example is Gemini CLI's BeforeTool event for a Claude Code call.
+func (gemini) Example(tool string, input map[string]any, cwd string) map[string]any {
+	names := map[string]string{"Bash": "run_shell_command", "Read": "read_file", "Write": "write_file", "Edit": "replace", "Grep": "grep_search", "Glob": "glob", "LS": "list_directory", "WebFetch": "web_fetch"}
+	name, ok := names[tool]
+	if !ok {
+		name = tool
+	}
+	in := agent.CopyRenamed(input, nil)
+	if name == "grep_search" || name == "glob" || name == "list_directory" {
+		in = agent.CopyRenamed(input, map[string]string{"path": "dir_path"})
+	}
+	return map[string]any{"session_id": "agentjail-try", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": name, "tool_input": in}
+}

@@ -77,8 +77,8 @@ type ReadFunc func(path string) ([]byte, error)
 // file). It returns what the change would break, or "".
 type judge func(cur, res []byte) string
 
-// agents maps an agent name to its judge.
-var agents = map[string]judge{
+// judges maps an agent name to its judge.
+var judges = map[string]judge{
 	"claude-code": judgeClaude,
 	"codex":       judgeCodex,
 	"gemini":      judgeGemini,
@@ -139,7 +139,7 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		}
 		return j
 	}
-	p := agents[agent](cur, res)
+	p := judges[agent](cur, res)
 	if p == "" && agent != "claude-code" {
 		// Beside each agent's structural judge: a file that names
 		// agentjail-hook anywhere must keep naming it.

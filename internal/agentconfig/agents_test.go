@@ -59,7 +59,7 @@ func TestJudgeOtherAgents(t *testing.T) {
 			if tt.res != "\x00delete" {
 				res = []byte(tt.res)
 			}
-			p := agents[tt.agent]([]byte(tt.cur), res)
+			p := judges[tt.agent]([]byte(tt.cur), res)
 			if p == "" {
 				p = keepsHookName([]byte(tt.cur), res)
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/agentjail/agentjail/agents"
 )
 
 // Launch is a nested agent that a shell command would start with
@@ -152,28 +154,40 @@ func absIn(p, cwd string) string {
 	return path.Clean(p)
 }
 
-// agentCLIs are the agents whose command-line switches for hooks are
-// known: the names their programs are installed as, and their npm
-// packages, which runners start (npx @anthropic-ai/claude-code, node
+// agentCLIs are the agents' command lines, from their facts: the names
+// their programs are installed as, and their npm packages, which runners
+// start (npx @anthropic-ai/claude-code, node
 // .../node_modules/@openai/codex/bin/codex.js).
 //
-// roots are the variables that move where the agent reads its
+// Roots are the variables that move where the agent reads its
 // configuration (and so its hooks) from, each with the place it names
 // on an installed system: relative to the home directory, or absolute.
 // An agent started with one of them pointing anywhere else reads
 // settings where the installer never put agentjail's hook.
-var agentCLIs = []struct {
+var agentCLIs = func() []agentCLI {
+	var out []agentCLI
+	for _, a := range agents.All {
+		if len(a.Programs) == 0 {
+			continue
+		}
+		c := agentCLI{agent: a.Programs[0], names: a.Programs, packages: a.Packages, config: a.Name}
+		for _, r := range a.Roots {
+			c.roots = append(c.roots, root{r.Var, r.Default, r.Files})
+		}
+		out = append(out, c)
+	}
+	return out
+}()
+
+// agentCLI is one agent's command line: the word that names it, the
+// programs and npm packages that start it, its name in Judge's table of
+// settings judges and its roots.
+type agentCLI struct {
 	agent    string
 	names    []string
 	packages []string
-	config   string // its name in Judge's table of settings judges
+	config   string
 	roots    []root
-}{
-	{"claude", []string{"claude"}, []string{"@anthropic-ai/claude-code"}, "claude-code", []root{{"HOME", "", []string{".claude/settings.json"}}, {"CLAUDE_CONFIG_DIR", ".claude", []string{"settings.json"}}}},
-	{"codex", []string{"codex"}, []string{"@openai/codex"}, "codex", []root{{"HOME", "", []string{".codex/hooks.json", ".codex/config.toml"}}, {"CODEX_HOME", ".codex", []string{"hooks.json", "config.toml"}}}},
-	{"gemini", []string{"gemini"}, []string{"@google/gemini-cli"}, "gemini", []root{{"HOME", "", []string{".gemini/settings.json"}}, {"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json", nil}}},
-	{"copilot", []string{"copilot"}, []string{"@github/copilot"}, "copilot", []root{{"HOME", "", []string{".copilot/hooks/agentjail.json"}}, {"COPILOT_HOME", ".copilot", []string{"hooks/agentjail.json"}}, {"XDG_CONFIG_HOME", ".config", nil}}},
-	{"cursor", []string{"cursor-agent"}, nil, "cursor", []root{{"HOME", "", []string{".cursor/hooks.json"}}}},
 }
 
 // root is one variable that moves an agent's configuration, and where
@@ -257,7 +271,7 @@ func stillHooked(config string, files []string, real, moved string, read ReadFun
 		if path.Ext(f) == ".json" && !strings.Contains(string(res), hookBinary) {
 			return false
 		}
-		if agents[config](cur, res) != "" {
+		if judges[config](cur, res) != "" {
 			return false
 		}
 	}

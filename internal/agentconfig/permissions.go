@@ -3,9 +3,12 @@ package agentconfig
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentjail/agentjail/agents"
 )
 
 // Grant is a permission that a write to an agent's settings gives the
@@ -129,9 +132,9 @@ func broadDir(d string) bool {
 }
 
 // Tools by what a rule that names them approves. Names are lowered:
-// Claude Code's, Gemini CLI's, Cursor's and Copilot's.
+// every agent's (the shell tools from their facts).
 var (
-	shellTools = []string{"bash", "run_shell_command", "shelltool", "shell", "powershell"}
+	shellTools = slices.Sorted(maps.Keys(agents.ShellTools()))
 	readTools  = []string{
 		"read", "grep", "glob", "ls", "websearch", "todowrite", "todoread", "notebookread", "bashoutput", "exitplanmode",
 		"read_file", "read_many_files", "search_file_content", "list_directory", "google_web_search", "view",

@@ -1,30 +1,26 @@
 package agentconfig
 
-import "path/filepath"
+import (
+	"path/filepath"
 
-// userPlaces are, relative to the home directory, the folders that hold
-// each agent's user-level hook settings and the files in them that the
-// installer writes or that switch the hook off: what the daemon also
-// knows by (device, inode), so that a hard link, a link or a renamed copy
-// is judged as the file itself. Each file is one Agent recognises
-// (TestUserPlaces).
-var userPlaces = []string{
-	".claude", ".claude/settings.json", ".claude/settings.local.json",
-	".codex", ".codex/hooks.json", ".codex/config.toml",
-	".gemini", ".gemini/settings.json",
-	".cursor", ".cursor/hooks.json", ".cursor/cli-config.json", ".cursor/permissions.json",
-	".copilot", ".copilot/config.json", ".copilot/hooks",
-}
+	"github.com/agentjail/agentjail/agents"
+)
 
-// UserPlaces are the user-level hook settings folders and files of every
-// agent under home, absolute.
+// UserPlaces are, under home and absolute, the folders that hold each
+// agent's user-level hook settings and the files in them that the
+// installer writes or that switch the hook off (each agent's
+// UserPlaces): what the daemon also knows by (device, inode), so that a
+// hard link, a link or a renamed copy is judged as the file itself. Each
+// file is one Agent recognises (TestUserPlaces).
 func UserPlaces(home string) []string {
 	if home == "" {
 		return nil
 	}
-	out := make([]string, len(userPlaces))
-	for i, p := range userPlaces {
-		out[i] = filepath.Join(home, p)
+	var out []string
+	for _, a := range agents.All {
+		for _, p := range a.UserPlaces {
+			out = append(out, filepath.Join(home, p))
+		}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/shell"
 )
 
@@ -34,8 +35,8 @@ var builtinKinds = map[string]string{
 }
 
 // shellTools are tool names (any case) that run a shell command: Claude
-// Code's Bash and what other agents call theirs.
-var shellTools = map[string]bool{"bash": true, "shell": true, "run_shell_command": true, "exec_command": true, "execute_command": true, "run_terminal_cmd": true}
+// Code's Bash and what other agents call theirs (their facts).
+var shellTools = agents.ShellTools()
 
 // mcpRuns recognises an MCP tool whose name says it runs things.
 var mcpRuns = regexp.MustCompile(`(?i)(exec|run|shell|terminal|process|command|bash|(^|[_\-.])sh([_\-.]|$)|spawn|cmd)`)
