@@ -31,6 +31,9 @@ type Facts struct {
 	// Folder is the agent's own folder under the home directory
 	// (".codex"): install without --for wires an agent only where it is.
 	Folder string
+	// HookFile is, relative to the home directory, the file the user's
+	// install writes agentjail's hook into.
+	HookFile string
 	// UserPlaces are, relative to the home directory, the folders and
 	// files that hold the agent's user-level hooks or a switch that turns
 	// them off; ProjectPlaces the same relative to a project; Machine

@@ -17,10 +17,16 @@ secret_holder(p) if p == home
 secret_holder(p) if {
 	startswith(p, home_slash)
 	substring(p, count(home_slash), -1) in {
-		".config", ".claude", ".codex", ".gemini", ".copilot", ".cursor", ".config/github-copilot",
+		".config", ".config/github-copilot",
 		".local", ".local/share", ".cache", ".docker", ".cargo", ".gem", ".terraform.d", ".m2",
 		".gradle", ".composer", ".mozilla", ".password-store", "Library", "Library/Application Support",
 	}
+}
+
+# An agent's own folder holds its login (its facts).
+secret_holder(p) if {
+	startswith(p, home_slash)
+	substring(p, count(home_slash), -1) in agent_folders
 }
 
 # bulk_copiers read whole folders; the value says which of a command's

@@ -22,10 +22,7 @@ program_group contains [prog, "namespaces"] if some prog in namespace_programs
 # hides what it holds.
 machine_guard_places := {
 	"/etc/agentjail", "/usr/local/libexec/agentjail", "/run/agentjail", "/var/run/agentjail",
-	"/etc/claude-code", "/Library/Application Support/ClaudeCode",
-	"/etc/codex", "/etc/gemini-cli", "/Library/Application Support/GeminiCli",
-	"/etc/github-copilot", "/etc/cursor", "/Library/Application Support/Cursor",
-}
+} | agent_machine_places
 
 hides_guard_place(p) if {
 	some g in machine_guard_places
@@ -131,4 +128,6 @@ starts_unseen(wrapper) if {
 }
 
 # The agents' programs, started in a namespace of their own.
-agent_programs := {"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent", "qwen", "droid", "opencode", "goose", "amp", "crush", "kilocode", "cline", "aider"}
+# Those agentjail guards come from their facts; the rest are agents it
+# does not wire, started from a guarded one.
+agent_programs := agent_program_names | {"qwen", "droid", "opencode", "goose", "amp", "crush", "kilocode", "cline", "aider"}

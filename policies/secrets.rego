@@ -25,6 +25,9 @@ secret(p) if regex.match(`/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshad
 # One literal pattern keeps it to one match per path.
 secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.claude/\.credentials\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.config/github-copilot/(hosts|apps)\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?|AppData/(Roaming|Local)/Microsoft/(Credentials|Vault|Protect)(/.*)?|AppData/Local/(Google/Chrome|Chromium|Microsoft/Edge|BraveSoftware/Brave-Browser)/User Data(/.*)?|AppData/Roaming/(Mozilla/Firefox|Opera Software)(/.*)?|AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history\.txt|AppData/Roaming/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|AppData/Roaming/GitHub CLI/hosts\.yml)$`, rel)
 
+# An agent's login (its facts: agents_facts.rego).
+secret_in_home(rel) if rel in agent_credentials
+
 # Public halves and host lists are not secret.
 not_secret(p) if regex.match(`\.pub$|/(known_hosts|known_hosts\.old|authorized_keys)$`, p)
 

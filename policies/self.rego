@@ -47,6 +47,25 @@ claude_settings(p) if {
 # Writing a whole settings folder (rsync dir/ ~/.claude/) replaces them too.
 claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini", ".copilot"}
 
+# Every agent's hook files from its facts (agents_facts.rego): the file a
+# user's install writes and the project's, wherever the home or the
+# project is; a folder of its own; anything in its machine-wide places.
+claude_settings(p) if {
+	some place in agent_hook_places
+	endswith(p, concat("", ["/", place]))
+}
+
+claude_settings(p) if {
+	home_rel(p) in agent_folders
+}
+
+claude_settings(p) if {
+	some m in agent_machine_places
+	startswith(p, concat("", [m, "/"]))
+}
+
+agent_hook_places := agent_hook_files | agent_project_places
+
 claude_settings(p) if {
 	base_name(p) == "hooks"
 	base_name(parent_dir(p)) in {".copilot", ".github"}

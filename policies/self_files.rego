@@ -94,6 +94,15 @@ protected_place(p) if {
 # file named otherwise must get its mark here.
 names_guard_place(paths) if regex.match(`\.(agentjail|claude|codex|gemini|cursor|copilot|github)|managed-settings|gemini-cli|GeminiCli|Library/Launch|systemd|[*?]`, concat("\n", paths))
 
+# The agents' own folders and places, from their facts.
+names_guard_place(paths) if {
+	text := concat("\n", paths)
+	some mark in agent_place_marks
+	contains(text, mark)
+}
+
+agent_place_marks := (agent_folders | agent_hook_places) | agent_machine_places
+
 names_guard_place(paths) if {
 	some place in [object.get(input.agentjail, "agentjail_home", ""), object.get(input.agentjail, "socket", "")]
 	place != ""
@@ -125,14 +134,10 @@ protected_examples := {f |
 			[aj | some aj in agentjail_homes],
 			[concat("", [home_slash, substring(e, 2, -1)]) | some e in guard_home_examples],
 		),
-		[
-			concat("", [project, "/.claude/settings.json"]),
-			concat("", [project, "/.claude/settings.local.json"]),
-			concat("", [project, "/.codex/hooks.json"]),
-			concat("", [project, "/.gemini/settings.json"]),
-			concat("", [project, "/.cursor/hooks.json"]),
-			daemon_socket,
-		],
+		array.concat(
+			[concat("", [project, "/", p]) | some p in agent_project_places],
+			[daemon_socket],
+		),
 	)
 	f != ""
 }
@@ -143,11 +148,12 @@ protected_examples := {f |
 # one counts as naming it whether or not it is there now.
 guard_home_examples := {
 	"~/.agentjail", "~/.agentjail/agentjail.sock", "~/.agentjail/config.yaml", "~/.agentjail/policies", "~/.agentjail/bin/agentjail",
-	"~/.claude", "~/.claude/settings.json", "~/.claude/settings.local.json",
-	"~/.codex/config.toml", "~/.codex/hooks.json", "~/.gemini/settings.json", "~/.cursor/hooks.json",
-	"~/.copilot/hooks/agentjail.json", "~/.copilot/settings.json",
 	"~/Library/LaunchAgents/dev.agentjail.agent.plist", "~/.config/systemd/user/agentjail.service",
-}
+} | {concat("", ["~/", p]) | some p in agent_hook_places_in_home}
+
+# agent_hook_places_in_home are the agents' folders and hook files in
+# the home folder (their facts).
+agent_hook_places_in_home := agent_folders | agent_hook_files | {".claude/settings.local.json", ".codex/config.toml", ".copilot/settings.json"}
 
 # --- what only reads ---------------------------------------------------
 
@@ -469,7 +475,7 @@ script_code(cmd) := {a |
 # around it: ~/.cursor/mcp.json and ".claude" do, con.cursor() and
 # self.claude_client do not. agentjail is a name of its own and counts
 # anywhere.
-guard_markers := {".claude", ".codex", ".gemini", ".cursor", ".copilot", "managed-settings", "launchagents", "systemd"}
+guard_markers := {"managed-settings", "launchagents", "systemd"} | {lower(f) | some f in agent_folders}
 
 guard_marker_token := concat("", [`(^|[^a-z0-9_)\]])(`, concat("|", [replace(m, ".", `\.`) | some m in guard_markers]), `)([^a-z0-9_]|$)`])
 

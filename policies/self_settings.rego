@@ -27,7 +27,7 @@ ask contains {"id": "self.settings_created", "msg": msg} if {
 	msg := sprintf("%s is where the agent's hooks live and agentjail's hook is not in what this writes; a human should confirm (`agentjail install --for %s` puts it there).", [pretty(g.path), g.agent])
 }
 
-user_hook_files := {".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".cursor/hooks.json", ".copilot/hooks/agentjail.json"}
+user_hook_files := agent_hook_files
 
 # Nested agents started with agentjail's hook switched off: claude --bare,
 # --safe-mode, --setting-sources without user, --settings carrying

@@ -10,6 +10,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 	Tools:    Tools,
 	Programs: []string{"claude"}, Packages: []string{"@anthropic-ai/claude-code"},
 	Folder:        ".claude",
+	HookFile:      ".claude/settings.json",
 	UserPlaces:    []string{".claude", ".claude/settings.json", ".claude/settings.local.json"},
 	ProjectPlaces: []string{".claude/settings.json", ".claude/settings.local.json"},
 	Machine:       []string{"/etc/claude-code", "/Library/Application Support/ClaudeCode"},

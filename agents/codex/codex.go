@@ -15,6 +15,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 	Tools:    tools,
 	Programs: []string{"codex"}, Packages: []string{"@openai/codex"},
 	Folder:        ".codex",
+	HookFile:      ".codex/hooks.json",
 	UserPlaces:    []string{".codex", ".codex/hooks.json", ".codex/config.toml"},
 	ProjectPlaces: []string{".codex/hooks.json", ".codex/config.toml"},
 	Machine:       []string{"/etc/codex"},

@@ -10,6 +10,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 	Tools:    agent.Kinds(tools),
 	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"},
 	Folder:        ".copilot",
+	HookFile:      ".copilot/hooks/agentjail.json",
 	UserPlaces:    []string{".copilot", ".copilot/config.json", ".copilot/settings.json", ".copilot/hooks", ".copilot/hooks/agentjail.json"},
 	ProjectPlaces: []string{".github/hooks", ".github/copilot/settings.json"},
 	Machine:       []string{"/etc/github-copilot"},

@@ -10,6 +10,7 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 	Tools:         agent.Kinds(tools),
 	Programs:      []string{"cursor-agent", "cursor"},
 	Folder:        ".cursor",
+	HookFile:      ".cursor/hooks.json",
 	UserPlaces:    []string{".cursor", ".cursor/hooks.json", ".cursor/cli-config.json", ".cursor/permissions.json"},
 	ProjectPlaces: []string{".cursor/hooks.json"},
 	Machine:       []string{"/etc/cursor", "/Library/Application Support/Cursor"},

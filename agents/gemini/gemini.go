@@ -12,6 +12,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 	Tools:    mergeKinds(agent.Kinds(tools), map[string]string{"ShellTool": agent.KindShell}),
 	Programs: []string{"gemini"}, Packages: []string{"@google/gemini-cli"},
 	Folder:        ".gemini",
+	HookFile:      ".gemini/settings.json",
 	UserPlaces:    []string{".gemini", ".gemini/settings.json"},
 	ProjectPlaces: []string{".gemini/settings.json"},
 	Machine:       []string{"/etc/gemini-cli", "/Library/Application Support/GeminiCli"},

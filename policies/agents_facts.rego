@@ -1,0 +1,86 @@
+# Written from the agents' facts (agents/NAME/NAME.go) by
+#   go test ./policies -run TestAgentFacts -update-agents
+# Do not edit: change an agent's facts and write it again.
+package agentjail
+
+# agent_folders: each agent's own folder, relative to the home directory.
+agent_folders := {
+	".claude",
+	".codex",
+	".copilot",
+	".cursor",
+	".gemini",
+}
+
+# agent_hook_files: the files the user's install writes the hook into, relative to the home directory.
+agent_hook_files := {
+	".claude/settings.json",
+	".codex/hooks.json",
+	".copilot/hooks/agentjail.json",
+	".cursor/hooks.json",
+	".gemini/settings.json",
+}
+
+# agent_user_places: the folders and files of the agents' user-level hooks and of the switches that turn them off, relative to the home directory.
+agent_user_places := {
+	".claude",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".codex",
+	".codex/config.toml",
+	".codex/hooks.json",
+	".copilot",
+	".copilot/config.json",
+	".copilot/hooks",
+	".copilot/hooks/agentjail.json",
+	".copilot/settings.json",
+	".cursor",
+	".cursor/cli-config.json",
+	".cursor/hooks.json",
+	".cursor/permissions.json",
+	".gemini",
+	".gemini/settings.json",
+}
+
+# agent_project_places: the same in a project, relative to its folder.
+agent_project_places := {
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".codex/config.toml",
+	".codex/hooks.json",
+	".cursor/hooks.json",
+	".gemini/settings.json",
+	".github/copilot/settings.json",
+	".github/hooks",
+}
+
+# agent_machine_places: the machine-wide places of the agents' settings and hooks (Linux, macOS).
+agent_machine_places := {
+	"/Library/Application Support/ClaudeCode",
+	"/Library/Application Support/Cursor",
+	"/Library/Application Support/GeminiCli",
+	"/etc/claude-code",
+	"/etc/codex",
+	"/etc/cursor",
+	"/etc/gemini-cli",
+	"/etc/github-copilot",
+}
+
+# agent_program_names: the programs that start an agent.
+agent_program_names := {
+	"claude",
+	"codex",
+	"copilot",
+	"cursor",
+	"cursor-agent",
+	"gemini",
+}
+
+# agent_credentials: the files that hold an agent's login, relative to the home directory.
+agent_credentials := {
+	".claude/.credentials.json",
+	".codex/auth.json",
+	".config/github-copilot/apps.json",
+	".config/github-copilot/hosts.json",
+	".gemini/oauth_creds.json",
+}

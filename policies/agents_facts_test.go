@@ -1,0 +1,77 @@
+package policies
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentjail/agentjail/agents"
+)
+
+var updateAgents = flag.Bool("update-agents", false, "rewrite agents_facts.rego from the agents' facts")
+
+// agentFactsFile is the pack's copy of the agents' facts.
+const agentFactsFile = "agents_facts.rego"
+
+// TestAgentFacts: the pack reads each agent's places, programs and
+// credentials from agents_facts.rego, which is written from the agents'
+// facts (agents/NAME/NAME.go); it must be what they say now:
+//
+//	go test ./policies -run TestAgentFacts -update-agents
+func TestAgentFacts(t *testing.T) {
+	want := agentFactsRego()
+	if *updateAgents {
+		if err := os.WriteFile(agentFactsFile, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(agentFactsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("%s is not what the agents' facts say now; write it again with\n  go test ./policies -run TestAgentFacts -update-agents", agentFactsFile)
+	}
+}
+
+// agentFactsRego is the pack's copy of the agents' facts, as Rego sets.
+func agentFactsRego() string {
+	var b strings.Builder
+	b.WriteString("# Written from the agents' facts (agents/NAME/NAME.go) by\n")
+	b.WriteString("#   go test ./policies -run TestAgentFacts -update-agents\n")
+	b.WriteString("# Do not edit: change an agent's facts and write it again.\n")
+	b.WriteString("package agentjail\n")
+	set := func(doc, name string, each func(f agentFacts) []string) {
+		var vals []string
+		for _, a := range agents.All {
+			for _, v := range each(agentFacts{a.Folder, a.HookFile, a.UserPlaces, a.ProjectPlaces, a.Machine, a.Programs, a.Credentials}) {
+				if v != "" && !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+		}
+		slices.Sort(vals)
+		fmt.Fprintf(&b, "\n# %s: %s\n%s := {\n", name, doc, name)
+		for _, v := range vals {
+			fmt.Fprintf(&b, "\t%q,\n", v)
+		}
+		b.WriteString("}\n")
+	}
+	set("each agent's own folder, relative to the home directory.", "agent_folders", func(f agentFacts) []string { return []string{f.folder} })
+	set("the files the user's install writes the hook into, relative to the home directory.", "agent_hook_files", func(f agentFacts) []string { return []string{f.hookFile} })
+	set("the folders and files of the agents' user-level hooks and of the switches that turn them off, relative to the home directory.", "agent_user_places", func(f agentFacts) []string { return f.user })
+	set("the same in a project, relative to its folder.", "agent_project_places", func(f agentFacts) []string { return f.project })
+	set("the machine-wide places of the agents' settings and hooks (Linux, macOS).", "agent_machine_places", func(f agentFacts) []string { return f.machine })
+	set("the programs that start an agent.", "agent_program_names", func(f agentFacts) []string { return f.programs })
+	set("the files that hold an agent's login, relative to the home directory.", "agent_credentials", func(f agentFacts) []string { return f.credentials })
+	return b.String()
+}
+
+type agentFacts struct {
+	folder, hookFile                              string
+	user, project, machine, programs, credentials []string
+}
