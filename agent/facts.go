@@ -78,6 +78,9 @@ type Row struct {
 	Fails string
 	// Subagents says whether its subagents' calls reach the hook.
 	Subagents string
+	// System is where system mode puts its hook (root-owned,
+	// machine-wide), or why it puts none.
+	System string
 }
 
 // Tool is one of an agent's tools as its adapter reads it: its kind,

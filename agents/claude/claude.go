@@ -28,6 +28,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 		Ask:         "JSON ask (a headless `claude -p` denies)",
 		Fails:       "the tool runs; with `fail_mode: closed` the entry sets `onFailure: block` and the hook denies",
 		Subagents:   "guarded: the hook fires for every call a subagent makes (2.1.330)",
+		System:      "`/etc/claude-code/managed-settings.d/50-agentjail.json`",
 	},
 }}
 

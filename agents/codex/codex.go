@@ -33,6 +33,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 		Ask:         "**cannot ask**: a deny whose reason says a human must approve and how",
 		Fails:       "the tool runs (Codex has no fail-closed switch); `fail_mode: closed` makes the hook itself deny when the daemon is unreachable",
 		Subagents:   "not checked",
+		System:      "`/etc/codex/requirements.toml`",
 	},
 }}
 

@@ -29,5 +29,6 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		Ask:         "JSON ask (headless denies)",
 		Fails:       "an error blocks the tool; a timeout runs it",
 		Subagents:   "not checked",
+		System:      "`/etc/github-copilot/policy.d/agentjail.json`",
 	},
 }}

@@ -24,5 +24,6 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 		Ask:         "`permission: ask` (`beforeReadFile` cannot ask: a deny)",
 		Fails:       "the tool runs, unless the entry sets `failClosed: true`, which install writes with `fail_mode: closed`",
 		Subagents:   "not checked",
+		System:      "`/etc/cursor/hooks.json` (not run here)",
 	},
 }}

@@ -30,6 +30,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		Ask:         "**answered as a deny** (an ask hangs a headless run and the hook cannot tell an interactive run)",
 		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is 5 s) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
 		Subagents:   "not checked",
+		System:      "`/etc/gemini-cli/settings.json`",
 	},
 }}
 
