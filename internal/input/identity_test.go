@@ -58,6 +58,7 @@ func TestIdentityShell(t *testing.T) {
 		{"dotdot after a link", `echo {} > hk/../settings.json`, []string{home + "/.claude/settings.json"}, nil, ""},
 		{"proc self root", `cat /proc/self/root` + home + `/.ssh/id_ed25519`, nil, []string{home + "/.ssh/id_ed25519"}, ""},
 		{"same-call link", `ln -s ~ hh && echo x > hh/.bashrc`, []string{home + "/.bashrc"}, nil, ""},
+		{"same-call link in a folder the line makes", `mkdir -p d && ln -s ~ d/h && echo x > d/h/.bashrc`, []string{home + "/.bashrc"}, nil, ""},
 		{"same-call relative link", `ln -s ../.agentjail a && rm a/config.yaml`, []string{aj + "/config.yaml"}, nil, ""},
 		{"same-call link into a folder", `ln -s ~/.claude build && echo x > build/.claude/settings.json`, []string{home + "/.claude/settings.json"}, nil, ""},
 		{"mv of a folder", `mv ~/.claude c2 && echo x > c2/settings.json`, []string{home + "/.claude/settings.json"}, nil, ""},

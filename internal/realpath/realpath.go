@@ -161,7 +161,7 @@ func (r *Resolver) Resolve(p string) (string, bool) {
 				cur = "/"
 			}
 			rest = append(split(e.target), rest...)
-		case e.missing:
+		case e.missing && !r.linkUnder(next):
 			// Nothing to follow past here: the rest is created or fails.
 			return filepath.Clean(join(next, strings.Join(rest, "/"))), true
 		default:
@@ -169,6 +169,19 @@ func (r *Resolver) Resolve(p string) (string, bool) {
 		}
 	}
 	return cur, true
+}
+
+// linkUnder reports whether the call made a link inside dir, a folder
+// missing on disk (mkdir -p d && ln -s ~ d/h): by the time the link is
+// used dir exists, so the walk goes on into it and reaches the link.
+func (r *Resolver) linkUnder(dir string) bool {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	for link := range r.Links {
+		if strings.HasPrefix(link, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // proc maps /proc/self and /proc/thread-self (the daemon's own, not the

@@ -103,10 +103,14 @@ func TestResolveSameCall(t *testing.T) {
 	r := Resolver{}
 	r.AddLink(home+"/proj/h", home)
 	r.AddLink(home+"/proj/rel", "../.claude")
+	r.AddLink(home+"/proj/new/h", home)
 	for in, want := range map[string]string{
 		home + "/proj/h/.bashrc":           home + "/.bashrc",
 		home + "/proj/rel/settings.json":   home + "/.claude/settings.json",
 		home + "/proj/other/settings.json": home + "/proj/other/settings.json",
+		// In a folder not on disk yet (mkdir -p new && ln -s ~ new/h).
+		home + "/proj/new/h/.bashrc": home + "/.bashrc",
+		home + "/proj/new/x/.bashrc": home + "/proj/new/x/.bashrc",
 	} {
 		if got, _ := r.Resolve(in); got != want {
 			t.Errorf("Resolve(%q) = %q, want %q", in, got, want)
