@@ -46,8 +46,19 @@ type Facts struct {
 	// Credentials are, relative to the home directory, files holding the
 	// agent's login tokens.
 	Credentials []string
+	// FailClosed is the key its hook entry holds, beside the hook's
+	// --fail-closed, that makes the agent block a call when the hook
+	// cannot start at all; install sets it with fail_mode: closed.
+	FailClosed Knob
 	// Table is the agent's row in the agents table (docs/agents.md).
 	Table Row
+}
+
+// Knob is a key of an agent's own settings and the value agentjail
+// wants in it.
+type Knob struct {
+	Key   string
+	Value any
 }
 
 // Root is one variable that moves an agent's configuration, and where

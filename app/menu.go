@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
@@ -151,7 +152,7 @@ func hookItems(agents []AgentHook) []HookItem {
 		pending = append(pending, title)
 	}
 	if len(items) == 0 {
-		return []HookItem{{Title: "Install Claude Code hook", Agent: "claude-code", Enabled: true}}
+		return []HookItem{{Title: "Install " + claude.Agent.Title + " hook", Agent: claude.Agent.Name, Enabled: true}}
 	}
 	if len(pending) > 1 {
 		items = append(items, HookItem{Title: "Install hooks for all found agents (" + strings.Join(pending, ", ") + ")", Agent: "all", Enabled: true})

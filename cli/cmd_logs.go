@@ -37,7 +37,7 @@ func (f logFilter) keep(r decisionlog.Record, now time.Time) bool {
 	return (f.all || (r.Source == decisionlog.SourceTry) == f.try) &&
 		(f.verdict == "" || r.Verdict == f.verdict) &&
 		(f.tool == "" || strings.EqualFold(r.Tool, f.tool)) &&
-		(f.agent == "" || strings.EqualFold(r.Agent, f.agent) || r.Agent == "" && f.agent == "claude-code") &&
+		(f.agent == "" || strings.EqualFold(r.Agent, f.agent) || r.Agent == "" && f.agent == agents.Default) &&
 		(f.session == "" || r.SessionID == f.session) &&
 		(f.since == 0 || !r.Time.Before(now.Add(-f.since)))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	codexagent "github.com/agentjail/agentjail/agents/codex"
 	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/installer"
@@ -155,7 +156,7 @@ func withCodexCheck(agents []installer.AgentState, codex *installer.CodexCheck) 
 		return agents
 	}
 	for i, a := range agents {
-		if a.Name != "codex" || !a.Wired {
+		if a.Name != codexagent.Agent.Name || !a.Wired {
 			continue
 		}
 		agents[i].Problems = slices.DeleteFunc(a.Problems, func(p string) bool { return p == installer.CodexNotRunByConfig })

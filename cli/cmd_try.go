@@ -95,7 +95,7 @@ read, and a file that something runs later is asked about.
 	cmd.Flags().StringVar(&text.new, "new", "", "for --tool Edit: the text it puts in its place (its new_string; may be empty)")
 	cmd.Flags().StringVar(&text.content, "content", "", "for --tool Write: the whole text the file gets (its content)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the whole policy input (the event and input.agentjail) as JSON instead of the verdict: a fixture for a test's `with input as`")
-	cmd.Flags().StringVar(&agentName, "agent", "claude-code", "the agent making the call: "+strings.Join(agents.Names(), ", ")+" (its event and its hook's answer)")
+	cmd.Flags().StringVar(&agentName, "agent", agents.Default, "the agent making the call: "+strings.Join(agents.Names(), ", ")+" (its event and its hook's answer)")
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -40,6 +41,12 @@ type agentPart interface {
 	edits(o Options) []fileEdit
 	// known are the files uninstall looks at, whatever install did.
 	known(o Options) []string
+}
+
+// entryChecker is a part with checks of its own on a wired agent, beyond
+// its entries' flags (Codex's trust of the hook).
+type entryChecker interface {
+	problems(o Options) []string
 }
 
 // agentParts is the one list of agents the installer knows.
@@ -84,7 +91,7 @@ type agentChoice struct {
 func (o Options) choose() ([]agentChoice, error) {
 	names := o.Agents
 	if len(names) == 0 && o.Scope == "project" {
-		names = []string{"claude-code"}
+		names = []string{claude.Agent.Name}
 	}
 	var out []agentChoice
 	seen := map[string]bool{}
@@ -457,37 +464,6 @@ func (o Options) agentHookCommand(agent string) string {
 	return o.HookCommandLine() + " --agent " + agent
 }
 
-// claudePart is Claude Code: ~/.claude/settings.json (or the project's).
-type claudePart struct{}
-
-func (claudePart) name() string { return "claude-code" }
-
-func (p claudePart) found(o Options) bool {
-	return foundByFacts(p, filepath.Join(o.UserHome, facts(p).Folder))
-}
-
-// dir is the folder of the settings file install writes: ~/.claude, or
-// the project's .claude with Scope "project".
-func (claudePart) dir(o Options) string   { return filepath.Dir(o.SettingsPath()) }
-func (claudePart) off(o Options) []string { return o.claudeOff() }
-
-func (claudePart) edits(o Options) []fileEdit {
-	path := o.SettingsPath()
-	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
-		out, err := AddHook(path, old, o.entry())
-		if err == nil && o.System && o.ManagedHooksOnly {
-			out, err = setTopLevel(path, out, "allowManagedHooksOnly", true)
-		}
-		return out, err
-	}}}
-}
-
-func (claudePart) known(o Options) []string {
-	oo := o
-	oo.Scope = "user"
-	return append([]string{oo.SettingsPath()}, o.projectFiles()...)
-}
-
 // projectFiles are the files of the project in o.ProjectDir that an
 // install with --scope project writes or once wrote: Claude Code's
 // personal project settings (the only agent with a project scope), and
@@ -612,9 +588,8 @@ func Agents(o Options) []AgentState {
 				}
 				s.Problems = append(s.Problems, o.entryProblems(p.name(), e.path, curs[i])...)
 			}
-			if p.name() == "codex" && !o.System && !codexRunsOurHook(o) {
-				// Our trust table may be for a place our hook has left.
-				s.Problems = append(s.Problems, CodexNotRunByConfig)
+			if c, ok := p.(entryChecker); ok {
+				s.Problems = append(s.Problems, c.problems(o)...)
 			}
 		}
 		out = append(out, s)

@@ -43,6 +43,14 @@ func (o Options) codexConfigPath() string { return filepath.Join(o.codexHome(), 
 
 func (p codexPart) found(o Options) bool { return foundByFacts(p, o.codexHome()) }
 
+// problems: our trust table may be for a place our hook has left.
+func (codexPart) problems(o Options) []string {
+	if !o.System && !codexRunsOurHook(o) {
+		return []string{CodexNotRunByConfig}
+	}
+	return nil
+}
+
 // codexEntry is the hooks.json entry. Codex's timeout is in seconds and,
 // like Claude Code's, a little longer than the hook's own deadline.
 func (o Options) codexEntry() HookEntry {

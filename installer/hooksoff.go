@@ -3,6 +3,8 @@ package installer
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"os"
 	"path/filepath"
 	"slices"
@@ -304,17 +306,6 @@ func splitCommand(s string) []string {
 	return out
 }
 
-// failClosedKnob is the key an agent's own entry holds, beside the
-// hook's --fail-closed, that makes the agent block a call when the hook
-// cannot start at all: install sets it with fail_mode: closed.
-var failClosedKnob = map[string]struct {
-	key  string
-	want any
-}{
-	"claude-code": {"onFailure", "block"},
-	"cursor":      {"failClosed", true},
-}
-
 // entryProblems checks the agentjail entries of one wired file of an
 // agent: the hook program must be there and executable, and the entry
 // must carry config.yaml's fail mode (the flag, and the agent's own knob
@@ -346,12 +337,20 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		case !o.FailClosed && f.failClosed:
 			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
 		}
-		if knob, ok := failClosedKnob[agent]; ok && o.FailClosed && u.entry[knob.key] != knob.want {
-			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.key, mustJSON(knob.want)))
+		if knob := failClosedKnob(agent); knob.Key != "" && o.FailClosed && u.entry[knob.Key] != knob.Value {
+			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.Key, mustJSON(knob.Value)))
 		}
 		if f.timeout != wantTimeout {
 			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", where, f.timeout, wantTimeout))
 		}
 	}
 	return slices.Clip(out)
+}
+
+// failClosedKnob is the key an agent's own entry holds, beside the
+// hook's --fail-closed, that makes the agent block a call when the hook
+// cannot start at all (its facts): install sets it with fail_mode: closed.
+func failClosedKnob(name string) agent.Knob {
+	a, _ := agents.Named(name)
+	return a.FailClosed
 }

@@ -19,6 +19,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 		{Var: "CLAUDE_CONFIG_DIR", Default: ".claude", Files: []string{"settings.json"}},
 	},
 	Credentials: []string{".claude/.credentials.json"},
+	FailClosed:  agent.Knob{Key: "onFailure", Value: "block"},
 	Table: agent.Row{
 		Proven:      "2.1.330",
 		Install:     "`~/.claude/settings.json`",

@@ -15,6 +15,7 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 	ProjectPlaces: []string{".cursor/hooks.json"},
 	Machine:       []string{"/etc/cursor", "/Library/Application Support/Cursor"},
 	Roots:         []agent.Root{{Var: "HOME", Files: []string{".cursor/hooks.json"}}},
+	FailClosed:    agent.Knob{Key: "failClosed", Value: true},
 	Table: agent.Row{
 		Proven:      "not run here: no CLI that runs without a login; tested with the events of its documentation",
 		Install:     "`~/.cursor/hooks.json` (`preToolUse`, `beforeShellExecution`, `beforeReadFile`, `beforeMCPExecution`)",

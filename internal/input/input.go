@@ -34,7 +34,7 @@ type Env struct {
 	Home          string // the user's home directory
 	AgentjailHome string // $AGENTJAIL_HOME
 	ClientCwd     string // the hook's working directory, used when the event has no absolute cwd
-	Agent         string // "claude-code" when empty
+	Agent         string // agents.Default when empty
 	Temp          string // the temp directory, for $TMPDIR
 	DaemonPID     int    // the daemon's pid, so rules can refuse `kill PID`
 	// Daemon identifies the daemon's process (input.agentjail.daemon);
@@ -288,7 +288,7 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Daemon.PID = env.DaemonPID
 	}
 	if d.Agent == "" {
-		d.Agent = "claude-code"
+		d.Agent = agents.Default
 	}
 	if d.Temp == "" {
 		d.Temp = "/tmp"
