@@ -65,9 +65,9 @@ const (
 )
 
 // adapters is the one list of agents, in the order shapes are tried.
-// Claude Code and Codex send the same shape, so they come last and are
-// told apart by the --agent flag.
-var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, claude{}}
+// Claude Code, Codex, Qwen Code and Droid send the same shape, so they
+// come last and are told apart by the --agent flag.
+var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, qwen{}, droid{}, claude{}}
 
 // aliases are other names people use for an agent.
 var aliases = map[string]string{
@@ -76,11 +76,13 @@ var aliases = map[string]string{
 	"gemini": "gemini", "gemini-cli": "gemini",
 	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"cursor": "cursor",
+	"qwen":   "qwen", "qwen-code": "qwen",
+	"droid": "droid", "factory": "droid", "factory-droid": "droid",
 }
 
 // Names lists the agents, for flags and help.
 func Names() []string {
-	return []string{"claude-code", "codex", "gemini", "copilot", "cursor"}
+	return []string{"claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "droid"}
 }
 
 // Lookup finds an adapter by name or alias (any case).
