@@ -125,3 +125,32 @@ func TestDroidOff(t *testing.T) {
 		}
 	}
 }
+
+// Machine-wide, each writes its system settings with the switch that
+// keeps a project's settings from turning every hook off: Qwen Code's
+// disableAllHooks false always (its system file is merged last), Droid's
+// allowManagedHooksOnly with managed-only (it also drops users' hooks).
+func TestQwenDroidSystemEdits(t *testing.T) {
+	sys := t.TempDir()
+	setVar(t, &qwenSystemSettingsPath, filepath.Join(sys, "qwen-code", "settings.json"))
+	setVar(t, &droidSystemSettingsPath, filepath.Join(sys, "factory", "settings.json"))
+	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", "")
+	for _, managedOnly := range []bool{false, true} {
+		o := Options{System: true, UserHome: t.TempDir(), ManagedHooksOnly: managedOnly, Agents: []string{"qwen", "droid"}}
+		edits, err := planEdits(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, e := range edits {
+			got[e.path] = string(e.updated)
+		}
+		q, d := got[qwenSystemSettingsPath], got[droidSystemSettingsPath]
+		if len(got) != 2 || !strings.Contains(q, `"disableAllHooks": false`) || !strings.Contains(q, "--agent qwen") {
+			t.Errorf("managed-only %v: Qwen Code's system settings:\n%s", managedOnly, q)
+		}
+		if !strings.Contains(d, `"hooks"`) || !strings.Contains(d, "--agent droid") || strings.Contains(d, `"allowManagedHooksOnly": true`) != managedOnly {
+			t.Errorf("managed-only %v: Droid's system settings:\n%s", managedOnly, d)
+		}
+	}
+}
