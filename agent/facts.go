@@ -46,6 +46,9 @@ type Facts struct {
 	// Credentials are, relative to the home directory, files holding the
 	// agent's login tokens.
 	Credentials []string
+	// HooksOff are the keys of its JSON settings that, set true, turn
+	// its hooks off (agentjail's too): an edit setting one is refused.
+	HooksOff []string
 	// FailClosed is the key its hook entry holds, beside the hook's
 	// --fail-closed, that makes the agent block a call when the hook
 	// cannot start at all; install sets it with fail_mode: closed.

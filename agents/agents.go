@@ -19,7 +19,9 @@ import (
 	"github.com/agentjail/agentjail/agents/codex"
 	"github.com/agentjail/agentjail/agents/copilot"
 	"github.com/agentjail/agentjail/agents/cursor"
+	"github.com/agentjail/agentjail/agents/droid"
 	"github.com/agentjail/agentjail/agents/gemini"
+	"github.com/agentjail/agentjail/agents/qwen"
 )
 
 // All lists the agents, in the order people see them. An event is
@@ -32,6 +34,8 @@ var All = []agent.Agent{
 	gemini.Agent,
 	copilot.Agent,
 	cursor.Agent,
+	qwen.Agent,
+	droid.Agent,
 }
 
 // Default is the agent assumed when neither the event's shape nor the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -30,6 +31,9 @@ func TestFor(t *testing.T) {
 	}{
 		{"claude by default", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "", "claude-code"},
 		{"codex by flag", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "codex", "codex"},
+		{"qwen by flag", `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_call_id":"call_1"}`, "qwen", "qwen"},
+		{"droid by flag", `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`, "droid", "droid"},
+		{"droid alias", `{"tool_name":"Execute"}`, "factory-droid", "droid"},
 		{"alias", `{"tool_name":"Bash"}`, "Gemini-CLI", "gemini"},
 		{"unknown flag falls back to claude", `{"tool_name":"Bash"}`, "vim", "claude-code"},
 		{"gemini by shape", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, "claude-code", "gemini"},
@@ -85,6 +89,23 @@ func TestCanonical(t *testing.T) {
 		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, agent.KindRead, "Read", `{"file_path":"/w/.env"}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"qwen shell", "qwen", `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa","description":"x"}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","description":"x"}`},
+		{"qwen read", "qwen", `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"file_path":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa"}`},
+		{"qwen write", "qwen", `{"tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, agent.KindWrite, "Write", `{"file_path":"a","content":"x"}`},
+		{"qwen edit", "qwen", `{"tool_name":"edit","tool_input":{"file_path":"a","old_string":"x","new_string":"y","replace_all":true}}`, agent.KindEdit, "Edit", `{"file_path":"a","old_string":"x","new_string":"y","replace_all":true}`},
+		{"qwen legacy replace", "qwen", `{"tool_name":"replace","tool_input":{"file_path":"a","old_string":"x","new_string":"y"}}`, agent.KindEdit, "Edit", `{"file_path":"a","old_string":"x","new_string":"y"}`},
+		{"qwen tool_call runs the tool it names", "qwen", `{"tool_name":"tool_call","tool_input":{"name":"Read_File","arguments":{"file_path":"/h/.ssh/id_rsa"}}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa"}`},
+		{"qwen tool_call arguments as a string", "qwen", `{"tool_name":"tool_call","tool_input":{"name":"run_shell_command","arguments":"{\"command\":\"ls\"}"}}`, agent.KindShell, "Bash", `{"command":"ls"}`},
+		{"qwen tool_call of an mcp tool", "qwen", `{"tool_name":"tool_call","tool_input":{"name":"mcp__fs__read","arguments":{"path":"/x"}}}`, "", "mcp__fs__read", `{"path":"/x"}`},
+		{"qwen unknown tool", "qwen", `{"tool_name":"save_memory","tool_input":{"fact":"x"}}`, agent.KindOther, "save_memory", `{"fact":"x"}`},
+		{"droid execute keeps riskLevel", "droid", `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"rm -rf ~","riskLevel":"low","riskLevelReason":"harmless"}}`, agent.KindShell, "Bash", `{"command":"rm -rf ~","riskLevel":"low","riskLevelReason":"harmless"}`},
+		{"droid read", "droid", `{"tool_name":"Read","tool_input":{"file_path":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa"}`},
+		{"droid create", "droid", `{"tool_name":"Create","tool_input":{"file_path":"a","content":"x"}}`, agent.KindWrite, "Write", `{"file_path":"a","content":"x"}`},
+		{"droid edit", "droid", `{"tool_name":"Edit","tool_input":{"file_path":"a","old_str":"x","new_str":"y","change_all":true}}`, agent.KindEdit, "Edit", `{"file_path":"a","old_str":"x","old_string":"x","new_str":"y","new_string":"y","change_all":true,"replace_all":true}`},
+		{"droid ls", "droid", `{"tool_name":"LS","tool_input":{"directory_path":"/etc"}}`, agent.KindList, "LS", `{"directory_path":"/etc","path":"/etc"}`},
+		{"droid glob", "droid", `{"tool_name":"Glob","tool_input":{"patterns":["**/*.pem","*.key"],"folder":"~"}}`, agent.KindSearch, "Glob", `{"patterns":["**/*.pem","*.key"],"pattern":"**/*.pem","folder":"~","path":"~"}`},
+		{"droid apply patch", "droid", `{"tool_name":"ApplyPatch","tool_input":{"input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`, agent.KindWrite, "apply_patch", ""},
+		{"droid unknown tool", "droid", `{"tool_name":"TodoWrite","tool_input":{}}`, agent.KindOther, "TodoWrite", `{}`},
 		{"cursor preToolUse mcp", "cursor", `{"hook_event_name":"preToolUse","tool_name":"MCP:fs:write_file","tool_input":{"path":"a"}}`, "", "mcp__fs__write_file", `{"path":"a"}`},
 	}
 	for _, tt := range tests {
@@ -126,6 +147,8 @@ func TestRenderGolden(t *testing.T) {
 		"gemini":      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"copilot":     `{"toolName":"bash","toolArgs":"{\"command\":\"x\"}"}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
+		"qwen":        `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
+		"droid":       `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}`,
 	}
 	for _, name := range Names() {
 		a, _ := Lookup(name)
@@ -178,6 +201,24 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a agent.Answer) 
 		var out struct{ Decision, Reason string }
 		if json.Unmarshal(a.Stdout, &out) != nil || out.Decision != "deny" || out.Reason == "" || a.Exit != 2 {
 			t.Errorf("gemini %v: want a top-level deny with a reason, got %+v", d.Verdict, a)
+		}
+	case (agent == "qwen" || agent == "droid") && (blocked || d.Verdict == wire.Ask):
+		var out claude.ClaudeOutput
+		json.Unmarshal(a.Stdout, &out)
+		want, exit := "deny", 2
+		if agent == "qwen" && d.Verdict == wire.Ask {
+			// Qwen Code asks the user where it can, and refuses headless.
+			want, exit = "ask", 0
+		}
+		r := out.HookSpecificOutput.PermissionDecisionReason
+		if out.HookSpecificOutput.PermissionDecision != want || r == "" || a.Exit != exit {
+			t.Errorf("%s %v: want %q with a reason, exit %d; got %+v", agent, d.Verdict, want, exit, a)
+		}
+		if d.Verdict == wire.Ask && !strings.Contains(r, "must approve") {
+			t.Errorf("%s ask: the reason must say a person must approve: %q", agent, r)
+		}
+		if exit == 2 && strings.TrimSpace(a.Stderr) != r {
+			t.Errorf("%s %v: stderr %q, want the same reason as the JSON's", agent, d.Verdict, a.Stderr)
 		}
 	case agent == "copilot" && blocked:
 		var out struct{ PermissionDecision, PermissionDecisionReason string }

@@ -18,7 +18,6 @@ func TestTryAgentEvent(t *testing.T) {
 					t.Fatal(err)
 				}
 				m := agent.Decode(agentEvent(name, ev))
-				// Codex's shape is Claude Code's: only the flag tells them apart.
 				a := agents.For(m, name)
 				if a.Name() != name {
 					t.Fatalf("read as %s", a.Name())
@@ -26,7 +25,9 @@ func TestTryAgentEvent(t *testing.T) {
 				if c := a.Canonical(m); c.Kind != tt.kind {
 					t.Errorf("kind %q, want %q (%v)", c.Kind, tt.kind, m)
 				}
-				if name != "codex" && name != "claude-code" && agents.For(m, "claude-code").Name() != name {
+				// Codex's, Qwen Code's and Droid's shape is Claude Code's
+				// (PreToolUse): only the flag tells them apart.
+				if m["hook_event_name"] != "PreToolUse" && agents.For(m, "claude-code").Name() != name {
 					t.Errorf("the %s event is not recognised without the flag", name)
 				}
 			})

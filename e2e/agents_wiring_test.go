@@ -9,13 +9,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // agentsEnv runs the built agentjail with a PATH that may hold fake
-// agent programs, and no CODEX_HOME or COPILOT_HOME of the caller's.
+// agent programs, and none of the caller's variables that move an
+// agent's configuration (CODEX_HOME, COPILOT_HOME ...).
 func agentsEnv(e *env, path string) func(args ...string) result {
-	extra := []string{"PATH=" + path + ":" + machinePath("/usr/bin:/bin"), "CODEX_HOME=", "COPILOT_HOME="}
+	extra := []string{"PATH=" + path + ":" + machinePath("/usr/bin:/bin")}
+	for _, a := range agents.All {
+		for _, r := range a.Roots {
+			if r.Var != "HOME" && r.Var != "XDG_CONFIG_HOME" {
+				extra = append(extra, r.Var+"=")
+			}
+		}
+	}
 	return func(args ...string) result {
 		e.t.Helper()
 		return e.withEnv(extra, "agentjail", args...)
@@ -51,7 +60,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 		t.Fatalf("install: %+v", r)
 	}
 	for _, want := range []string{
-		"agents: wiring Claude Code, Gemini CLI, Cursor; not found: Copilot CLI\n",
+		"agents: wiring Claude Code, Gemini CLI, Cursor; not found: Copilot CLI",
 		"Codex: found (its program is on PATH) but not wired: ~/.codex does not exist",
 		"`agentjail install --for codex` makes it",
 	} {
@@ -71,7 +80,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 	}
 
 	st := aj("status")
-	if st.code != 4 || !strings.Contains(st.stdout, "agents:    Claude Code wired; Codex found, not wired; Gemini CLI wired; Copilot CLI not found; Cursor wired\n") ||
+	if st.code != 4 || !strings.Contains(st.stdout, "agents:    Claude Code wired; Codex found, not wired; Gemini CLI wired; Copilot CLI not found; Cursor wired;") ||
 		!strings.Contains(st.stdout, "agent_unguarded: Codex is on this machine but agentjail's hook is not in its settings") {
 		t.Errorf("status with Codex unguarded: %+v", st)
 	}
@@ -83,7 +92,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 		Healthy bool `json:"healthy"`
 	}
 	js := aj("status", "--json")
-	if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil || len(rep.Agents) != 5 || rep.Healthy || rep.Agents[1].Name != "codex" || !rep.Agents[1].Found || rep.Agents[1].Wired {
+	if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil || len(rep.Agents) != len(agents.All) || rep.Healthy || rep.Agents[1].Name != "codex" || !rep.Agents[1].Found || rep.Agents[1].Wired {
 		t.Errorf("status --json: %v %+v\n%s", err, rep, js.stdout)
 	}
 

@@ -56,6 +56,8 @@ func agentEnv(e *env, extra ...string) []string {
 	out = append(out,
 		"CODEX_HOME="+filepath.Join(e.home, ".codex"),
 		"COPILOT_HOME="+filepath.Join(e.home, ".copilot"),
+		"QWEN_HOME="+filepath.Join(e.home, ".qwen"),
+		"FACTORY_HOME_OVERRIDE="+e.home,
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(e.home, ".local", "state"),
 	)

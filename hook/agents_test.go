@@ -63,6 +63,23 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 			}},
 		{"cursor read file", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeReadFile","file_path":"~/.ssh/id_rsa","content":"-----BEGIN","attachments":[]}`, true, nil},
 		{"cursor mcp", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeMCPExecution","tool_name":"read_file","tool_input":"{\"path\":\"~/.ssh/id_rsa\"}","command":"npx fs-server"}`, true, nil},
+		// Qwen Code's and Droid's events as they sent them (0.24.4, 0.225).
+		{"qwen shell key read", "qwen", `{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","timestamp":"2026-01-01T00:00:00.000Z","permission_mode":"default","prompt_id":"p","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa","description":"x"},"tool_use_id":"toolu_1","tool_call_id":"call_1"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || !strings.Contains(stdout, `"permissionDecision":"deny"`) || !strings.Contains(stderr, "ssh") {
+					t.Errorf("want Claude Code's deny with the reason on stderr, exit 2; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"qwen read_file key read", "qwen", `{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"read_file","tool_input":{"file_path":"~/.ssh/id_rsa"},"tool_use_id":"toolu_1","tool_call_id":"call_1"}`, true, nil},
+		{"qwen harmless", "qwen", `{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"run_shell_command","tool_input":{"command":"ls ./src"},"tool_use_id":"toolu_1","tool_call_id":"call_1"}`, false, nil},
+		{"droid execute key read", "droid", `{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"cat ~/.ssh/id_rsa","riskLevel":"low","riskLevelReason":"reads a file","summary":"x"}}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || !strings.Contains(stdout, `"permissionDecision":"deny"`) || !strings.Contains(stderr, "ssh") {
+					t.Errorf("want Claude Code's deny with the reason on stderr, exit 2; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"droid read key read", "droid", `{"session_id":"s","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"~/.ssh/id_rsa"}}`, true, nil},
+		{"droid harmless", "droid", `{"session_id":"s","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls ./src","riskLevel":"low","riskLevelReason":"lists","summary":"x"}}`, false, nil},
 		{"cursor harmless", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls ./src","cwd":"/tmp"}`, false, nil},
 	}
 	for _, tt := range tests {

@@ -50,7 +50,7 @@ type entryChecker interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -432,6 +432,8 @@ func inOtherProject(path string, o Options) bool {
 // removeHooksFrom takes agentjail's hook out of one file, in its format.
 func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 	switch {
+	case isDroidHooksFile(path):
+		return removeDroidHooks(path, cur)
 	case path == codexRequirements:
 		return removeCodexRequirements(path, cur)
 	case filepath.Base(path) == "config.toml":

@@ -10,4 +10,6 @@ var (
 	copilotManagedSettings   = "/Library/Application Support/GitHubCopilot/managed-settings.json"
 	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
+	qwenSystemSettingsPath   = "/Library/Application Support/QwenCode/settings.json"
+	droidSystemSettingsPath  = "/Library/Application Support/Factory/settings.json"
 )

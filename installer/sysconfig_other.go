@@ -12,4 +12,6 @@ var (
 	copilotManagedSettings   = "/etc/github-copilot/managed-settings.json"
 	codexRequirements        = "/etc/codex/requirements.toml"
 	codexSystemConfig        = "/etc/codex/config.toml"
+	qwenSystemSettingsPath   = "/etc/qwen-code/settings.json"
+	droidSystemSettingsPath  = "/etc/factory/settings.json"
 )

@@ -20,6 +20,9 @@ func TestSystemEdits(t *testing.T) {
 	setVar(t, &copilotPolicyDir, filepath.Join(sys, "github-copilot", "policy.d"))
 	setVar(t, &codexRequirements, filepath.Join(sys, "codex", "requirements.toml"))
 	setVar(t, &copilotManagedSettings, filepath.Join(sys, "github-copilot", "managed-settings.json"))
+	setVar(t, &qwenSystemSettingsPath, filepath.Join(sys, "qwen-code", "settings.json"))
+	setVar(t, &droidSystemSettingsPath, filepath.Join(sys, "factory", "settings.json"))
+	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", "")
 	for _, managedOnly := range []bool{false, true} {
 		o := Options{System: true, FailClosed: true, UserHome: t.TempDir(), ManagedHooksOnly: managedOnly}
 		edits, err := planEdits(o)

@@ -9,7 +9,9 @@ agent_folders := {
 	".codex",
 	".copilot",
 	".cursor",
+	".factory",
 	".gemini",
+	".qwen",
 }
 
 # agent_hook_files: the files the user's install writes the hook into, relative to the home directory.
@@ -18,7 +20,9 @@ agent_hook_files := {
 	".codex/hooks.json",
 	".copilot/hooks/agentjail.json",
 	".cursor/hooks.json",
+	".factory/hooks.json",
 	".gemini/settings.json",
+	".qwen/settings.json",
 }
 
 # agent_user_places: the folders and files of the agents' user-level hooks and of the switches that turn them off, relative to the home directory.
@@ -38,8 +42,14 @@ agent_user_places := {
 	".cursor/cli-config.json",
 	".cursor/hooks.json",
 	".cursor/permissions.json",
+	".factory",
+	".factory/hooks.json",
+	".factory/hooks/hooks.json",
+	".factory/settings.json",
 	".gemini",
 	".gemini/settings.json",
+	".qwen",
+	".qwen/settings.json",
 }
 
 # agent_project_places: the same in a project, relative to its folder.
@@ -49,21 +59,28 @@ agent_project_places := {
 	".codex/config.toml",
 	".codex/hooks.json",
 	".cursor/hooks.json",
+	".factory/hooks.json",
+	".factory/settings.json",
 	".gemini/settings.json",
 	".github/copilot/settings.json",
 	".github/hooks",
+	".qwen/settings.json",
 }
 
 # agent_machine_places: the machine-wide places of the agents' settings and hooks (Linux, macOS).
 agent_machine_places := {
 	"/Library/Application Support/ClaudeCode",
 	"/Library/Application Support/Cursor",
+	"/Library/Application Support/Factory",
 	"/Library/Application Support/GeminiCli",
+	"/Library/Application Support/QwenCode",
 	"/etc/claude-code",
 	"/etc/codex",
 	"/etc/cursor",
+	"/etc/factory",
 	"/etc/gemini-cli",
 	"/etc/github-copilot",
+	"/etc/qwen-code",
 }
 
 # agent_program_names: the programs that start an agent.
@@ -73,7 +90,9 @@ agent_program_names := {
 	"copilot",
 	"cursor",
 	"cursor-agent",
+	"droid",
 	"gemini",
+	"qwen",
 }
 
 # agent_credentials: the files that hold an agent's login, relative to the home directory.
@@ -82,5 +101,7 @@ agent_credentials := {
 	".codex/auth.json",
 	".config/github-copilot/apps.json",
 	".config/github-copilot/hosts.json",
+	".factory/auth.json",
 	".gemini/oauth_creds.json",
+	".qwen/oauth_creds.json",
 }

@@ -12,6 +12,9 @@ package agentconfig
 
 import (
 	"fmt"
+	"github.com/agentjail/agentjail/agents"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -101,7 +104,74 @@ func Agent(path, home string) string {
 	case CopilotConfig(path, home):
 		return "copilot"
 	}
+	return agentByFacts(path)
+}
+
+// agentByFacts names the agent without a judge of its own whose facts
+// list path's file: its hook file, or a settings file of its folder in
+// a home or a project (.qwen/settings.json).
+func agentByFacts(path string) string {
+	for _, a := range agents.All {
+		if judges[a.Name] != nil {
+			continue
+		}
+		for _, place := range slices.Concat([]string{a.HookFile}, a.UserPlaces, a.ProjectPlaces) {
+			if filepath.Ext(place) != "" && strings.HasSuffix(path, "/"+place) {
+				return a.Name
+			}
+		}
+	}
 	return ""
+}
+
+// switchJudge is the judge of an agent with no judge of its own: the
+// file must stay a JSON object the agent can read when it holds our
+// hook, and must not set any of the agent's switches that turn its
+// hooks off (its facts' HooksOff) that were not set before; beside it,
+// Judge keeps agentjail-hook named (keepsHookName).
+func switchJudge(name string) judge {
+	a, _ := agents.Named(name)
+	return func(cur, res []byte) string {
+		if res == nil {
+			if strings.Contains(string(cur), hookBinary) {
+				return "delete the file that holds agentjail's hook"
+			}
+			return ""
+		}
+		resDoc, ok := parseObject(res)
+		if !ok {
+			if strings.Contains(string(cur), hookBinary) {
+				return fmt.Sprintf("leave a settings file %s cannot read, agentjail's hook with it", a.Title)
+			}
+			return ""
+		}
+		curDoc, _ := parseObject(cur)
+		for _, key := range a.HooksOff {
+			if setAnywhere(resDoc, key) && !setAnywhere(curDoc, key) {
+				return fmt.Sprintf("set %q, which turns %s's hooks off, agentjail's included", key, a.Title)
+			}
+		}
+		return ""
+	}
+}
+
+// setAnywhere reports key set to true anywhere in doc.
+func setAnywhere(doc any, key string) bool {
+	switch v := doc.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if k == key && x == true || setAnywhere(x, key) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if setAnywhere(x, key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // homeRel is path relative to home, or "" when it is not inside it.
@@ -139,7 +209,11 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		}
 		return j
 	}
-	p := judges[agent](cur, res)
+	judge := judges[agent]
+	if judge == nil {
+		judge = switchJudge(agent)
+	}
+	p := judge(cur, res)
 	if p == "" && agent != "claude-code" {
 		// Beside each agent's structural judge: a file that names
 		// agentjail-hook anywhere must keep naming it.
@@ -148,7 +222,9 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 	if p != "" {
 		return fail(p)
 	}
-	j.Grants = grantJudges[agent](cur, res)
+	if grants := grantJudges[agent]; grants != nil {
+		j.Grants = grants(cur, res)
+	}
 	if runs := codeJudges[agent]; runs != nil {
 		j.RunsCode = runs(cur, res)
 	}

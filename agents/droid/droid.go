@@ -1,0 +1,41 @@
+// Package droid is Factory's Droid CLI: the facts agentjail knows of it
+// (this file) and its adapter (event.go).
+package droid
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is Factory Droid.
+var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
+	Name: "droid", Title: "Factory Droid", Aliases: []string{"factory", "factory-droid"},
+	Tools:    mergeKinds(agent.Kinds(tools), map[string]string{"ApplyPatch": agent.KindEdit}),
+	Programs: []string{"droid"}, Packages: []string{"@factory/cli"},
+	Folder:        ".factory",
+	HookFile:      ".factory/hooks.json",
+	UserPlaces:    []string{".factory", ".factory/hooks.json", ".factory/hooks/hooks.json", ".factory/settings.json"},
+	ProjectPlaces: []string{".factory/hooks.json", ".factory/settings.json"},
+	Machine:       []string{"/etc/factory", "/Library/Application Support/Factory"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".factory/hooks.json"}},
+		{Var: "FACTORY_HOME_OVERRIDE", Default: "", Files: []string{".factory/hooks.json"}},
+	},
+	Credentials: []string{".factory/auth.json"},
+	HooksOff:    []string{"hooksDisabled", "allowManagedHooksOnly"},
+	Table: agent.Row{
+		Proven:      "0.225.1 (its Linux binary 0.225.2)",
+		Install:     "`PreToolUse` in `~/.factory/hooks.json` (keyed by event, no `hooks` wrapper), or in the file whose `PreToolUse` Droid runs",
+		Events:      "`PreToolUse` (no `tool_use_id`)",
+		NoObjection: "no output (a JSON allow skips Droid's own gate)",
+		Deny:        "JSON deny + reason on stderr, exit 2; the model reads `Error: <reason>`",
+		Ask:         "**answered as a deny** (a JSON ask lets the call run): its reason says a human must approve",
+		Fails:       "exit 1, garbage and a timeout run the tool; a project's `.factory/settings.json` with `hooks.hooksDisabled` turns every hook off with no trust step (only the organisation's `allowManagedHooksOnly` closes it)",
+		Subagents:   "not checked",
+		System:      "`/etc/factory/settings.json` (unit-tested, not run as another user)",
+	},
+}}
+
+func mergeKinds(a, b map[string]string) map[string]string {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
