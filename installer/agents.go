@@ -41,7 +41,7 @@ type agentPart interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, clinePart{}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -166,7 +166,7 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 		for _, p := range agentParts {
 			dirs = append(dirs, o.tildePath(p.dir(o)))
 		}
-		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor, cursor-agent and cline on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
 	} else {
 		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
 		if len(missing) > 0 {
@@ -200,6 +200,8 @@ func partNamed(n string) agentPart {
 		n = "gemini"
 	case "copilot-cli":
 		n = "copilot"
+	case "cline-cli":
+		n = "cline"
 	}
 	for _, p := range agentParts {
 		if p.name() == n {
@@ -219,6 +221,8 @@ type fileEdit struct {
 	// beside it (Copilot's managed allowManagedHooksOnly): whether the
 	// agent is wired is judged by the other edits.
 	setting bool
+	// mode is the new file's permissions; 0 means 0644.
+	mode fs.FileMode
 }
 
 // pendingEdit is a fileEdit computed against the file as it is now.
@@ -226,6 +230,7 @@ type pendingEdit struct {
 	path         string
 	old, updated []byte
 	missing      bool
+	mode         fs.FileMode
 }
 
 func (p pendingEdit) changed() bool { return p.missing || !bytes.Equal(p.old, p.updated) }
@@ -254,7 +259,7 @@ func planEdits(o Options) ([]pendingEdit, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, pendingEdit{path: e.path, old: old, updated: updated, missing: missing})
+			out = append(out, pendingEdit{path: e.path, old: old, updated: updated, missing: missing, mode: e.mode})
 		}
 	}
 	return out, nil
@@ -326,7 +331,11 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			// uninstall would lose those changes.
 			rec.Edited = true
 		}
-		if err := writeAtomic(target, e.updated, 0o644); err != nil {
+		mode := e.mode
+		if mode == 0 {
+			mode = 0o644
+		}
+		if err := writeAtomic(target, e.updated, mode); err != nil {
 			return fmt.Errorf("writing %s: %w", target, err)
 		}
 		rec.Written = sha(e.updated)
@@ -412,6 +421,8 @@ func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 		return removeCursorHooks(path, cur)
 	case filepath.Dir(path) == copilotPolicyDir, filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
 		return removeCopilotHooks(path, cur)
+	case isClineHookPath(path):
+		return removeClineHook(path, cur)
 	}
 	return RemoveHooks(path, cur)
 }
@@ -512,7 +523,7 @@ func forgetFiles(o Options, files []string) error {
 // agentTitles are the agents as people call them, for menus.
 var agentTitles = map[string]string{
 	"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI",
-	"copilot": "Copilot CLI", "cursor": "Cursor",
+	"copilot": "Copilot CLI", "cursor": "Cursor", "cline": "Cline",
 }
 
 // AgentState is one agent as status, the daemon's health and the tray
