@@ -76,7 +76,7 @@ var aliases = map[string]string{
 	"gemini": "gemini", "gemini-cli": "gemini",
 	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"cursor": "cursor",
-	"cline": "cline", "cline-cli": "cline",
+	"cline":  "cline", "cline-cli": "cline",
 }
 
 // Names lists the agents, for flags and help.
