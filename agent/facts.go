@@ -40,6 +40,11 @@ type Facts struct {
 	// the absolute machine-wide places (Linux, then macOS) an
 	// administrator's hooks live in. The pack protects all of them.
 	UserPlaces, ProjectPlaces, Machine []string
+	// HookFolders are folders, relative to the home directory or a
+	// project, every file of which is a hook the agent runs (Cline's
+	// hooks, an extension or plugin folder): any file written there is
+	// judged as its settings.
+	HookFolders []string
 	// Roots are the variables that move where the agent reads its
 	// configuration from.
 	Roots []Root

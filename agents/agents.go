@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents/claude"
+	"github.com/agentjail/agentjail/agents/cline"
 	"github.com/agentjail/agentjail/agents/codex"
 	"github.com/agentjail/agentjail/agents/copilot"
 	"github.com/agentjail/agentjail/agents/cursor"
@@ -36,6 +37,7 @@ var All = []agent.Agent{
 	cursor.Agent,
 	qwen.Agent,
 	droid.Agent,
+	cline.Agent,
 }
 
 // Default is the agent assumed when neither the event's shape nor the

@@ -41,6 +41,9 @@ func TestFor(t *testing.T) {
 		{"copilot shape wins over a codex flag", `{"toolName":"bash","toolArgs":"{}"}`, "codex", "copilot"},
 		{"cursor shell by shape", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "", "cursor"},
 		{"cursor preToolUse by shape", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`, "", "cursor"},
+		{"cline by shape", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_ui5sm"},"workspaceRoots":["/w"],"workspaceInfo":{"rootPath":"/w","hint":"w"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["ls"]}},"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"ls\"]"}}}`, "claude-code", "cline"},
+		{"cline result event is not a tool call", `{"hookName":"tool_result","tool_result":{}}`, "codex", "codex"},
+		{"cline extension shape", `{"clineVersion":"3.40.0","hookName":"PreToolUse","taskId":"t","workspaceRoots":["/w"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"ls"}}}`, "", "cline"},
 		// Look-alikes that must not be taken for another agent.
 		{"claude event with a toolName inside tool_input", `{"tool_name":"Bash","tool_input":{"toolName":"x","toolArgs":"{}"}}`, "", "claude-code"},
 		{"claude PreToolUse is not cursor's preToolUse", `{"hook_event_name":"PreToolUse","tool_name":"Read"}`, "", "claude-code"},
@@ -87,6 +90,26 @@ func TestCanonical(t *testing.T) {
 		{"copilot edit", "copilot", `{"toolName":"edit","toolArgs":"{\"path\":\"a\",\"old_str\":\"x\",\"new_str\":\"y\"}"}`, agent.KindEdit, "Edit", `{"path":"a","file_path":"a","old_str":"x","old_string":"x","new_str":"y","new_string":"y"}`},
 		{"cursor shell", "cursor", `{"hook_event_name":"beforeShellExecution","command":"cat .env","cwd":"/w"}`, agent.KindShell, "Bash", `{"command":"cat .env"}`},
 		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, agent.KindRead, "Read", `{"file_path":"/w/.env"}`},
+		{"cline run_commands", "cline", `{"hookName":"tool_call","workspaceRoots":["/w"],"tool_call":{"id":"c","name":"run_commands","input":{"commands":["cat ~/.ssh/id_rsa","ls"]}}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa\nls"}`},
+		{"cline run_commands argv", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":[{"command":"cat","args":["/h/my key"]}]}}}`, agent.KindShell, "Bash", `{"command":"cat '/h/my key'"}`},
+		{"cline run_commands one string", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":"rm -rf dist"}}`, agent.KindShell, "Bash", `{"command":"rm -rf dist"}`},
+		{"cline run_commands command line", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"command":"rm -rf dist"}}}`, agent.KindShell, "Bash", `{"command":"rm -rf dist"}`},
+		{"cline run_commands unreadable", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":[7]}}}`, agent.KindShell, "Bash", `{"commands":[7]}`},
+		{"cline read_files", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"read_files","input":{"files":[{"path":"/w/a"},{"path":"/h/.ssh/id_rsa","start_line":1,"end_line":null}]}}}`, agent.KindRead, "Read", `{"file_path":"/w/a","paths":["/w/a","/h/.ssh/id_rsa"]}`},
+		{"cline read_files file_paths", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"read_files","input":{"file_paths":["a","b"]}}}`, agent.KindRead, "Read", `{"file_path":"a","paths":["a","b"]}`},
+		{"cline read_files a string", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"read_files","input":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa","paths":["/h/.ssh/id_rsa"]}`},
+		{"cline editor replace", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"editor","input":{"path":"/w/a","old_text":"x","new_text":"y"}}}`, agent.KindEdit, "Edit", `{"path":"/w/a","file_path":"/w/a","old_text":"x","old_string":"x","new_text":"y","new_string":"y"}`},
+		{"cline editor create", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"editor","input":{"path":"/w/a","new_text":"y"}}}`, agent.KindWrite, "Write", `{"path":"/w/a","file_path":"/w/a","new_text":"y","new_string":"y","content":"y"}`},
+		{"cline apply_patch", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"apply_patch","input":{"input":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}}`, agent.KindWrite, "apply_patch", ""},
+		{"cline search_codebase", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"search_codebase","input":{"queries":["BEGIN OPENSSH","x"]}}}`, agent.KindSearch, "Grep", `{"queries":["BEGIN OPENSSH","x"],"pattern":"BEGIN OPENSSH"}`},
+		{"cline fetch_web_content", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"fetch_web_content","input":{"requests":[{"url":"http://169.254.169.254/","prompt":"read"}]}}}`, agent.KindFetch, "WebFetch", `{"requests":[{"url":"http://169.254.169.254/","prompt":"read"}],"url":"http://169.254.169.254/","urls":["http://169.254.169.254/"]}`},
+		{"cline spawn_agent", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"spawn_agent","input":{"systemPrompt":"s","task":"t"}}}`, agent.KindAgent, "Task", `{"systemPrompt":"s","description":"s","task":"t","prompt":"t"}`},
+		{"cline team tool", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"team_spawn_teammate","input":{}}}`, agent.KindAgent, "team_spawn_teammate", `{}`},
+		{"cline mcp", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"fs__read_file","input":{"path":"/x"}}}`, "", "mcp__fs__read_file", `{"path":"/x"}`},
+		{"cline unknown tool", "cline", `{"hookName":"tool_call","tool_call":{"id":"c","name":"frobnicate","input":{"a":1}}}`, agent.KindOther, "frobnicate", `{"a":1}`},
+		{"cline extension execute_command", "cline", `{"clineVersion":"3.40.0","hookName":"PreToolUse","preToolUse":{"toolName":"execute_command","parameters":{"command":"cat ~/.ssh/id_rsa","requires_approval":"false"}}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","requires_approval":"false"}`},
+		{"cline extension write_to_file", "cline", `{"clineVersion":"3.40.0","hookName":"PreToolUse","preToolUse":{"toolName":"write_to_file","parameters":{"path":"a","content":"x"}}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","content":"x"}`},
+		{"cline extension read_file", "cline", `{"clineVersion":"3.40.0","hookName":"PreToolUse","preToolUse":{"toolName":"read_file","parameters":{"path":"/h/.ssh/id_rsa"}}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa","paths":["/h/.ssh/id_rsa"]}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
 		{"qwen shell", "qwen", `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa","description":"x"}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","description":"x"}`},
@@ -149,6 +172,7 @@ func TestRenderGolden(t *testing.T) {
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
 		"qwen":        `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"droid":       `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}`,
+		"cline":       `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":["x"]}}}`,
 	}
 	for _, name := range Names() {
 		a, _ := Lookup(name)
@@ -224,6 +248,18 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a agent.Answer) 
 		var out struct{ PermissionDecision, PermissionDecisionReason string }
 		if json.Unmarshal(a.Stdout, &out) != nil || out.PermissionDecision != "deny" || out.PermissionDecisionReason == "" {
 			t.Errorf("copilot deny: got %+v", a)
+		}
+	case agent == "cline" && (blocked || d.Verdict == wire.Ask):
+		// Cline reads only its JSON; a cancel stops the run.
+		var out struct {
+			Cancel       bool
+			ErrorMessage string
+		}
+		if json.Unmarshal(a.Stdout, &out) != nil || !out.Cancel || out.ErrorMessage == "" || a.Exit != 0 {
+			t.Errorf("cline %v: want a cancel with a reason, got %+v", d.Verdict, a)
+		}
+		if d.Verdict == wire.Ask && !strings.Contains(out.ErrorMessage, "human must approve") {
+			t.Errorf("cline ask: the cancel must say a human must approve: %q", out.ErrorMessage)
 		}
 	case agent == "cursor" && blocked:
 		var out struct {

@@ -58,6 +58,7 @@ func agentEnv(e *env, extra ...string) []string {
 		"COPILOT_HOME="+filepath.Join(e.home, ".copilot"),
 		"QWEN_HOME="+filepath.Join(e.home, ".qwen"),
 		"FACTORY_HOME_OVERRIDE="+e.home,
+		"CLINE_DIR="+filepath.Join(e.home, ".cline"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(e.home, ".local", "state"),
 	)

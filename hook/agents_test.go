@@ -51,6 +51,23 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 				}
 			}},
 		{"copilot harmless", "copilot", `{"timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":"{\"command\":\"ls ./src\"}"}`, false, nil},
+		{"cline key read", "cline", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_u"},"workspaceRoots":["/tmp"],"workspaceInfo":{"rootPath":"/tmp","hint":"tmp"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["cat ~/.ssh/id_rsa"]}},"preToolUse":{"toolName":"run_commands","parameters":{}}}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				var out struct {
+					Cancel       bool
+					ErrorMessage string
+				}
+				if json.Unmarshal([]byte(stdout), &out) != nil || !out.Cancel || !strings.Contains(out.ErrorMessage, "ssh") || code != 0 {
+					t.Errorf("want a cancel with the reason; got %d %q", code, stdout)
+				}
+			}},
+		{"cline read_files key", "", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_u"},"workspaceRoots":["/tmp"],"workspaceInfo":{"rootPath":"/tmp","hint":"tmp"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"read_files","input":{"files":[{"path":"/tmp/a.txt"},{"path":"~/.ssh/id_rsa"}]}},"preToolUse":{"toolName":"read_files","parameters":{}}}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if !strings.Contains(stdout, `"cancel":true`) {
+					t.Errorf("an unmistakable Cline event must be answered in Cline's terms: %q", stdout)
+				}
+			}},
+		{"cline harmless", "cline", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_u"},"workspaceRoots":["/tmp"],"workspaceInfo":{"rootPath":"/tmp","hint":"tmp"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["ls ./src"]}},"preToolUse":{"toolName":"run_commands","parameters":{}}}`, false, nil},
 		{"cursor shell key read", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"cat ~/.ssh/id_rsa","cwd":"/tmp","workspace_roots":["/tmp"]}`, true,
 			func(t *testing.T, stdout, stderr string, code int) {
 				var out struct {
@@ -112,6 +129,7 @@ func TestAgentsFailClosed(t *testing.T) {
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, `"decision":"deny"`},
 		{"copilot", "", `{"toolName":"bash","toolArgs":"{}"}`, `"permissionDecision":"deny"`},
 		{"cursor", "cursor", `{"hook_event_name":"beforeShellExecution","command":"ls"}`, `"permission":"deny"`},
+		{"cline", "", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":["ls"]}}}`, `"cancel":true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

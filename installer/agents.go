@@ -50,7 +50,7 @@ type entryChecker interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}, clinePart{}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -249,6 +249,8 @@ type fileEdit struct {
 	// beside it (Copilot's managed allowManagedHooksOnly): whether the
 	// agent is wired is judged by the other edits.
 	setting bool
+	// mode is the new file's permissions; 0 means 0644.
+	mode fs.FileMode
 }
 
 // pendingEdit is a fileEdit computed against the file as it is now.
@@ -256,6 +258,7 @@ type pendingEdit struct {
 	path         string
 	old, updated []byte
 	missing      bool
+	mode         fs.FileMode
 }
 
 func (p pendingEdit) changed() bool { return p.missing || !bytes.Equal(p.old, p.updated) }
@@ -284,7 +287,7 @@ func planEdits(o Options) ([]pendingEdit, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, pendingEdit{path: e.path, old: old, updated: updated, missing: missing})
+			out = append(out, pendingEdit{path: e.path, old: old, updated: updated, missing: missing, mode: e.mode})
 		}
 	}
 	return out, nil
@@ -356,7 +359,11 @@ func applyEdits(o Options, edits []pendingEdit, out io.Writer) error {
 			// uninstall would lose those changes.
 			rec.Edited = true
 		}
-		if err := writeAtomic(target, e.updated, 0o644); err != nil {
+		mode := e.mode
+		if mode == 0 {
+			mode = 0o644
+		}
+		if err := writeAtomic(target, e.updated, mode); err != nil {
 			return fmt.Errorf("writing %s: %w", target, err)
 		}
 		rec.Written = sha(e.updated)
@@ -444,6 +451,8 @@ func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 		return removeCursorHooks(path, cur)
 	case filepath.Dir(path) == copilotPolicyDir, filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
 		return removeCopilotHooks(path, cur)
+	case isClineHookPath(path):
+		return removeClineHook(path, cur)
 	}
 	return RemoveHooks(path, cur)
 }

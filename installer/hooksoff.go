@@ -192,6 +192,9 @@ func (o Options) copilotOff() []string {
 // JSON-with-comments) hooks file, with the object holding each: any
 // object whose "command" (or Copilot's "bash") runs agentjail-hook.
 func hookCommandsIn(src []byte) []hookUse {
+	if isClineHook(src) {
+		return clineHookUses(src)
+	}
 	v, err := hujson.Parse(src)
 	if err != nil {
 		return nil

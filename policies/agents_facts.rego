@@ -6,6 +6,7 @@ package agentjail
 # agent_folders: each agent's own folder, relative to the home directory.
 agent_folders := {
 	".claude",
+	".cline",
 	".codex",
 	".copilot",
 	".cursor",
@@ -17,6 +18,7 @@ agent_folders := {
 # agent_hook_files: the files the user's install writes the hook into, relative to the home directory.
 agent_hook_files := {
 	".claude/settings.json",
+	".cline/hooks/PreToolUse",
 	".codex/hooks.json",
 	".copilot/hooks/agentjail.json",
 	".cursor/hooks.json",
@@ -30,6 +32,9 @@ agent_user_places := {
 	".claude",
 	".claude/settings.json",
 	".claude/settings.local.json",
+	".cline",
+	".cline/hooks",
+	".cline/hooks/PreToolUse",
 	".codex",
 	".codex/config.toml",
 	".codex/hooks.json",
@@ -56,6 +61,8 @@ agent_user_places := {
 agent_project_places := {
 	".claude/settings.json",
 	".claude/settings.local.json",
+	".cline/hooks",
+	".clinerules/hooks",
 	".codex/config.toml",
 	".codex/hooks.json",
 	".cursor/hooks.json",
@@ -86,6 +93,7 @@ agent_machine_places := {
 # agent_program_names: the programs that start an agent.
 agent_program_names := {
 	"claude",
+	"cline",
 	"codex",
 	"copilot",
 	"cursor",
@@ -95,9 +103,17 @@ agent_program_names := {
 	"qwen",
 }
 
+# agent_hook_folders: folders, in a home or a project, every file of which is a hook an agent runs.
+agent_hook_folders := {
+	".cline/hooks",
+	".clinerules/hooks",
+	"Documents/Cline/Hooks",
+}
+
 # agent_credentials: the files that hold an agent's login, relative to the home directory.
 agent_credentials := {
 	".claude/.credentials.json",
+	".cline/data/secrets.json",
 	".codex/auth.json",
 	".config/github-copilot/apps.json",
 	".config/github-copilot/hosts.json",

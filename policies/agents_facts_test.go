@@ -48,7 +48,7 @@ func agentFactsRego() string {
 	set := func(doc, name string, each func(f agentFacts) []string) {
 		var vals []string
 		for _, a := range agents.All {
-			for _, v := range each(agentFacts{a.Folder, a.HookFile, a.UserPlaces, a.ProjectPlaces, a.Machine, a.Programs, a.Credentials}) {
+			for _, v := range each(agentFacts{a.Folder, a.HookFile, a.UserPlaces, a.ProjectPlaces, a.Machine, a.Programs, a.Credentials, a.HookFolders}) {
 				if v != "" && !slices.Contains(vals, v) {
 					vals = append(vals, v)
 				}
@@ -67,6 +67,7 @@ func agentFactsRego() string {
 	set("the same in a project, relative to its folder.", "agent_project_places", func(f agentFacts) []string { return f.project })
 	set("the machine-wide places of the agents' settings and hooks (Linux, macOS).", "agent_machine_places", func(f agentFacts) []string { return f.machine })
 	set("the programs that start an agent.", "agent_program_names", func(f agentFacts) []string { return f.programs })
+	set("folders, in a home or a project, every file of which is a hook an agent runs.", "agent_hook_folders", func(f agentFacts) []string { return f.hookFolders })
 	set("the files that hold an agent's login, relative to the home directory.", "agent_credentials", func(f agentFacts) []string { return f.credentials })
 	return b.String()
 }
@@ -74,4 +75,5 @@ func agentFactsRego() string {
 type agentFacts struct {
 	folder, hookFile                              string
 	user, project, machine, programs, credentials []string
+	hookFolders                                   []string
 }

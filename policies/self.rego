@@ -64,6 +64,12 @@ claude_settings(p) if {
 	startswith(p, concat("", [m, "/"]))
 }
 
+# Any file in a folder every file of which is a hook (~/.cline/hooks/x).
+claude_settings(p) if {
+	some d in agent_hook_folders
+	contains(p, concat("", ["/", d, "/"]))
+}
+
 agent_hook_places := agent_hook_files | agent_project_places
 
 claude_settings(p) if {

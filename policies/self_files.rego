@@ -101,7 +101,7 @@ names_guard_place(paths) if {
 	contains(text, mark)
 }
 
-agent_place_marks := (agent_folders | agent_hook_places) | agent_machine_places
+agent_place_marks := ((agent_folders | agent_hook_places) | agent_machine_places) | agent_hook_folders
 
 names_guard_place(paths) if {
 	some place in [object.get(input.agentjail, "agentjail_home", ""), object.get(input.agentjail, "socket", "")]

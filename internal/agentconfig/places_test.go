@@ -10,10 +10,10 @@ import (
 func TestUserPlaces(t *testing.T) {
 	home := "/home/u"
 	for _, p := range UserPlaces(home) {
-		if filepath.Ext(filepath.Base(p)[1:]) == "" && filepath.Base(p) != "hooks" {
-			continue // a folder (.claude)
+		if filepath.Ext(filepath.Base(p)[1:]) == "" && p != home+"/.copilot/hooks" {
+			continue // a folder (.claude), or a hook that is a program (Cline's)
 		}
-		if filepath.Base(p) == "hooks" {
+		if p == home+"/.copilot/hooks" {
 			p += "/x.json" // Copilot's hooks folder: the files in it
 		}
 		if Agent(p, home) == "" {

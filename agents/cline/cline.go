@@ -1,0 +1,33 @@
+// Package cline is the Cline CLI: the facts agentjail knows of it (this
+// file) and its adapter (event.go).
+package cline
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is the Cline CLI.
+var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
+	Name: "cline", Title: "Cline", Aliases: []string{"cline-cli"},
+	Tools:    agent.Kinds(tools),
+	Programs: []string{"cline"}, Packages: []string{"cline"},
+	Folder:        ".cline",
+	HookFile:      ".cline/hooks/PreToolUse",
+	UserPlaces:    []string{".cline", ".cline/hooks", ".cline/hooks/PreToolUse"},
+	ProjectPlaces: []string{".clinerules/hooks", ".cline/hooks"},
+	HookFolders:   []string{".cline/hooks", ".clinerules/hooks", "Documents/Cline/Hooks"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".cline/hooks/PreToolUse"}},
+		{Var: "CLINE_DIR", Default: ".cline", Files: []string{"hooks/PreToolUse"}},
+	},
+	Credentials: []string{".cline/data/secrets.json"},
+	Table: agent.Row{
+		Proven:      "3.0.65",
+		Install:     "an executable `~/.cline/hooks/PreToolUse` of ours (`$CLINE_DIR/hooks`); a `PreToolUse` of the user's is never overwritten: install refuses",
+		Events:      "`tool_call` (`tool_call.name`/`input`; a subagent's calls included)",
+		NoObjection: "no output",
+		Deny:        "`{\"cancel\":true,\"errorMessage\":…}`, exit 0: **a cancel stops the whole run** (a subagent's, for its calls) before the tool runs; the model is not told why, the user sees `[abort] aborted by another client`, and `cline` exits 0",
+		Ask:         "**cannot ask**: the same cancel, its message saying a human must approve",
+		Fails:       "only the printed JSON counts: any exit code, garbage or a timeout (120 s) runs the tool",
+		Subagents:   "guarded: `spawn_agent` subagents run the hook (checked by hand, not in the end-to-end test)",
+		System:      "none: Cline reads hooks only from each user's and project's folders; install says so",
+	},
+}}

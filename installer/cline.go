@@ -1,0 +1,109 @@
+package installer
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentjail/agentjail/internal/agentconfig"
+)
+
+// clinePart is the Cline CLI: an executable file named PreToolUse in
+// ~/.cline/hooks/ ($CLINE_DIR/hooks when set), a tiny /bin/sh script
+// that runs agentjail's hook. Cline runs every PreToolUse file it finds
+// (PreToolUse, PreToolUse.sh, PreToolUse.py ... in that folder, in
+// ~/Documents/Cline/Hooks and in a project's .clinerules/hooks and
+// .cline/hooks), and a cancel from any of them stops the call, so a hook
+// of the user's beside ours takes nothing from it. A PreToolUse file that
+// is not ours is never overwritten: install refuses and says how to keep
+// both. Cline has no machine-wide place for hooks.
+type clinePart struct{}
+
+func (clinePart) name() string { return "cline" }
+
+func (clinePart) dir(o Options) string { return o.clineDir() }
+
+func (clinePart) found(o Options) bool { return isDir(o.clineDir()) || onPath("cline") }
+
+// off: Cline has no switch that turns hooks off; in system mode it has no
+// machine-wide place to read a hook from.
+func (clinePart) off(o Options) []string {
+	if o.System {
+		return []string{"Cline reads hooks only from each user's ~/.cline/hooks, ~/Documents/Cline/Hooks and the project's .clinerules/hooks; it has no machine-wide place, so each user must run `agentjail install --for cline`"}
+	}
+	return nil
+}
+
+// clineDir is Cline's own folder: $CLINE_DIR, else ~/.cline (the CLI's
+// --config moves it for one run).
+func (o Options) clineDir() string {
+	if d := strings.TrimSpace(os.Getenv("CLINE_DIR")); d != "" {
+		return d
+	}
+	return filepath.Join(o.UserHome, ".cline")
+}
+
+func (o Options) clineHookPath() string { return filepath.Join(o.clineDir(), "hooks", "PreToolUse") }
+
+// clineMarker is the line that makes a PreToolUse file ours.
+const clineMarker = "# agentjail: Cline's PreToolUse hook, written by `agentjail install --for cline`; `agentjail uninstall` removes it."
+
+// clineScript is the hook file. Cline runs a file with a #! line through
+// the program that line names, and only the JSON the hook prints counts.
+func (o Options) clineScript() []byte {
+	return []byte("#!/bin/sh\n" + clineMarker + "\nexec " + o.agentHookCommand("cline") + "\n")
+}
+
+// isClineHook reports a PreToolUse file of ours: the marker, and an exec
+// of agentjail-hook.
+func isClineHook(src []byte) bool {
+	return bytes.Contains(src, []byte(clineMarker)) && len(clineHookUses(src)) > 0
+}
+
+// clineHookUses are the hook command lines our script execs, for the
+// checks of an entry's flags.
+func clineHookUses(src []byte) []hookUse {
+	var out []hookUse
+	for _, line := range strings.Split(string(src), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "exec "); ok && agentconfig.IsHookCommand(rest) {
+			out = append(out, hookUse{command: rest, entry: map[string]any{}})
+		}
+	}
+	return out
+}
+
+func (clinePart) edits(o Options) []fileEdit {
+	if o.System {
+		return nil
+	}
+	path := o.clineHookPath()
+	return []fileEdit{{path: path, mode: 0o755, add: func(old []byte) ([]byte, error) {
+		if old != nil && !isClineHook(old) {
+			return nil, fmt.Errorf("%s is a hook of your own, and agentjail does not overwrite it; nothing was written. Cline runs every PreToolUse hook in that folder, whatever its extension: rename yours (to PreToolUse.sh, say) and run install again to have both", o.tildePath(path))
+		}
+		return o.clineScript(), nil
+	}}}
+}
+
+func (clinePart) known(o Options) []string {
+	if o.System {
+		return nil
+	}
+	return []string{o.clineHookPath()}
+}
+
+// isClineHookPath reports a path where install writes Cline's hook.
+func isClineHookPath(path string) bool {
+	return filepath.Base(path) == "PreToolUse" && filepath.Base(filepath.Dir(path)) == "hooks"
+}
+
+// removeClineHook: the file is ours, and goes whole; a PreToolUse of the
+// user's is left alone.
+func removeClineHook(file string, cur []byte) ([]byte, bool, error) {
+	if !isClineHook(cur) {
+		return cur, false, nil
+	}
+	return nil, true, nil
+}
