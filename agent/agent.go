@@ -67,7 +67,7 @@ const (
 // adapters is the one list of agents, in the order shapes are tried.
 // Claude Code and Codex send the same shape, so they come last and are
 // told apart by the --agent flag.
-var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, claude{}}
+var adapters = []Adapter{copilot{}, cursor{}, gemini{}, pi{}, codex{}, claude{}}
 
 // aliases are other names people use for an agent.
 var aliases = map[string]string{
@@ -76,11 +76,12 @@ var aliases = map[string]string{
 	"gemini": "gemini", "gemini-cli": "gemini",
 	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"cursor": "cursor",
+	"pi":     "pi", "pi-coding-agent": "pi",
 }
 
 // Names lists the agents, for flags and help.
 func Names() []string {
-	return []string{"claude-code", "codex", "gemini", "copilot", "cursor"}
+	return []string{"claude-code", "codex", "gemini", "copilot", "cursor", "pi"}
 }
 
 // Lookup finds an adapter by name or alias (any case).

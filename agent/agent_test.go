@@ -36,6 +36,7 @@ func TestFor(t *testing.T) {
 		{"copilot shape wins over a codex flag", `{"toolName":"bash","toolArgs":"{}"}`, "codex", "copilot"},
 		{"cursor shell by shape", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "", "cursor"},
 		{"cursor preToolUse by shape", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`, "", "cursor"},
+		{"pi by shape", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"ls"},"cwd":"/w"}`, "claude-code", "pi"},
 		// Look-alikes that must not be taken for another agent.
 		{"claude event with a toolName inside tool_input", `{"tool_name":"Bash","tool_input":{"toolName":"x","toolArgs":"{}"}}`, "", "claude-code"},
 		{"claude PreToolUse is not cursor's preToolUse", `{"hook_event_name":"PreToolUse","tool_name":"Read"}`, "", "claude-code"},
@@ -84,6 +85,16 @@ func TestCanonical(t *testing.T) {
 		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, KindRead, "Read", `{"file_path":"/w/.env"}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"pi bash", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"cat ~/.ssh/id_rsa","timeout":5}}`, KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","timeout":5}`},
+		{"pi read", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"~/.ssh/id_rsa","offset":1}}`, KindRead, "Read", `{"path":"~/.ssh/id_rsa","file_path":"~/.ssh/id_rsa","offset":1}`},
+		{"pi read drops @ as pi does", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"@~/.ssh/id\u00a0rsa"}}`, KindRead, "Read", `{"path":"~/.ssh/id rsa","file_path":"~/.ssh/id rsa"}`},
+		{"pi write", "pi", `{"hook_event_name":"tool_call","toolName":"write","input":{"path":"a","content":"x"}}`, KindWrite, "Write", `{"path":"a","file_path":"a","content":"x"}`},
+		{"pi edit one", "pi", `{"hook_event_name":"tool_call","toolName":"edit","input":{"path":"a","edits":[{"oldText":"x","newText":"y"}]}}`, KindEdit, "Edit", `{"path":"a","file_path":"a","old_string":"x","new_string":"y"}`},
+		{"pi edit many", "pi", `{"hook_event_name":"tool_call","toolName":"edit","input":{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"p","newText":"q"}]}}`, KindEdit, "MultiEdit", `{"path":"a","file_path":"a","edits":[{"oldText":"x","old_string":"x","newText":"y","new_string":"y"},{"oldText":"p","old_string":"p","newText":"q","new_string":"q"}]}`},
+		{"pi grep", "pi", `{"hook_event_name":"tool_call","toolName":"grep","input":{"pattern":"k","path":"~","glob":"*.pem"}}`, KindSearch, "Grep", `{"pattern":"k","path":"~","glob":"*.pem"}`},
+		{"pi find", "pi", `{"hook_event_name":"tool_call","toolName":"find","input":{"pattern":"*.pem","path":"~/.ssh"}}`, KindSearch, "Glob", `{"pattern":"*.pem","path":"~/.ssh"}`},
+		{"pi ls", "pi", `{"hook_event_name":"tool_call","toolName":"ls","input":{"path":"/etc"}}`, KindList, "LS", `{"path":"/etc"}`},
+		{"pi extension tool", "pi", `{"hook_event_name":"tool_call","toolName":"todo","input":{"action":"list"}}`, KindOther, "todo", `{"action":"list"}`},
 		{"cursor preToolUse mcp", "cursor", `{"hook_event_name":"preToolUse","tool_name":"MCP:fs:write_file","tool_input":{"path":"a"}}`, "", "mcp__fs__write_file", `{"path":"a"}`},
 	}
 	for _, tt := range tests {
@@ -168,6 +179,7 @@ func TestRenderGolden(t *testing.T) {
 		"gemini":      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"copilot":     `{"toolName":"bash","toolArgs":"{\"command\":\"x\"}"}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
+		"pi":          `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"x"},"cwd":"/w"}`,
 	}
 	for _, name := range Names() {
 		a, _ := Lookup(name)
@@ -209,12 +221,12 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a Answer) {
 		if len(a.Stdout) != 0 || a.Exit != 0 {
 			t.Errorf("%s %v: no objection must be silent, got %q exit %d", agent, d.Verdict, a.Stdout, a.Exit)
 		}
-	case agent == "codex" && (blocked || d.Verdict == wire.Ask):
+	case (agent == "codex" || agent == "pi") && (blocked || d.Verdict == wire.Ask):
 		if a.Exit != 2 || strings.TrimSpace(a.Stderr) == "" || len(a.Stdout) != 0 {
-			t.Errorf("codex %v: want exit 2 with a reason on stderr and nothing on stdout, got %+v", d.Verdict, a)
+			t.Errorf("%s %v: want exit 2 with a reason on stderr and nothing on stdout, got %+v", agent, d.Verdict, a)
 		}
 		if d.Verdict == wire.Ask && !strings.Contains(a.Stderr, "human must approve") {
-			t.Errorf("codex ask: the deny must say a human must approve: %q", a.Stderr)
+			t.Errorf("%s ask: the deny must say a human must approve: %q", agent, a.Stderr)
 		}
 	case agent == "gemini" && (blocked || d.Verdict == wire.Ask):
 		var out struct{ Decision, Reason string }

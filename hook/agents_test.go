@@ -63,6 +63,19 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 			}},
 		{"cursor read file", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeReadFile","file_path":"~/.ssh/id_rsa","content":"-----BEGIN","attachments":[]}`, true, nil},
 		{"cursor mcp", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeMCPExecution","tool_name":"read_file","tool_input":"{\"path\":\"~/.ssh/id_rsa\"}","command":"npx fs-server"}`, true, nil},
+		{"pi key read", "pi", `{"hook_event_name":"tool_call","toolName":"read","toolCallId":"call_1","input":{"path":"@~/.ssh/id_rsa"},"cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || stdout != "" || !strings.Contains(stderr, "ssh") {
+					t.Errorf("want exit 2, empty stdout, reason on stderr; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"pi without the flag", "", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"cat ~/.ssh/id_rsa"},"cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || stdout != "" {
+					t.Errorf("an unmistakable pi event must be answered in pi's terms: %d %q", code, stdout)
+				}
+			}},
+		{"pi harmless", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"ls ./src"},"cwd":"/tmp"}`, false, nil},
 		{"cursor harmless", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls ./src","cwd":"/tmp"}`, false, nil},
 	}
 	for _, tt := range tests {
