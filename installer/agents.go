@@ -41,7 +41,7 @@ type agentPart interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, piPart{}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -200,6 +200,8 @@ func partNamed(n string) agentPart {
 		n = "gemini"
 	case "copilot-cli":
 		n = "copilot"
+	case "pi-coding-agent":
+		n = "pi"
 	}
 	for _, p := range agentParts {
 		if p.name() == n {
@@ -412,6 +414,8 @@ func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 		return removeCursorHooks(path, cur)
 	case filepath.Dir(path) == copilotPolicyDir, filepath.Base(filepath.Dir(path)) == "hooks" && filepath.Base(filepath.Dir(filepath.Dir(path))) == ".copilot":
 		return removeCopilotHooks(path, cur)
+	case isPiExtension(path):
+		return removePiExtension(path, cur)
 	}
 	return RemoveHooks(path, cur)
 }
@@ -512,7 +516,7 @@ func forgetFiles(o Options, files []string) error {
 // agentTitles are the agents as people call them, for menus.
 var agentTitles = map[string]string{
 	"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI",
-	"copilot": "Copilot CLI", "cursor": "Cursor",
+	"copilot": "Copilot CLI", "cursor": "Cursor", "pi": "pi",
 }
 
 // AgentState is one agent as status, the daemon's health and the tray

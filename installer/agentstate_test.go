@@ -26,7 +26,7 @@ func TestInstallWiresAgentsFoundOnly(t *testing.T) {
 	}
 	out := o.Out.(*bytes.Buffer).String()
 	for _, want := range []string{
-		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI\n",
+		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI, pi\n",
 		"Codex: found (its program is on PATH) but not wired: ~/.codex does not exist",
 	} {
 		if !strings.Contains(out, want) {
@@ -175,7 +175,7 @@ func setVar(t *testing.T, v *string, to string) {
 // A wired agent's entry is checked against the config: the hook program
 // there and executable, the fail mode and timeout config.yaml sets.
 func TestAgentEntryProblems(t *testing.T) {
-	o := agentOptions(t, "claude-code", "codex", "gemini", "copilot", "cursor")
+	o := agentOptions(t, "claude-code", "codex", "gemini", "copilot", "cursor", "pi")
 	t.Setenv("PATH", t.TempDir())
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -199,8 +199,8 @@ func TestAgentEntryProblems(t *testing.T) {
 	closed.FailClosed = true
 	p := problems(closed)
 	for _, name := range AgentNames() {
-		want := 1 // the flag; Claude Code and Cursor have a knob of their own too
-		if name == "claude-code" || name == "cursor" {
+		want := 1 // the flag; Claude Code, Cursor and pi have a knob of their own too
+		if name == "claude-code" || name == "cursor" || name == "pi" {
 			want = 2
 		}
 		if len(p[name]) != want || !strings.Contains(p[name][0], "without --fail-closed but config.yaml sets fail_mode: closed") {
@@ -216,7 +216,7 @@ func TestAgentEntryProblems(t *testing.T) {
 	// Closed everywhere; then Cursor's own failClosed taken out by hand:
 	// the flag is right, the entry is not what install writes.
 	closed.Agents, closed.Out = nil, &bytes.Buffer{}
-	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor"} {
+	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".pi/agent"} {
 		os.MkdirAll(filepath.Join(o.UserHome, d), 0o755)
 	}
 	if err := Install(context.Background(), closed); err != nil {
@@ -230,13 +230,19 @@ func TestAgentEntryProblems(t *testing.T) {
 		t.Errorf("cursor without failClosed: %v", p)
 	}
 
+	write(t, closed.cursorHooksPath(), strings.ReplaceAll(read(t, closed.cursorHooksPath()), `"failClosed": false`, `"failClosed": true`))
+	write(t, closed.piExtensionPath(), strings.ReplaceAll(read(t, closed.piExtensionPath()), `"failClosed":true`, `"failClosed":false`))
+	if p := problems(closed); len(p) != 1 || len(p["pi"]) != 1 || !strings.Contains(p["pi"][0], `lacks "failClosed": true`) {
+		t.Errorf("pi without failClosed: %v", p)
+	}
+
 	hook := filepath.Join(o.Home, "bin", hookBinary)
 	os.Chmod(hook, 0o644)
-	if p := problems(closed); len(p) != 5 || !strings.Contains(p["codex"][0], "is not an executable file") {
+	if p := problems(closed); len(p) != len(AgentNames()) || !strings.Contains(p["codex"][0], "is not an executable file") {
 		t.Errorf("hook not executable: %v", p)
 	}
 	os.Remove(hook)
-	if p := problems(closed); len(p) != 5 || !strings.Contains(p["gemini"][0], hook+" is missing") {
+	if p := problems(closed); len(p) != len(AgentNames()) || !strings.Contains(p["gemini"][0], hook+" is missing") {
 		t.Errorf("hook missing: %v", p)
 	}
 }

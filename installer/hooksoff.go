@@ -313,6 +313,7 @@ var failClosedKnob = map[string]struct {
 }{
 	"claude-code": {"onFailure", "block"},
 	"cursor":      {"failClosed", true},
+	"pi":          {"failClosed", true},
 }
 
 // entryProblems checks the agentjail entries of one wired file of an
@@ -333,6 +334,9 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		}
 	}
 	where := o.tildePath(path)
+	if isPiExtension(path) {
+		cur = piConfigOf(cur) // the extension's settings line
+	}
 	for _, u := range hookCommandsIn(cur) {
 		f := parseHookFlags(u.command)
 		if fi, err := os.Stat(f.program); err != nil {
