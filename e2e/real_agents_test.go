@@ -56,6 +56,7 @@ func agentEnv(e *env, extra ...string) []string {
 	out = append(out,
 		"CODEX_HOME="+filepath.Join(e.home, ".codex"),
 		"COPILOT_HOME="+filepath.Join(e.home, ".copilot"),
+		"PI_CODING_AGENT_DIR="+filepath.Join(e.home, ".pi", "agent"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(e.home, ".local", "state"),
 	)

@@ -166,7 +166,7 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 		for _, p := range agentParts {
 			dirs = append(dirs, o.tildePath(p.dir(o)))
 		}
-		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor, cursor-agent and pi on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
 	} else {
 		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
 		if len(missing) > 0 {
