@@ -78,6 +78,24 @@ func agentEvent(agentName string, event []byte) []byte {
 			base["tool_input"] = ti
 		}
 		out = base
+	case "pi":
+		names := map[string]string{"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "Grep": "grep", "Glob": "find", "LS": "ls"}
+		tool, ok := names[ev.ToolName]
+		if !ok {
+			tool = ev.ToolName
+		}
+		input := map[string]any{}
+		for k, v := range in {
+			input[k] = v
+		}
+		renameKeys(input, map[string]string{"file_path": "path"})
+		if tool == "edit" {
+			// pi's edit takes a list of replacements.
+			input["edits"] = []any{map[string]any{"oldText": input["old_string"], "newText": input["new_string"]}}
+			delete(input, "old_string")
+			delete(input, "new_string")
+		}
+		out = map[string]any{"hook_event_name": "tool_call", "toolName": tool, "toolCallId": "agentjail-try", "input": input, "cwd": ev.Cwd}
 	default: // claude-code and codex send this very shape
 		return event
 	}
