@@ -22,6 +22,7 @@ import (
 	"github.com/agentjail/agentjail/agents/cursor"
 	"github.com/agentjail/agentjail/agents/droid"
 	"github.com/agentjail/agentjail/agents/gemini"
+	"github.com/agentjail/agentjail/agents/pi"
 	"github.com/agentjail/agentjail/agents/qwen"
 )
 
@@ -38,6 +39,7 @@ var All = []agent.Agent{
 	qwen.Agent,
 	droid.Agent,
 	cline.Agent,
+	pi.Agent,
 }
 
 // Default is the agent assumed when neither the event's shape nor the

@@ -40,6 +40,7 @@ func TestFor(t *testing.T) {
 		{"copilot by shape", `{"timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}`, "", "copilot"},
 		{"copilot shape wins over a codex flag", `{"toolName":"bash","toolArgs":"{}"}`, "codex", "copilot"},
 		{"cursor shell by shape", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "", "cursor"},
+		{"pi by shape", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"ls"},"cwd":"/w"}`, "claude-code", "pi"},
 		{"cursor preToolUse by shape", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`, "", "cursor"},
 		{"cline by shape", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_ui5sm"},"workspaceRoots":["/w"],"workspaceInfo":{"rootPath":"/w","hint":"w"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["ls"]}},"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"ls\"]"}}}`, "claude-code", "cline"},
 		{"cline result event is not a tool call", `{"hookName":"tool_result","tool_result":{}}`, "codex", "codex"},
@@ -112,6 +113,16 @@ func TestCanonical(t *testing.T) {
 		{"cline extension read_file", "cline", `{"clineVersion":"3.40.0","hookName":"PreToolUse","preToolUse":{"toolName":"read_file","parameters":{"path":"/h/.ssh/id_rsa"}}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa","paths":["/h/.ssh/id_rsa"]}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"pi bash", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"cat ~/.ssh/id_rsa","timeout":5}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","timeout":5}`},
+		{"pi read", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"~/.ssh/id_rsa","offset":1}}`, agent.KindRead, "Read", `{"path":"~/.ssh/id_rsa","file_path":"~/.ssh/id_rsa","offset":1}`},
+		{"pi read drops @ as pi does", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"@~/.ssh/id\u00a0rsa"}}`, agent.KindRead, "Read", `{"path":"~/.ssh/id rsa","file_path":"~/.ssh/id rsa"}`},
+		{"pi write", "pi", `{"hook_event_name":"tool_call","toolName":"write","input":{"path":"a","content":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","content":"x"}`},
+		{"pi edit one", "pi", `{"hook_event_name":"tool_call","toolName":"edit","input":{"path":"a","edits":[{"oldText":"x","newText":"y"}]}}`, agent.KindEdit, "Edit", `{"path":"a","file_path":"a","old_string":"x","new_string":"y"}`},
+		{"pi edit many", "pi", `{"hook_event_name":"tool_call","toolName":"edit","input":{"path":"a","edits":[{"oldText":"x","newText":"y"},{"oldText":"p","newText":"q"}]}}`, agent.KindEdit, "MultiEdit", `{"path":"a","file_path":"a","edits":[{"oldText":"x","old_string":"x","newText":"y","new_string":"y"},{"oldText":"p","old_string":"p","newText":"q","new_string":"q"}]}`},
+		{"pi grep", "pi", `{"hook_event_name":"tool_call","toolName":"grep","input":{"pattern":"k","path":"~","glob":"*.pem"}}`, agent.KindSearch, "Grep", `{"pattern":"k","path":"~","glob":"*.pem"}`},
+		{"pi find", "pi", `{"hook_event_name":"tool_call","toolName":"find","input":{"pattern":"*.pem","path":"~/.ssh"}}`, agent.KindSearch, "Glob", `{"pattern":"*.pem","path":"~/.ssh"}`},
+		{"pi ls", "pi", `{"hook_event_name":"tool_call","toolName":"ls","input":{"path":"/etc"}}`, agent.KindList, "LS", `{"path":"/etc"}`},
+		{"pi extension tool", "pi", `{"hook_event_name":"tool_call","toolName":"todo","input":{"action":"list"}}`, agent.KindOther, "todo", `{"action":"list"}`},
 		{"qwen shell", "qwen", `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"cat ~/.ssh/id_rsa","description":"x"}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","description":"x"}`},
 		{"qwen read", "qwen", `{"hook_event_name":"PreToolUse","tool_name":"read_file","tool_input":{"file_path":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa"}`},
 		{"qwen write", "qwen", `{"tool_name":"write_file","tool_input":{"file_path":"a","content":"x"}}`, agent.KindWrite, "Write", `{"file_path":"a","content":"x"}`},
@@ -170,6 +181,7 @@ func TestRenderGolden(t *testing.T) {
 		"gemini":      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"copilot":     `{"toolName":"bash","toolArgs":"{\"command\":\"x\"}"}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
+		"pi":          `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"x"},"cwd":"/w"}`,
 		"qwen":        `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"droid":       `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}`,
 		"cline":       `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":["x"]}}}`,
@@ -214,12 +226,12 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a agent.Answer) 
 		if len(a.Stdout) != 0 || a.Exit != 0 {
 			t.Errorf("%s %v: no objection must be silent, got %q exit %d", agent, d.Verdict, a.Stdout, a.Exit)
 		}
-	case agent == "codex" && (blocked || d.Verdict == wire.Ask):
+	case (agent == "codex" || agent == "pi") && (blocked || d.Verdict == wire.Ask):
 		if a.Exit != 2 || strings.TrimSpace(a.Stderr) == "" || len(a.Stdout) != 0 {
-			t.Errorf("codex %v: want exit 2 with a reason on stderr and nothing on stdout, got %+v", d.Verdict, a)
+			t.Errorf("%s %v: want exit 2 with a reason on stderr and nothing on stdout, got %+v", agent, d.Verdict, a)
 		}
 		if d.Verdict == wire.Ask && !strings.Contains(a.Stderr, "human must approve") {
-			t.Errorf("codex ask: the deny must say a human must approve: %q", a.Stderr)
+			t.Errorf("%s ask: the deny must say a human must approve: %q", agent, a.Stderr)
 		}
 	case agent == "gemini" && (blocked || d.Verdict == wire.Ask):
 		var out struct{ Decision, Reason string }

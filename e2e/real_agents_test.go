@@ -59,6 +59,7 @@ func agentEnv(e *env, extra ...string) []string {
 		"QWEN_HOME="+filepath.Join(e.home, ".qwen"),
 		"FACTORY_HOME_OVERRIDE="+e.home,
 		"CLINE_DIR="+filepath.Join(e.home, ".cline"),
+		"PI_CODING_AGENT_DIR="+filepath.Join(e.home, ".pi", "agent"),
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"),
 		"XDG_STATE_HOME="+filepath.Join(e.home, ".local", "state"),
 	)

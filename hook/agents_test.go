@@ -97,6 +97,19 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 			}},
 		{"droid read key read", "droid", `{"session_id":"s","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"~/.ssh/id_rsa"}}`, true, nil},
 		{"droid harmless", "droid", `{"session_id":"s","cwd":"/tmp","permission_mode":"auto-low","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls ./src","riskLevel":"low","riskLevelReason":"lists","summary":"x"}}`, false, nil},
+		{"pi key read", "pi", `{"hook_event_name":"tool_call","toolName":"read","toolCallId":"call_1","input":{"path":"@~/.ssh/id_rsa"},"cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || stdout != "" || !strings.Contains(stderr, "ssh") {
+					t.Errorf("want exit 2, empty stdout, reason on stderr; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"pi without the flag", "", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"cat ~/.ssh/id_rsa"},"cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || stdout != "" {
+					t.Errorf("an unmistakable pi event must be answered in pi's terms: %d %q", code, stdout)
+				}
+			}},
+		{"pi harmless", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"ls ./src"},"cwd":"/tmp"}`, false, nil},
 		{"cursor harmless", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls ./src","cwd":"/tmp"}`, false, nil},
 	}
 	for _, tt := range tests {

@@ -50,7 +50,7 @@ type entryChecker interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}, clinePart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}, clinePart{}, piPart{}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -453,6 +453,8 @@ func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 		return removeCopilotHooks(path, cur)
 	case isClineHookPath(path):
 		return removeClineHook(path, cur)
+	case isPiExtension(path):
+		return removePiExtension(path, cur)
 	}
 	return RemoveHooks(path, cur)
 }

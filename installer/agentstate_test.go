@@ -199,8 +199,8 @@ func TestAgentEntryProblems(t *testing.T) {
 	closed.FailClosed = true
 	p := problems(closed)
 	for _, name := range AgentNames() {
-		want := 1 // the flag; Claude Code and Cursor have a knob of their own too
-		if name == "claude-code" || name == "cursor" {
+		want := 1 // the flag; Claude Code, Cursor and pi have a knob of their own too
+		if name == "claude-code" || name == "cursor" || name == "pi" {
 			want = 2
 		}
 		if len(p[name]) != want || !strings.Contains(p[name][0], "without --fail-closed but config.yaml sets fail_mode: closed") {
@@ -216,7 +216,7 @@ func TestAgentEntryProblems(t *testing.T) {
 	// Closed everywhere; then Cursor's own failClosed taken out by hand:
 	// the flag is right, the entry is not what install writes.
 	closed.Agents, closed.Out = nil, &bytes.Buffer{}
-	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".cline"} {
+	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".cline", ".pi/agent"} {
 		os.MkdirAll(filepath.Join(o.UserHome, d), 0o755)
 	}
 	if err := Install(context.Background(), closed); err != nil {
@@ -228,6 +228,12 @@ func TestAgentEntryProblems(t *testing.T) {
 	write(t, closed.cursorHooksPath(), strings.ReplaceAll(read(t, closed.cursorHooksPath()), `"failClosed": true`, `"failClosed": false`))
 	if p := problems(closed); len(p) != 1 || len(p["cursor"]) != 1 || !strings.Contains(p["cursor"][0], `lacks "failClosed": true`) {
 		t.Errorf("cursor without failClosed: %v", p)
+	}
+
+	write(t, closed.cursorHooksPath(), strings.ReplaceAll(read(t, closed.cursorHooksPath()), `"failClosed": false`, `"failClosed": true`))
+	write(t, closed.piExtensionPath(), strings.ReplaceAll(read(t, closed.piExtensionPath()), `"failClosed":true`, `"failClosed":false`))
+	if p := problems(closed); len(p) != 1 || len(p["pi"]) != 1 || !strings.Contains(p["pi"][0], `lacks "failClosed": true`) {
+		t.Errorf("pi without failClosed: %v", p)
 	}
 
 	hook := filepath.Join(o.Home, "bin", hookBinary)

@@ -31,13 +31,13 @@ func TestClineHookFile(t *testing.T) {
 	if got != want {
 		t.Errorf("hook file:\n%s\nwant:\n%s", got, want)
 	}
-	a := Agents(o)[len(Agents(o))-1]
+	a := clineState(t, o)
 	if a.Name != "cline" || !a.Wired || len(a.Problems) != 0 {
 		t.Errorf("state %+v, want cline wired, no problems", a)
 	}
 	closed := o
 	closed.FailClosed = true
-	if p := Agents(closed)[len(agentParts)-1].Problems; len(p) != 1 || !strings.Contains(p[0], "without --fail-closed") {
+	if p := clineState(t, closed).Problems; len(p) != 1 || !strings.Contains(p[0], "without --fail-closed") {
 		t.Errorf("fail_mode closed, hook without the flag: %v", p)
 	}
 
@@ -74,7 +74,7 @@ func TestClineRefusesTheUsersPreToolUse(t *testing.T) {
 	if read(t, path) != theirs {
 		t.Errorf("the user's hook was changed")
 	}
-	if a := Agents(o)[len(agentParts)-1]; a.Wired {
+	if a := clineState(t, o); a.Wired {
 		t.Errorf("a user's PreToolUse counts as ours: %+v", a)
 	}
 	// A file that only mentions agentjail-hook is not ours either.
@@ -99,4 +99,16 @@ func TestClinePlaces(t *testing.T) {
 	if off := (clinePart{}).off(o); len(off) != 1 || !strings.Contains(off[0], "no machine-wide place") {
 		t.Errorf("system mode off %v", off)
 	}
+}
+
+// clineState is Cline's entry among the agents' states.
+func clineState(t *testing.T, o Options) AgentState {
+	t.Helper()
+	for _, a := range Agents(o) {
+		if a.Name == "cline" {
+			return a
+		}
+	}
+	t.Fatal("no cline among the agents")
+	return AgentState{}
 }

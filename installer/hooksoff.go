@@ -327,6 +327,9 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		}
 	}
 	where := o.tildePath(path)
+	if isPiExtension(path) {
+		cur = piConfigOf(cur) // the extension's settings line
+	}
 	for _, u := range hookCommandsIn(cur) {
 		f := parseHookFlags(u.command)
 		if fi, err := os.Stat(f.program); err != nil {

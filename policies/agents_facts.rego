@@ -12,6 +12,7 @@ agent_folders := {
 	".cursor",
 	".factory",
 	".gemini",
+	".pi",
 	".qwen",
 }
 
@@ -24,6 +25,7 @@ agent_hook_files := {
 	".cursor/hooks.json",
 	".factory/hooks.json",
 	".gemini/settings.json",
+	".pi/agent/extensions/agentjail.ts",
 	".qwen/settings.json",
 }
 
@@ -53,6 +55,10 @@ agent_user_places := {
 	".factory/settings.json",
 	".gemini",
 	".gemini/settings.json",
+	".pi",
+	".pi/agent",
+	".pi/agent/extensions",
+	".pi/agent/settings.json",
 	".qwen",
 	".qwen/settings.json",
 }
@@ -71,6 +77,7 @@ agent_project_places := {
 	".gemini/settings.json",
 	".github/copilot/settings.json",
 	".github/hooks",
+	".pi/settings.json",
 	".qwen/settings.json",
 }
 
@@ -100,6 +107,7 @@ agent_program_names := {
 	"cursor-agent",
 	"droid",
 	"gemini",
+	"pi",
 	"qwen",
 }
 
@@ -107,6 +115,8 @@ agent_program_names := {
 agent_hook_folders := {
 	".cline/hooks",
 	".clinerules/hooks",
+	".pi/agent/extensions",
+	".pi/extensions",
 	"Documents/Cline/Hooks",
 }
 
@@ -119,5 +129,6 @@ agent_credentials := {
 	".config/github-copilot/hosts.json",
 	".factory/auth.json",
 	".gemini/oauth_creds.json",
+	".pi/agent/auth.json",
 	".qwen/oauth_creds.json",
 }

@@ -1,0 +1,35 @@
+// Package pi is the pi coding agent: the facts agentjail knows of it
+// (this file), its adapter (event.go) and the extension that runs the
+// hook from inside pi (extension.ts).
+package pi
+
+import "github.com/agentjail/agentjail/agent"
+
+// Agent is pi.
+var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
+	Name: "pi", Title: "pi", Aliases: []string{"pi-coding-agent"},
+	Tools:    agent.Kinds(tools),
+	Programs: []string{"pi"}, Packages: []string{"@mariozechner/pi-coding-agent"},
+	Folder:        ".pi",
+	HookFile:      ".pi/agent/extensions/agentjail.ts",
+	UserPlaces:    []string{".pi", ".pi/agent", ".pi/agent/extensions", ".pi/agent/settings.json"},
+	ProjectPlaces: []string{".pi/settings.json"},
+	HookFolders:   []string{".pi/agent/extensions", ".pi/extensions"},
+	Roots: []agent.Root{
+		{Var: "HOME", Files: []string{".pi/agent/extensions/agentjail.ts"}},
+		{Var: "PI_CODING_AGENT_DIR", Default: ".pi/agent", Files: []string{"extensions/agentjail.ts"}},
+	},
+	Credentials: []string{".pi/agent/auth.json"},
+	FailClosed:  agent.Knob{Key: "failClosed", Value: true},
+	Table: agent.Row{
+		Proven:      "0.73.1",
+		Install:     "agentjail's extension `~/.pi/agent/extensions/agentjail.ts` (`$PI_CODING_AGENT_DIR/extensions`), which runs the hook from pi's `tool_call` event",
+		Events:      "`tool_call` (sent to the hook as `{\"hook_event_name\":\"tool_call\",\"toolName\",\"input\",…}`)",
+		NoObjection: "no output; pi has no permission gate of its own headless, so nothing is widened",
+		Deny:        "reason on stderr, exit 2; the extension returns `{block: true, reason}` and the model reads the reason as the tool's result",
+		Ask:         "**cannot ask** from print mode: a deny whose reason says a human must approve",
+		Fails:       "the extension bounds its wait (the hook timeout + 3 s) and then follows `fail_mode`: the call runs with a warning, or is blocked with `fail_mode: closed`; any other extension, loaded in the same process, could undo ours",
+		Subagents:   "none built in; the example subagent extension starts `pi` again, which loads the same extension (not run here)",
+		System:      "none: pi reads extensions only from each user's and project's folders",
+	},
+}}
