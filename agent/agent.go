@@ -67,7 +67,7 @@ const (
 // adapters is the one list of agents, in the order shapes are tried.
 // Claude Code and Codex send the same shape, so they come last and are
 // told apart by the --agent flag.
-var adapters = []Adapter{copilot{}, cursor{}, gemini{}, codex{}, claude{}}
+var adapters = []Adapter{copilot{}, cursor{}, gemini{}, opencode{"opencode", "opencode"}, opencode{"kilo", "Kilo CLI"}, codex{}, claude{}}
 
 // aliases are other names people use for an agent.
 var aliases = map[string]string{
@@ -75,12 +75,13 @@ var aliases = map[string]string{
 	"codex": "codex", "codex-cli": "codex",
 	"gemini": "gemini", "gemini-cli": "gemini",
 	"copilot": "copilot", "copilot-cli": "copilot", "github-copilot": "copilot",
-	"cursor": "cursor",
+	"cursor":   "cursor",
+	"opencode": "opencode", "opencode-ai": "opencode", "kilo": "kilo", "kilocode": "kilo", "kilo-cli": "kilo",
 }
 
 // Names lists the agents, for flags and help.
 func Names() []string {
-	return []string{"claude-code", "codex", "gemini", "copilot", "cursor"}
+	return []string{"claude-code", "codex", "gemini", "copilot", "cursor", "opencode", "kilo"}
 }
 
 // Lookup finds an adapter by name or alias (any case).

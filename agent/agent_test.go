@@ -36,6 +36,9 @@ func TestFor(t *testing.T) {
 		{"copilot shape wins over a codex flag", `{"toolName":"bash","toolArgs":"{}"}`, "codex", "copilot"},
 		{"cursor shell by shape", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "", "cursor"},
 		{"cursor preToolUse by shape", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`, "", "cursor"},
+		{"opencode by shape", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls"}}`, "", "opencode"},
+		{"kilo by shape", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"ls"}}`, "opencode", "kilo"},
+		{"plugin event without a client is opencode's", `{"hook_event_name":"tool.execute.before","tool":"bash","args":{}}`, "", "opencode"},
 		// Look-alikes that must not be taken for another agent.
 		{"claude event with a toolName inside tool_input", `{"tool_name":"Bash","tool_input":{"toolName":"x","toolArgs":"{}"}}`, "", "claude-code"},
 		{"claude PreToolUse is not cursor's preToolUse", `{"hook_event_name":"PreToolUse","tool_name":"Read"}`, "", "claude-code"},
@@ -84,6 +87,20 @@ func TestCanonical(t *testing.T) {
 		{"cursor read", "cursor", `{"hook_event_name":"beforeReadFile","file_path":"/w/.env","content":"K=V"}`, KindRead, "Read", `{"file_path":"/w/.env"}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"opencode bash", "opencode", `{"hook_event_name":"tool.execute.before","tool":"bash","args":{"command":"ls","description":"list"}}`, KindShell, "Bash", `{"command":"ls","description":"list"}`},
+		{"opencode read", "opencode", `{"hook_event_name":"tool.execute.before","tool":"read","args":{"filePath":"/h/.ssh/id_rsa"}}`, KindRead, "Read", `{"filePath":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
+		{"opencode write", "opencode", `{"hook_event_name":"tool.execute.before","tool":"write","args":{"filePath":"a","content":"x"}}`, KindWrite, "Write", `{"filePath":"a","file_path":"a","content":"x"}`},
+		{"opencode edit", "opencode", `{"hook_event_name":"tool.execute.before","tool":"edit","args":{"filePath":"a","oldString":"x","newString":"y","replaceAll":true}}`, KindEdit, "Edit", `{"filePath":"a","file_path":"a","oldString":"x","old_string":"x","newString":"y","new_string":"y","replaceAll":true,"replace_all":true}`},
+		{"opencode multiedit", "opencode", `{"hook_event_name":"tool.execute.before","tool":"multiedit","args":{"filePath":"a","edits":[{"filePath":"a","oldString":"x","newString":"y"}]}}`, KindEdit, "MultiEdit", `{"filePath":"a","file_path":"a","edits":[{"filePath":"a","file_path":"a","oldString":"x","old_string":"x","newString":"y","new_string":"y"}]}`},
+		{"opencode grep", "opencode", `{"hook_event_name":"tool.execute.before","tool":"grep","args":{"pattern":"k","path":"/h","include":"*.pem"}}`, KindSearch, "Grep", `{"pattern":"k","path":"/h","include":"*.pem","glob":"*.pem"}`},
+		{"opencode list", "opencode", `{"hook_event_name":"tool.execute.before","tool":"list","args":{"path":"/etc"}}`, KindList, "LS", `{"path":"/etc"}`},
+		{"opencode webfetch", "opencode", `{"hook_event_name":"tool.execute.before","tool":"webfetch","args":{"url":"http://169.254.169.254/","format":"text"}}`, KindFetch, "WebFetch", `{"url":"http://169.254.169.254/","format":"text"}`},
+		{"opencode task", "opencode", `{"hook_event_name":"tool.execute.before","tool":"task","args":{"prompt":"p","subagent_type":"general"}}`, KindAgent, "Task", `{"prompt":"p","subagent_type":"general"}`},
+		{"opencode apply_patch", "opencode", `{"hook_event_name":"tool.execute.before","tool":"apply_patch","args":{"patchText":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}`, KindWrite, "apply_patch", ""},
+		{"opencode todowrite", "opencode", `{"hook_event_name":"tool.execute.before","tool":"todowrite","args":{"todos":[]}}`, KindOther, "todowrite", `{"todos":[]}`},
+		{"opencode mcp tool", "opencode", `{"hook_event_name":"tool.execute.before","tool":"fs_write_file","args":{"path":"a"}}`, "", "mcp__fs_write_file", `{"path":"a"}`},
+		{"kilo background_process start", "kilo", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"background_process","args":{"action":"start","command":"npm run dev"}}`, KindShell, "Bash", `{"action":"start","command":"npm run dev"}`},
+		{"kilo background_process list", "kilo", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"background_process","args":{"action":"list"}}`, KindOther, "background_process", `{"action":"list"}`},
 		{"cursor preToolUse mcp", "cursor", `{"hook_event_name":"preToolUse","tool_name":"MCP:fs:write_file","tool_input":{"path":"a"}}`, "", "mcp__fs__write_file", `{"path":"a"}`},
 	}
 	for _, tt := range tests {
@@ -168,6 +185,8 @@ func TestRenderGolden(t *testing.T) {
 		"gemini":      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"copilot":     `{"toolName":"bash","toolArgs":"{\"command\":\"x\"}"}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
+		"opencode":    `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"x"}}`,
+		"kilo":        `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"x"}}`,
 	}
 	for _, name := range Names() {
 		a, _ := Lookup(name)
@@ -220,6 +239,15 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a Answer) {
 		var out struct{ Decision, Reason string }
 		if json.Unmarshal(a.Stdout, &out) != nil || out.Decision != "deny" || out.Reason == "" || a.Exit != 2 {
 			t.Errorf("gemini %v: want a top-level deny with a reason, got %+v", d.Verdict, a)
+		}
+	case (agent == "opencode" || agent == "kilo") && (blocked || d.Verdict == wire.Ask):
+		// The plugin throws the reason of exit 2.
+		var out struct{ Decision, Reason string }
+		if json.Unmarshal(a.Stdout, &out) != nil || out.Decision != "deny" || out.Reason == "" || a.Exit != 2 || strings.TrimSpace(a.Stderr) != out.Reason {
+			t.Errorf("%s %v: want exit 2 with a deny and its reason, got %+v", agent, d.Verdict, a)
+		}
+		if d.Verdict == wire.Ask && !strings.Contains(out.Reason, "human must approve") {
+			t.Errorf("%s ask: the deny must say a human must approve: %q", agent, out.Reason)
 		}
 	case agent == "copilot" && blocked:
 		var out struct{ PermissionDecision, PermissionDecisionReason string }
@@ -284,6 +312,7 @@ func TestCallDir(t *testing.T) {
 		{"gemini relative dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}`, "sub"},
 		{"gemini without dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ""},
 		{"gemini list_directory dir_path is its operand", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"list_directory","tool_input":{"dir_path":"/etc"}}`, ""},
+		{"opencode workdir", "opencode", `{"hook_event_name":"tool.execute.before","cwd":"/p","tool":"bash","args":{"command":"rm -rf build","workdir":"/"}}`, "/"},
 		{"claude has no dir", "claude-code", `{"tool_name":"Bash","tool_input":{"command":"ls","dir_path":"/"}}`, ""},
 	}
 	for _, tt := range tests {

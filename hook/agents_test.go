@@ -64,6 +64,20 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 		{"cursor read file", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeReadFile","file_path":"~/.ssh/id_rsa","content":"-----BEGIN","attachments":[]}`, true, nil},
 		{"cursor mcp", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeMCPExecution","tool_name":"read_file","tool_input":"{\"path\":\"~/.ssh/id_rsa\"}","command":"npx fs-server"}`, true, nil},
 		{"cursor harmless", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls ./src","cwd":"/tmp"}`, false, nil},
+		{"opencode key read", "opencode", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"read","args":{"filePath":"~/.ssh/id_rsa"},"sessionID":"s","callID":"c","cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				var out struct{ Decision, Reason string }
+				if json.Unmarshal([]byte(stdout), &out) != nil || out.Decision != "deny" || out.Reason == "" || code != 2 || strings.TrimSpace(stderr) != out.Reason {
+					t.Errorf("want exit 2, a deny and its reason on stderr; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"kilo shell key read without the flag", "", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"cat ~/.ssh/id_rsa"},"sessionID":"s","callID":"c","cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || !strings.Contains(stdout, `"decision":"deny"`) {
+					t.Errorf("want exit 2 and a deny; got %d %q", code, stdout)
+				}
+			}},
+		{"opencode harmless", "opencode", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls ./src"},"cwd":"/tmp"}`, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +109,7 @@ func TestAgentsFailClosed(t *testing.T) {
 		{"gemini", "", `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, `"decision":"deny"`},
 		{"copilot", "", `{"toolName":"bash","toolArgs":"{}"}`, `"permissionDecision":"deny"`},
 		{"cursor", "cursor", `{"hook_event_name":"beforeShellExecution","command":"ls"}`, `"permission":"deny"`},
+		{"opencode", "", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls"}}`, `"decision":"deny"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
