@@ -41,7 +41,7 @@ type agentPart interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, pluginPart{"opencode"}, pluginPart{"kilo"}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -166,7 +166,7 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 		for _, p := range agentParts {
 			dirs = append(dirs, o.tildePath(p.dir(o)))
 		}
-		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor and cursor-agent on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
+		fmt.Fprintf(out, "no agent found to wire: looked for %s and for the programs claude, codex, gemini, copilot, cursor, cursor-agent, opencode, kilo and kilocode on PATH; no agent's settings are changed\n", strings.Join(dirs, ", "))
 	} else {
 		fmt.Fprintf(out, "agents: %s %s", wiring, strings.Join(wired, ", "))
 		if len(missing) > 0 {
@@ -200,6 +200,10 @@ func partNamed(n string) agentPart {
 		n = "gemini"
 	case "copilot-cli":
 		n = "copilot"
+	case "opencode-ai":
+		n = "opencode"
+	case "kilocode", "kilo-cli":
+		n = "kilo"
 	}
 	for _, p := range agentParts {
 		if p.name() == n {
@@ -402,6 +406,8 @@ func inOtherProject(path string, o Options) bool {
 // removeHooksFrom takes agentjail's hook out of one file, in its format.
 func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 	switch {
+	case isPluginPath(path):
+		return removePlugin(path, cur)
 	case path == codexRequirements:
 		return removeCodexRequirements(path, cur)
 	case filepath.Base(path) == "config.toml":
@@ -513,6 +519,7 @@ func forgetFiles(o Options, files []string) error {
 var agentTitles = map[string]string{
 	"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI",
 	"copilot": "Copilot CLI", "cursor": "Cursor",
+	"opencode": "opencode", "kilo": "Kilo CLI",
 }
 
 // AgentState is one agent as status, the daemon's health and the tray

@@ -21,6 +21,7 @@ func agentOptions(t *testing.T, agents ...string) Options {
 	}
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
 	return Options{
 		Home: filepath.Join(home, ".agentjail"), UserHome: home, SourceDir: src,
 		Socket: filepath.Join(home, ".agentjail", "agentjail.sock"), KeepService: true,
@@ -281,27 +282,27 @@ func TestAgentsFoundAndWired(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got := state(); got != "claude-code codex gemini copilot cursor" {
+	if got := state(); got != "claude-code codex gemini copilot cursor opencode kilo" {
 		t.Fatalf("nothing on the machine: %s", got)
 	}
 	os.MkdirAll(filepath.Join(o.UserHome, ".codex"), 0o755)
 	os.MkdirAll(filepath.Join(o.UserHome, ".gemini"), 0o755)
 	write(t, o.geminiSettingsPath(), "{\n  // mine\n  \"theme\": \"dark\"\n}\n")
-	if got := state(); got != "claude-code codex+found gemini+found copilot cursor" {
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor opencode kilo" {
 		t.Fatalf("codex and gemini found: %s", got)
 	}
 	o.Agents = []string{"codex"}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := state(); got != "claude-code codex+found+wired gemini+found copilot cursor" {
+	if got := state(); got != "claude-code codex+found+wired gemini+found copilot cursor opencode kilo" {
 		t.Fatalf("after installing codex: %s", got)
 	}
 	o.Agents = []string{"all"}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := state(); got != "claude-code codex+found+wired gemini+found+wired copilot cursor" {
+	if got := state(); got != "claude-code codex+found+wired gemini+found+wired copilot cursor opencode kilo" {
 		t.Fatalf("after installing all: %s", got)
 	}
 	// Codex's trust removed by hand: the hook is there but would not run.
@@ -311,12 +312,12 @@ func TestAgentsFoundAndWired(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, cfg, string(trimmed))
-	if got := state(); got != "claude-code codex+found gemini+found+wired copilot cursor" {
+	if got := state(); got != "claude-code codex+found gemini+found+wired copilot cursor opencode kilo" {
 		t.Fatalf("codex without its trust: %s", got)
 	}
 	// A broken settings file is not wired.
 	write(t, o.geminiSettingsPath(), "{ broken")
-	if got := state(); got != "claude-code codex+found gemini+found copilot cursor" {
+	if got := state(); got != "claude-code codex+found gemini+found copilot cursor opencode kilo" {
 		t.Fatalf("broken gemini settings: %s", got)
 	}
 }

@@ -26,7 +26,7 @@ func TestInstallWiresAgentsFoundOnly(t *testing.T) {
 	}
 	out := o.Out.(*bytes.Buffer).String()
 	for _, want := range []string{
-		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI\n",
+		"agents: wiring Gemini CLI, Cursor; not found: Claude Code, Copilot CLI, opencode, Kilo CLI\n",
 		"Codex: found (its program is on PATH) but not wired: ~/.codex does not exist",
 	} {
 		if !strings.Contains(out, want) {
@@ -175,7 +175,7 @@ func setVar(t *testing.T, v *string, to string) {
 // A wired agent's entry is checked against the config: the hook program
 // there and executable, the fail mode and timeout config.yaml sets.
 func TestAgentEntryProblems(t *testing.T) {
-	o := agentOptions(t, "claude-code", "codex", "gemini", "copilot", "cursor")
+	o := agentOptions(t, "claude-code", "codex", "gemini", "copilot", "cursor", "opencode", "kilo")
 	t.Setenv("PATH", t.TempDir())
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -232,11 +232,11 @@ func TestAgentEntryProblems(t *testing.T) {
 
 	hook := filepath.Join(o.Home, "bin", hookBinary)
 	os.Chmod(hook, 0o644)
-	if p := problems(closed); len(p) != 5 || !strings.Contains(p["codex"][0], "is not an executable file") {
+	if p := problems(closed); len(p) != 7 || !strings.Contains(p["codex"][0], "is not an executable file") {
 		t.Errorf("hook not executable: %v", p)
 	}
 	os.Remove(hook)
-	if p := problems(closed); len(p) != 5 || !strings.Contains(p["gemini"][0], hook+" is missing") {
+	if p := problems(closed); len(p) != 7 || !strings.Contains(p["gemini"][0], hook+" is missing") {
 		t.Errorf("hook missing: %v", p)
 	}
 }

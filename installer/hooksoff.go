@@ -190,6 +190,9 @@ func (o Options) copilotOff() []string {
 // JSON-with-comments) hooks file, with the object holding each: any
 // object whose "command" (or Copilot's "bash") runs agentjail-hook.
 func hookCommandsIn(src []byte) []hookUse {
+	if js, ok := pluginSettingsJSON(src); ok {
+		src = js // opencode's and Kilo CLI's plugin
+	}
 	v, err := hujson.Parse(src)
 	if err != nil {
 		return nil
