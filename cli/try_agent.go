@@ -78,6 +78,18 @@ func agentEvent(agentName string, event []byte) []byte {
 			base["tool_input"] = ti
 		}
 		out = base
+	case "opencode", "kilo":
+		names := map[string]string{"Bash": "bash", "Read": "read", "Write": "write", "Edit": "edit", "Grep": "grep", "Glob": "glob", "LS": "list", "WebFetch": "webfetch"}
+		tool, ok := names[ev.ToolName]
+		if !ok {
+			tool = ev.ToolName
+		}
+		args := map[string]any{}
+		for k, v := range in {
+			args[k] = v
+		}
+		renameKeys(args, map[string]string{"file_path": "filePath", "old_string": "oldString", "new_string": "newString", "replace_all": "replaceAll"})
+		out = map[string]any{"hook_event_name": agent.OpencodeEvent, "client": agentName, "tool": tool, "args": args, "sessionID": "agentjail-try", "callID": "agentjail-try", "cwd": ev.Cwd}
 	default: // claude-code and codex send this very shape
 		return event
 	}
