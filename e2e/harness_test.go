@@ -102,7 +102,7 @@ func (e *env) environ() []string {
 var hostPath = map[string]bool{}
 
 // agentPrograms are the programs by which agentjail finds an agent.
-var agentPrograms = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent"}
+var agentPrograms = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent", "opencode", "kilo", "kilocode"}
 
 var (
 	shadowMu   sync.Mutex
