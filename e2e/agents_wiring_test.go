@@ -51,7 +51,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 		t.Fatalf("install: %+v", r)
 	}
 	for _, want := range []string{
-		"agents: wiring Claude Code, Gemini CLI, Cursor; not found: Copilot CLI\n",
+		"agents: wiring Claude Code, Gemini CLI, Cursor; not found: Copilot CLI, opencode, Kilo CLI\n",
 		"Codex: found (its program is on PATH) but not wired: ~/.codex does not exist",
 		"`agentjail install --for codex` makes it",
 	} {
@@ -71,7 +71,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 	}
 
 	st := aj("status")
-	if st.code != 4 || !strings.Contains(st.stdout, "agents:    Claude Code wired; Codex found, not wired; Gemini CLI wired; Copilot CLI not found; Cursor wired\n") ||
+	if st.code != 4 || !strings.Contains(st.stdout, "agents:    Claude Code wired; Codex found, not wired; Gemini CLI wired; Copilot CLI not found; Cursor wired; opencode not found; Kilo CLI not found\n") ||
 		!strings.Contains(st.stdout, "agent_unguarded: Codex is on this machine but agentjail's hook is not in its settings") {
 		t.Errorf("status with Codex unguarded: %+v", st)
 	}
@@ -83,7 +83,7 @@ func TestInstallWiresEveryAgentFound(t *testing.T) {
 		Healthy bool `json:"healthy"`
 	}
 	js := aj("status", "--json")
-	if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil || len(rep.Agents) != 5 || rep.Healthy || rep.Agents[1].Name != "codex" || !rep.Agents[1].Found || rep.Agents[1].Wired {
+	if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil || len(rep.Agents) != 7 || rep.Healthy || rep.Agents[1].Name != "codex" || !rep.Agents[1].Found || rep.Agents[1].Wired {
 		t.Errorf("status --json: %v %+v\n%s", err, rep, js.stdout)
 	}
 
@@ -205,12 +205,12 @@ func TestAgentHooksOffSwitches(t *testing.T) {
 // the advised install, and status complains while any entry is open.
 func TestFailClosedReachesEveryAgent(t *testing.T) {
 	e := newEnv(t)
-	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor"} {
+	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".config/opencode", ".config/kilo"} {
 		os.MkdirAll(filepath.Join(e.home, d), 0o755)
 	}
 	aj := agentsEnv(e, filepath.Join(e.home, "empty"))
 	defer aj("uninstall")
-	if r := aj("install"); r.code != 0 || !strings.Contains(r.stdout, "agents: wiring Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor\n") {
+	if r := aj("install"); r.code != 0 || !strings.Contains(r.stdout, "agents: wiring Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, opencode, Kilo CLI\n") {
 		t.Fatalf("install: %+v", r)
 	}
 	if st := aj("status"); st.code != 0 {
@@ -219,6 +219,7 @@ func TestFailClosedReachesEveryAgent(t *testing.T) {
 	files := map[string]string{
 		"Claude Code": ".claude/settings.json", "Codex": ".codex/hooks.json", "Gemini CLI": ".gemini/settings.json",
 		"Copilot CLI": ".copilot/hooks/agentjail.json", "Cursor": ".cursor/hooks.json",
+		"opencode": ".config/opencode/plugin/agentjail.js", "Kilo CLI": ".config/kilo/plugin/agentjail.js",
 	}
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
 	var st result
