@@ -58,6 +58,8 @@ type pluginAgent struct {
 	gate string
 }
 
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
 // seedDependencies gives an agent's configuration folder the two files
 // that tell it its plugin package is installed, so it fetches nothing.
 func seedDependencies(t *testing.T, dir, pkg string) {
@@ -71,6 +73,16 @@ func seedDependencies(t *testing.T, dir, pkg string) {
 
 func testPluginAgent(t *testing.T, a pluginAgent) {
 	cli := agentCLI(t, a.name)
+	var cliEnv []string
+	if real, err := filepath.EvalSymlinks(cli); err == nil {
+		// Kilo CLI's npm shim is a Node script that starts the binary
+		// beside it: start that directly, so that a run cut off at its
+		// time limit leaves no agent running.
+		if bin := filepath.Join(filepath.Dir(real), ".kilo"); a.name == "kilo" && fileExists(bin) {
+			cli = bin
+			cliEnv = append(cliEnv, "KILO_TREE_SITTER_WASM_DIR="+filepath.Join(filepath.Dir(real), "tree-sitter"))
+		}
+	}
 	e := newEnv(t)
 	api := startFakeModel(t)
 	work := newAgentWork(t, e)
@@ -123,14 +135,14 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 		t.Helper()
 		rec.reset()
 		api.script(call)
-		r := runProcess(t, agentEnv(e,
+		r := runProcess(t, agentEnv(e, append(cliEnv,
 			// The project is $PWD, not the process's working folder.
 			"PWD="+work.dir,
 			"XDG_DATA_HOME="+filepath.Join(e.home, ".local", "share"),
 			"XDG_CACHE_HOME="+filepath.Join(e.home, ".cache"),
 			"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1",
 			"KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_MODELS_FETCH=1",
-		), work.dir, cli, []string{"run", "Do the task."}, 120*time.Second)
+		)...), work.dir, cli, []string{"run", "Do the task."}, 120*time.Second)
 		out := r.stdout + r.stderr
 		if r.code != wantExit {
 			t.Fatalf("%s run: exit %d, want %d\n%s", a.name, r.code, wantExit, out)
