@@ -51,6 +51,10 @@ type Facts struct {
 	// Credentials are, relative to the home directory, files holding the
 	// agent's login tokens.
 	Credentials []string
+	// Switches are the options and variables that start the agent with
+	// its hooks (agentjail's included) off: a nested launch with one is
+	// refused, or asked about where agentjail cannot tell.
+	Switches []Switch
 	// HooksOff are the keys of its JSON settings that, set true, turn
 	// its hooks off (agentjail's too): an edit setting one is refused.
 	HooksOff []string
@@ -60,6 +64,14 @@ type Facts struct {
 	FailClosed Knob
 	// Table is the agent's row in the agents table (docs/agents.md).
 	Table Row
+}
+
+// Switch is an option (a whole word, or the word before `=`) or a
+// variable (set for the command, to anything) that starts an agent
+// without its hooks; Verdict is "deny", or "ask" where agentjail cannot
+// tell; Why says what it does.
+type Switch struct {
+	Flag, Env, Verdict, Why string
 }
 
 // Knob is a key of an agent's own settings and the value agentjail

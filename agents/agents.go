@@ -22,6 +22,8 @@ import (
 	"github.com/agentjail/agentjail/agents/cursor"
 	"github.com/agentjail/agentjail/agents/droid"
 	"github.com/agentjail/agentjail/agents/gemini"
+	"github.com/agentjail/agentjail/agents/kilo"
+	"github.com/agentjail/agentjail/agents/opencode"
 	"github.com/agentjail/agentjail/agents/pi"
 	"github.com/agentjail/agentjail/agents/qwen"
 )
@@ -40,6 +42,8 @@ var All = []agent.Agent{
 	droid.Agent,
 	cline.Agent,
 	pi.Agent,
+	opencode.Agent,
+	kilo.Agent,
 }
 
 // Default is the agent assumed when neither the event's shape nor the

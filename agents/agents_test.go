@@ -41,6 +41,9 @@ func TestFor(t *testing.T) {
 		{"copilot shape wins over a codex flag", `{"toolName":"bash","toolArgs":"{}"}`, "codex", "copilot"},
 		{"cursor shell by shape", `{"hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w"}`, "", "cursor"},
 		{"pi by shape", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"ls"},"cwd":"/w"}`, "claude-code", "pi"},
+		{"opencode by shape", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls"}}`, "", "opencode"},
+		{"kilo by shape", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"ls"}}`, "opencode", "kilo"},
+		{"plugin event without a client is opencode's", `{"hook_event_name":"tool.execute.before","tool":"bash","args":{}}`, "", "opencode"},
 		{"cursor preToolUse by shape", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`, "", "cursor"},
 		{"cline by shape", `{"clineVersion":"","timestamp":"2026-11-26T01:35:47.084Z","taskId":"conv_1","sessionContext":{"rootSessionId":"1_ui5sm"},"workspaceRoots":["/w"],"workspaceInfo":{"rootPath":"/w","hint":"w"},"userId":"u","agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":1,"tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["ls"]}},"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"ls\"]"}}}`, "claude-code", "cline"},
 		{"cline result event is not a tool call", `{"hookName":"tool_result","tool_result":{}}`, "codex", "codex"},
@@ -113,6 +116,20 @@ func TestCanonical(t *testing.T) {
 		{"cline extension read_file", "cline", `{"clineVersion":"3.40.0","hookName":"PreToolUse","preToolUse":{"toolName":"read_file","parameters":{"path":"/h/.ssh/id_rsa"}}}`, agent.KindRead, "Read", `{"file_path":"/h/.ssh/id_rsa","paths":["/h/.ssh/id_rsa"]}`},
 		{"cursor mcp string input", "cursor", `{"hook_event_name":"beforeMCPExecution","tool_name":"run_command","tool_input":"{\"command\":\"ls\"}"}`, "", "mcp__run_command", `{"command":"ls"}`},
 		{"cursor preToolUse write", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Write","tool_input":{"path":"a","contents":"x"}}`, agent.KindWrite, "Write", `{"path":"a","file_path":"a","contents":"x","content":"x"}`},
+		{"opencode bash", "opencode", `{"hook_event_name":"tool.execute.before","tool":"bash","args":{"command":"ls","description":"list"}}`, agent.KindShell, "Bash", `{"command":"ls","description":"list"}`},
+		{"opencode read", "opencode", `{"hook_event_name":"tool.execute.before","tool":"read","args":{"filePath":"/h/.ssh/id_rsa"}}`, agent.KindRead, "Read", `{"filePath":"/h/.ssh/id_rsa","file_path":"/h/.ssh/id_rsa"}`},
+		{"opencode write", "opencode", `{"hook_event_name":"tool.execute.before","tool":"write","args":{"filePath":"a","content":"x"}}`, agent.KindWrite, "Write", `{"filePath":"a","file_path":"a","content":"x"}`},
+		{"opencode edit", "opencode", `{"hook_event_name":"tool.execute.before","tool":"edit","args":{"filePath":"a","oldString":"x","newString":"y","replaceAll":true}}`, agent.KindEdit, "Edit", `{"filePath":"a","file_path":"a","oldString":"x","old_string":"x","newString":"y","new_string":"y","replaceAll":true,"replace_all":true}`},
+		{"opencode multiedit", "opencode", `{"hook_event_name":"tool.execute.before","tool":"multiedit","args":{"filePath":"a","edits":[{"filePath":"a","oldString":"x","newString":"y"}]}}`, agent.KindEdit, "MultiEdit", `{"filePath":"a","file_path":"a","edits":[{"filePath":"a","file_path":"a","oldString":"x","old_string":"x","newString":"y","new_string":"y"}]}`},
+		{"opencode grep", "opencode", `{"hook_event_name":"tool.execute.before","tool":"grep","args":{"pattern":"k","path":"/h","include":"*.pem"}}`, agent.KindSearch, "Grep", `{"pattern":"k","path":"/h","include":"*.pem","glob":"*.pem"}`},
+		{"opencode list", "opencode", `{"hook_event_name":"tool.execute.before","tool":"list","args":{"path":"/etc"}}`, agent.KindList, "LS", `{"path":"/etc"}`},
+		{"opencode webfetch", "opencode", `{"hook_event_name":"tool.execute.before","tool":"webfetch","args":{"url":"http://169.254.169.254/","format":"text"}}`, agent.KindFetch, "WebFetch", `{"url":"http://169.254.169.254/","format":"text"}`},
+		{"opencode task", "opencode", `{"hook_event_name":"tool.execute.before","tool":"task","args":{"prompt":"p","subagent_type":"general"}}`, agent.KindAgent, "Task", `{"prompt":"p","subagent_type":"general"}`},
+		{"opencode apply_patch", "opencode", `{"hook_event_name":"tool.execute.before","tool":"apply_patch","args":{"patchText":"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch"}}`, agent.KindWrite, "apply_patch", ""},
+		{"opencode todowrite", "opencode", `{"hook_event_name":"tool.execute.before","tool":"todowrite","args":{"todos":[]}}`, agent.KindOther, "todowrite", `{"todos":[]}`},
+		{"opencode mcp tool", "opencode", `{"hook_event_name":"tool.execute.before","tool":"fs_write_file","args":{"path":"a"}}`, "", "mcp__fs_write_file", `{"path":"a"}`},
+		{"kilo background_process start", "kilo", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"background_process","args":{"action":"start","command":"npm run dev"}}`, agent.KindShell, "Bash", `{"action":"start","command":"npm run dev"}`},
+		{"kilo background_process list", "kilo", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"background_process","args":{"action":"list"}}`, agent.KindOther, "background_process", `{"action":"list"}`},
 		{"pi bash", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"c","input":{"command":"cat ~/.ssh/id_rsa","timeout":5}}`, agent.KindShell, "Bash", `{"command":"cat ~/.ssh/id_rsa","timeout":5}`},
 		{"pi read", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"~/.ssh/id_rsa","offset":1}}`, agent.KindRead, "Read", `{"path":"~/.ssh/id_rsa","file_path":"~/.ssh/id_rsa","offset":1}`},
 		{"pi read drops @ as pi does", "pi", `{"hook_event_name":"tool_call","toolName":"read","input":{"path":"@~/.ssh/id\u00a0rsa"}}`, agent.KindRead, "Read", `{"path":"~/.ssh/id rsa","file_path":"~/.ssh/id rsa"}`},
@@ -181,6 +198,8 @@ func TestRenderGolden(t *testing.T) {
 		"gemini":      `{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"copilot":     `{"toolName":"bash","toolArgs":"{\"command\":\"x\"}"}`,
 		"cursor":      `{"hook_event_name":"beforeShellExecution","command":"x"}`,
+		"opencode":    `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"x"}}`,
+		"kilo":        `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"x"}}`,
 		"pi":          `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"x"},"cwd":"/w"}`,
 		"qwen":        `{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"x"}}`,
 		"droid":       `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"x"}}`,
@@ -225,6 +244,15 @@ func checkContract(t *testing.T, agent string, d wire.Decision, a agent.Answer) 
 		// No objection is silence, never an explicit allow.
 		if len(a.Stdout) != 0 || a.Exit != 0 {
 			t.Errorf("%s %v: no objection must be silent, got %q exit %d", agent, d.Verdict, a.Stdout, a.Exit)
+		}
+	case (agent == "opencode" || agent == "kilo") && (blocked || d.Verdict == wire.Ask):
+		// The plugin throws the reason of exit 2.
+		var out struct{ Decision, Reason string }
+		if json.Unmarshal(a.Stdout, &out) != nil || out.Decision != "deny" || out.Reason == "" || a.Exit != 2 || strings.TrimSpace(a.Stderr) != out.Reason {
+			t.Errorf("%s %v: want exit 2 with a deny and its reason, got %+v", agent, d.Verdict, a)
+		}
+		if d.Verdict == wire.Ask && !strings.Contains(out.Reason, "human must approve") {
+			t.Errorf("%s ask: the deny must say a human must approve: %q", agent, out.Reason)
 		}
 	case (agent == "codex" || agent == "pi") && (blocked || d.Verdict == wire.Ask):
 		if a.Exit != 2 || strings.TrimSpace(a.Stderr) == "" || len(a.Stdout) != 0 {
@@ -328,6 +356,7 @@ func TestCursorReadFileCannotAsk(t *testing.T) {
 func TestCallDir(t *testing.T) {
 	tests := []struct{ name, agent, event, dir string }{
 		{"gemini dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"rm -rf build","dir_path":"/"}}`, "/"},
+		{"opencode workdir", "opencode", `{"hook_event_name":"tool.execute.before","cwd":"/p","tool":"bash","args":{"command":"rm -rf build","workdir":"/"}}`, "/"},
 		{"gemini relative dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"sub"}}`, "sub"},
 		{"gemini without dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`, ""},
 		{"gemini list_directory dir_path is its operand", "gemini", `{"hook_event_name":"BeforeTool","cwd":"/p","tool_name":"list_directory","tool_input":{"dir_path":"/etc"}}`, ""},

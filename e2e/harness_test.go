@@ -95,6 +95,9 @@ func (e *env) environ() []string {
 	// The service is always detached in tests: never a real unit or agent.
 	// No session bus unless a test brings its own.
 	out = append(out, "HOME="+e.home, "AGENTJAIL_HOME="+e.ajHome, "NO_COLOR=1", "AGENTJAIL_SERVICE=detached", "DBUS_SESSION_BUS_ADDRESS="+e.bus)
+	// Agents' folders under XDG_CONFIG_HOME (opencode's, Kilo CLI's) are
+	// the throwaway home's too.
+	out = append(out, "XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"))
 	return append(out, e.extra...)
 }
 
@@ -102,7 +105,7 @@ func (e *env) environ() []string {
 var hostPath = map[string]bool{}
 
 // agentPrograms are the programs by which agentjail finds an agent.
-var agentPrograms = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent", "pi"}
+var agentPrograms = []string{"claude", "codex", "gemini", "copilot", "cursor", "cursor-agent", "pi", "opencode", "kilo", "kilocode"}
 
 var (
 	shadowMu   sync.Mutex

@@ -111,6 +111,20 @@ func TestAgentsAgainstRealDaemon(t *testing.T) {
 			}},
 		{"pi harmless", "pi", `{"hook_event_name":"tool_call","toolName":"bash","toolCallId":"call_1","input":{"command":"ls ./src"},"cwd":"/tmp"}`, false, nil},
 		{"cursor harmless", "cursor", `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls ./src","cwd":"/tmp"}`, false, nil},
+		{"opencode key read", "opencode", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"read","args":{"filePath":"~/.ssh/id_rsa"},"sessionID":"s","callID":"c","cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				var out struct{ Decision, Reason string }
+				if json.Unmarshal([]byte(stdout), &out) != nil || out.Decision != "deny" || out.Reason == "" || code != 2 || strings.TrimSpace(stderr) != out.Reason {
+					t.Errorf("want exit 2, a deny and its reason on stderr; got %d %q %q", code, stdout, stderr)
+				}
+			}},
+		{"kilo shell key read without the flag", "", `{"hook_event_name":"tool.execute.before","client":"kilo","tool":"bash","args":{"command":"cat ~/.ssh/id_rsa"},"sessionID":"s","callID":"c","cwd":"/tmp"}`, true,
+			func(t *testing.T, stdout, stderr string, code int) {
+				if code != 2 || !strings.Contains(stdout, `"decision":"deny"`) {
+					t.Errorf("want exit 2 and a deny; got %d %q", code, stdout)
+				}
+			}},
+		{"opencode harmless", "opencode", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls ./src"},"cwd":"/tmp"}`, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +157,7 @@ func TestAgentsFailClosed(t *testing.T) {
 		{"copilot", "", `{"toolName":"bash","toolArgs":"{}"}`, `"permissionDecision":"deny"`},
 		{"cursor", "cursor", `{"hook_event_name":"beforeShellExecution","command":"ls"}`, `"permission":"deny"`},
 		{"cline", "", `{"hookName":"tool_call","tool_call":{"id":"c","name":"run_commands","input":{"commands":["ls"]}}}`, `"cancel":true`},
+		{"opencode", "", `{"hook_event_name":"tool.execute.before","client":"opencode","tool":"bash","args":{"command":"ls"}}`, `"decision":"deny"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

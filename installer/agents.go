@@ -16,6 +16,8 @@ import (
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/agents/claude"
+	"github.com/agentjail/agentjail/agents/kilo"
+	"github.com/agentjail/agentjail/agents/opencode"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -50,7 +52,7 @@ type entryChecker interface {
 }
 
 // agentParts is the one list of agents the installer knows.
-var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}, clinePart{}, piPart{}}
+var agentParts = []agentPart{claudePart{}, codexPart{}, geminiPart{}, copilotPart{}, cursorPart{}, qwenPart{}, droidPart{}, clinePart{}, piPart{}, pluginPart{opencode.Agent.Name}, pluginPart{kilo.Agent.Name}}
 
 // AgentNames lists the agents --for accepts, besides "all".
 func AgentNames() []string {
@@ -439,6 +441,8 @@ func inOtherProject(path string, o Options) bool {
 // removeHooksFrom takes agentjail's hook out of one file, in its format.
 func removeHooksFrom(path string, cur []byte) ([]byte, bool, error) {
 	switch {
+	case isPluginPath(path):
+		return removePlugin(path, cur)
 	case isDroidHooksFile(path):
 		return removeDroidHooks(path, cur)
 	case path == codexRequirements:

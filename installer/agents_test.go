@@ -21,6 +21,7 @@ func agentOptions(t *testing.T, agents ...string) Options {
 		os.WriteFile(filepath.Join(src, b), []byte("#!/bin/sh\n"), 0o755)
 	}
 	// No variable of the caller's moves an agent's configuration.
+	t.Setenv("XDG_CONFIG_HOME", "")
 	for _, a := range allAgents.All {
 		for _, r := range a.Roots {
 			if r.Var != "HOME" && r.Var != "XDG_CONFIG_HOME" {

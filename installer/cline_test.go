@@ -31,13 +31,13 @@ func TestClineHookFile(t *testing.T) {
 	if got != want {
 		t.Errorf("hook file:\n%s\nwant:\n%s", got, want)
 	}
-	a := clineState(t, o)
+	a := agentState(t, o, "cline")
 	if a.Name != "cline" || !a.Wired || len(a.Problems) != 0 {
 		t.Errorf("state %+v, want cline wired, no problems", a)
 	}
 	closed := o
 	closed.FailClosed = true
-	if p := clineState(t, closed).Problems; len(p) != 1 || !strings.Contains(p[0], "without --fail-closed") {
+	if p := agentState(t, closed, "cline").Problems; len(p) != 1 || !strings.Contains(p[0], "without --fail-closed") {
 		t.Errorf("fail_mode closed, hook without the flag: %v", p)
 	}
 
@@ -74,7 +74,7 @@ func TestClineRefusesTheUsersPreToolUse(t *testing.T) {
 	if read(t, path) != theirs {
 		t.Errorf("the user's hook was changed")
 	}
-	if a := clineState(t, o); a.Wired {
+	if a := agentState(t, o, "cline"); a.Wired {
 		t.Errorf("a user's PreToolUse counts as ours: %+v", a)
 	}
 	// A file that only mentions agentjail-hook is not ours either.
@@ -101,14 +101,14 @@ func TestClinePlaces(t *testing.T) {
 	}
 }
 
-// clineState is Cline's entry among the agents' states.
-func clineState(t *testing.T, o Options) AgentState {
+// agentState is one agent's entry among the agents' states.
+func agentState(t *testing.T, o Options, name string) AgentState {
 	t.Helper()
 	for _, a := range Agents(o) {
-		if a.Name == "cline" {
+		if a.Name == name {
 			return a
 		}
 	}
-	t.Fatal("no cline among the agents")
+	t.Fatalf("no %s among the agents", name)
 	return AgentState{}
 }

@@ -195,6 +195,9 @@ func hookCommandsIn(src []byte) []hookUse {
 	if isClineHook(src) {
 		return clineHookUses(src)
 	}
+	if js, ok := pluginSettingsJSON(src); ok {
+		src = js // opencode's and Kilo CLI's plugin
+	}
 	v, err := hujson.Parse(src)
 	if err != nil {
 		return nil

@@ -30,8 +30,8 @@ func TestPiExtension(t *testing.T) {
 	if strings.Count(got, pi.ConfigPrefix) != 1 || len(got) != len(pi.Extension)-len(piConfigLine(pi.Extension))+len(want) {
 		t.Errorf("install changed more than the settings line:\n%s", got)
 	}
-	if a := Agents(o); !a[len(a)-1].Wired || a[len(a)-1].Name != "pi" || len(a[len(a)-1].Problems) != 0 {
-		t.Errorf("pi after install: %+v", a[len(a)-1])
+	if a := agentState(t, o, "pi"); !a.Wired || len(a.Problems) != 0 {
+		t.Errorf("pi after install: %+v", a)
 	}
 	o.Agents = nil
 	if err := Uninstall(context.Background(), o); err != nil {

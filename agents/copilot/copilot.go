@@ -20,6 +20,12 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		{Var: "XDG_CONFIG_HOME", Default: ".config"},
 	},
 	Credentials: []string{".config/github-copilot/hosts.json", ".config/github-copilot/apps.json"},
+	Switches: []agent.Switch{
+		{Flag: "--headless", Verdict: "deny", Why: "copilot --headless serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
+		{Flag: "--server", Verdict: "deny", Why: "copilot --server serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
+		{Flag: "--prefer-version", Verdict: "ask", Why: "copilot --prefer-version runs another downloaded copy of the CLI, whose hook loading agentjail has not checked"},
+		{Env: "COPILOT_CLI_DIST_DIR", Verdict: "ask", Why: "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
+	},
 	Table: agent.Row{
 		Proven:      "1.0.102",
 		Install:     "`~/.copilot/hooks/agentjail.json`",

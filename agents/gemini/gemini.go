@@ -21,6 +21,12 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		{Var: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", Default: "/etc/gemini-cli/settings.json"},
 	},
 	Credentials: []string{".gemini/oauth_creds.json"},
+	// Gemini CLI skips every settings hook, the machine-wide one too, in
+	// a folder it does not trust; these make it distrust the folder.
+	Switches: []agent.Switch{
+		{Env: "GEMINI_CLI_TRUST_WORKSPACE", Verdict: "ask", Why: "gemini started with GEMINI_CLI_TRUST_WORKSPACE may distrust the folder, and then skips every settings hook, agentjail's included"},
+		{Env: "GEMINI_RESTRICTED_MODE", Verdict: "ask", Why: "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
+	},
 	Table: agent.Row{
 		Proven:      "0.61.0",
 		Install:     "`hooks.BeforeTool` in `~/.gemini/settings.json`, comments kept",

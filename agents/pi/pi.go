@@ -21,6 +21,10 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 	},
 	Credentials: []string{".pi/agent/auth.json"},
 	FailClosed:  agent.Knob{Key: "failClosed", Value: true},
+	Switches: []agent.Switch{
+		{Flag: "--no-extensions", Verdict: "deny", Why: "pi --no-extensions loads no extension, agentjail's included"},
+		{Flag: "-ne", Verdict: "deny", Why: "pi -ne loads no extension, agentjail's included"},
+	},
 	Table: agent.Row{
 		Proven:      "0.73.1",
 		Install:     "agentjail's extension `~/.pi/agent/extensions/agentjail.ts` (`$PI_CODING_AGENT_DIR/extensions`), which runs the hook from pi's `tool_call` event",

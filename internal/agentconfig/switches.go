@@ -2,6 +2,8 @@ package agentconfig
 
 import (
 	"fmt"
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,30 +24,24 @@ var CodexHookFeatures = []string{"hooks", "codex_hooks"}
 var CopilotSwitches = []string{"disableAllHooks"}
 
 // launchSwitch is an option or variable that starts an agent without
-// its hooks, agentjail's included: the agent, the option (a whole word,
-// or the word before `=`) or the variable (set for the command, to
-// anything), the verdict ("deny"; "ask" where agentjail cannot tell),
-// and why.
+// its hooks, agentjail's included: the agent's word, and its Switch.
 type launchSwitch struct {
-	agent, flag, env, verdict, why string
+	agent string
+	agent.Switch
 }
 
-// launchSwitches are the switches of the agents whose launch judge is
-// this table alone (Claude Code's and Codex's are nestedClaude and
-// nestedCodex). Copilot's SDK sessions, served by --headless or
-// --server, skip the machine-wide policy hooks unless the client asks
-// for managed settings, and the SDK does not by default; another copy
-// of the CLI runs whatever hooks that copy loads.
-var launchSwitches = []launchSwitch{
-	{"copilot", "--headless", "", "deny", "copilot --headless serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
-	{"copilot", "--server", "", "deny", "copilot --server serves Copilot SDK sessions, which skip the machine-wide hooks, agentjail's included, unless the client asks for them"},
-	{"copilot", "--prefer-version", "", "ask", "copilot --prefer-version runs another downloaded copy of the CLI, whose hook loading agentjail has not checked"},
-	{"copilot", "", "COPILOT_CLI_DIST_DIR", "ask", "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
-	// Gemini CLI skips every settings hook, the machine-wide one too, in
-	// a folder it does not trust; these make it distrust the folder.
-	{"gemini", "", "GEMINI_CLI_TRUST_WORKSPACE", "ask", "gemini started with GEMINI_CLI_TRUST_WORKSPACE may distrust the folder, and then skips every settings hook, agentjail's included"},
-	{"gemini", "", "GEMINI_RESTRICTED_MODE", "ask", "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
-}
+// launchSwitches are the agents' Switches (their facts), by the word
+// that names each agent's program: the whole launch judge of the agents
+// other than Claude Code and Codex (nestedClaude, nestedCodex).
+var launchSwitches = func() []launchSwitch {
+	var out []launchSwitch
+	for _, a := range agents.All {
+		for _, sw := range a.Switches {
+			out = append(out, launchSwitch{a.Programs[0], sw})
+		}
+	}
+	return out
+}()
 
 // nestedSwitch judges one launch of agent by launchSwitches: args are
 // its words (up to a --), env what it starts with.
@@ -55,19 +51,19 @@ func nestedSwitch(agent string, args []string, env map[string]string) *Launch {
 			continue
 		}
 		hit := false
-		if sw.env != "" {
-			_, hit = env[sw.env]
+		if sw.Env != "" {
+			_, hit = env[sw.Env]
 		}
 		for _, a := range args {
 			if a == "--" {
 				break
 			}
-			if f, _, _ := strings.Cut(a, "="); sw.flag != "" && f == sw.flag {
+			if f, _, _ := strings.Cut(a, "="); sw.Flag != "" && f == sw.Flag {
 				hit = true
 			}
 		}
 		if hit {
-			return &Launch{Program: agent, Verdict: sw.verdict, Problem: sw.why}
+			return &Launch{Program: agent, Verdict: sw.Verdict, Problem: sw.Why}
 		}
 	}
 	return nil
