@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	agentkit "github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,7 +169,14 @@ func agentEvent(agent, tool string, input map[string]any, project string) ([]byt
 	case "cursor":
 		ev = map[string]any{"conversation_id": "cases", "generation_id": "g", "hook_event_name": "preToolUse", "workspace_roots": []any{project}, "cwd": project, "tool_name": tool, "tool_input": input, "tool_use_id": "t"}
 	default:
-		return nil, fmt.Errorf("agent %q: the case table knows codex, gemini, copilot and cursor (Claude Code's calls have no agent prefix)", agent)
+		// Any other agent's event as its adapter builds it (Example keeps
+		// a tool name and fields of the agent's own as they are).
+		a, known := agents.Lookup(agent)
+		ex, builds := a.(agentkit.Exampler)
+		if !known || !builds {
+			return nil, fmt.Errorf("agent %q: the case table knows %s (Claude Code's calls have no agent prefix)", agent, strings.Join(agents.Names()[1:], ", "))
+		}
+		ev = ex.Example(tool, input, project)
 	}
 	return json.Marshal(ev)
 }

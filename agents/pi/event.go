@@ -151,7 +151,7 @@ func (pi) Example(tool string, input map[string]any, cwd string) map[string]any 
 		name = tool
 	}
 	in := agent.CopyRenamed(input, map[string]string{"file_path": "path"})
-	if name == "edit" {
+	if _, has := in["old_string"]; name == "edit" && has {
 		in["edits"] = []any{map[string]any{"oldText": in["old_string"], "newText": in["new_string"]}}
 		delete(in, "old_string")
 		delete(in, "new_string")
