@@ -16,6 +16,62 @@ const (
 	tableEnd   = "<!-- end of the agents table -->\n"
 )
 
+// readmeStart and readmeEnd hold the README's short table of agents.
+const (
+	readmePage  = "../README.md"
+	readmeStart = "<!-- agents: written from agents/*/NAME.go by go test ./agents -update-table -->\n"
+	readmeEnd   = "<!-- end of the agents -->\n"
+)
+
+// TestReadmeAgents: the README names every agent, with the name --for
+// takes and the version its test proves, from the same facts.
+func TestReadmeAgents(t *testing.T) {
+	checkGenerated(t, readmePage, readmeStart, readmeEnd, readmeTable())
+}
+
+// readmeTable is the README's short table.
+func readmeTable() string {
+	var b strings.Builder
+	b.WriteString("| agent | `--for` | proven with |\n| --- | --- | --- |\n")
+	for _, a := range All {
+		proven := a.Table.Proven
+		if i := strings.IndexAny(proven, ":;("); i > 0 && !strings.HasPrefix(proven, "not run") {
+			proven = strings.TrimSpace(proven[:i])
+		}
+		if strings.HasPrefix(proven, "not run") {
+			proven = "its documented events (no CLI runs here without a login)"
+		} else {
+			proven = "its real CLI, " + proven
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", a.Title, a.Name, proven)
+	}
+	return b.String()
+}
+
+// checkGenerated holds the text between start and end of page to want,
+// or writes it there with -update-table.
+func checkGenerated(t *testing.T, page, start, end, want string) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i, j := strings.Index(doc, start), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no generated part between %q and %q", page, start, end)
+	}
+	if *updateTable {
+		if err := os.WriteFile(page, []byte(doc[:i+len(start)]+want+doc[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := doc[i+len(start) : j]; got != want {
+		t.Errorf("the generated part of %s is not what the agents' facts say; write it again with\n  go test ./agents -run 'TestAgentsTable|TestReadmeAgents' -update-table\nnow:\n%s", page, want)
+	}
+}
+
 // TestAgentsTable: the agents table of the docs is each agent's Row, in
 // the registry's order; it is written from them, never by hand:
 //
