@@ -37,39 +37,3 @@ func tryAgent(name string) (string, error) {
 	}
 	return a.Name(), nil
 }
-
-// clineTryEvent is the Cline CLI's tool_call event for the call: its own
-// tool names and input shapes, the input again under preToolUse with
-// every value that is not a string as JSON text.
-func clineTryEvent(cwd, tool string, in map[string]any, path string) map[string]any {
-	ti := map[string]any{}
-	switch tool {
-	case "Bash":
-		tool, ti["commands"] = "run_commands", []any{in["command"]}
-	case "Read":
-		tool, ti["files"] = "read_files", []any{map[string]any{"path": path}}
-	case "Write":
-		tool, ti["path"], ti["new_text"] = "editor", path, in["content"]
-	case "Edit":
-		tool, ti["path"], ti["old_text"], ti["new_text"] = "editor", path, in["old_string"], in["new_string"]
-	case "Grep":
-		tool, ti["queries"] = "search_codebase", []any{in["pattern"]}
-	case "WebFetch":
-		tool, ti["requests"] = "fetch_web_content", []any{map[string]any{"url": in["url"], "prompt": in["prompt"]}}
-	default:
-		for k, v := range in {
-			ti[k] = v
-		}
-	}
-	params := map[string]any{}
-	for k, v := range ti {
-		if s, ok := v.(string); ok {
-			params[k] = s
-		} else if b, err := json.Marshal(v); err == nil {
-			params[k] = string(b)
-		}
-	}
-	return map[string]any{"clineVersion": "", "hookName": "tool_call", "taskId": "agentjail-try", "workspaceRoots": []string{cwd},
-		"tool_call":  map[string]any{"id": "agentjail-try", "name": tool, "input": ti},
-		"preToolUse": map[string]any{"toolName": tool, "parameters": params}}
-}

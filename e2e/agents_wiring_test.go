@@ -214,12 +214,12 @@ func TestAgentHooksOffSwitches(t *testing.T) {
 // the advised install, and status complains while any entry is open.
 func TestFailClosedReachesEveryAgent(t *testing.T) {
 	e := newEnv(t)
-	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".cline", ".pi/agent", ".config/opencode", ".config/kilo"} {
+	for _, d := range []string{".claude", ".codex", ".gemini", ".copilot", ".cursor", ".qwen", ".factory", ".cline", ".pi/agent", ".config/opencode", ".config/kilo"} {
 		os.MkdirAll(filepath.Join(e.home, d), 0o755)
 	}
 	aj := agentsEnv(e, filepath.Join(e.home, "empty"))
 	defer aj("uninstall")
-	if r := aj("install"); r.code != 0 || !strings.Contains(r.stdout, "agents: wiring Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, Cline, pi, opencode, Kilo CLI\n") {
+	if r := aj("install"); r.code != 0 || !strings.Contains(r.stdout, "agents: wiring Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, Qwen Code, Factory Droid, Cline, pi, opencode, Kilo CLI\n") {
 		t.Fatalf("install: %+v", r)
 	}
 	if st := aj("status"); st.code != 0 {
@@ -228,7 +228,8 @@ func TestFailClosedReachesEveryAgent(t *testing.T) {
 	files := map[string]string{
 		"Claude Code": ".claude/settings.json", "Codex": ".codex/hooks.json", "Gemini CLI": ".gemini/settings.json",
 		"Copilot CLI": ".copilot/hooks/agentjail.json", "Cursor": ".cursor/hooks.json", "Cline": ".cline/hooks/PreToolUse",
-		"pi": ".pi/agent/extensions/agentjail.ts",
+		"Qwen Code": ".qwen/settings.json", "Factory Droid": ".factory/hooks.json",
+		"pi":       ".pi/agent/extensions/agentjail.ts",
 		"opencode": ".config/opencode/plugin/agentjail.js", "Kilo CLI": ".config/kilo/plugin/agentjail.js",
 	}
 	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
