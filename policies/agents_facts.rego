@@ -151,6 +151,9 @@ agent_hook_folders := {
 	"Documents/Cline/Hooks",
 }
 
+# agent_place_pattern: any of the agents' folders and places above, as text.
+agent_place_pattern := `/Library/Application Support/ClaudeCode|/Library/Application Support/Cursor|/Library/Application Support/Factory|/Library/Application Support/GeminiCli|/Library/Application Support/QwenCode|/etc/claude-code|/etc/codex|/etc/cursor|/etc/factory|/etc/gemini-cli|/etc/github-copilot|/etc/kilo|/etc/opencode|/etc/qwen-code|Documents/Cline/Hooks|\.claude|\.cline|\.codex|\.config/kilo|\.config/opencode|\.copilot|\.cursor|\.factory|\.gemini|\.github/copilot/settings\.json|\.github/hooks|\.kilo/kilo\.json|\.kilo/plugin|\.opencode/opencode\.json|\.opencode/plugin|\.pi|\.qwen`
+
 # agent_credentials: the files that hold an agent's login, relative to the home directory.
 agent_credentials := {
 	".claude/.credentials.json",

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -68,6 +69,24 @@ func agentFactsRego() string {
 	set("the machine-wide places of the agents' settings and hooks (Linux, macOS).", "agent_machine_places", func(f agentFacts) []string { return f.machine })
 	set("the programs that start an agent.", "agent_program_names", func(f agentFacts) []string { return f.programs })
 	set("folders, in a home or a project, every file of which is a hook an agent runs.", "agent_hook_folders", func(f agentFacts) []string { return f.hookFolders })
+	// One pattern for every folder and place above, for the pack's cheap
+	// test of whether a call could name one (names_guard_place): a
+	// regular expression is compiled once, where a loop over the sets
+	// would run on every call. A place that holds another (.claude in
+	// .claude/settings.json) is enough.
+	var places []string
+	for _, a := range agents.All {
+		places = append(places, slices.Concat([]string{a.Folder, a.HookFile}, a.UserPlaces, a.ProjectPlaces, a.Machine, a.HookFolders)...)
+	}
+	var marks []string
+	for _, p := range places {
+		held := p == "" || slices.ContainsFunc(places, func(q string) bool { return q != "" && q != p && strings.Contains(p, q) })
+		if !held && !slices.Contains(marks, regexp.QuoteMeta(p)) {
+			marks = append(marks, regexp.QuoteMeta(p))
+		}
+	}
+	slices.Sort(marks)
+	fmt.Fprintf(&b, "\n# agent_place_pattern: any of the agents' folders and places above, as text.\nagent_place_pattern := %s\n", "`"+strings.Join(marks, "|")+"`")
 	set("the files that hold an agent's login, relative to the home directory.", "agent_credentials", func(f agentFacts) []string { return f.credentials })
 	return b.String()
 }

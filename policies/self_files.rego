@@ -92,16 +92,11 @@ protected_place(p) if {
 # by the marks below; a configured home, policy folder or the socket by
 # its text; the socket's folder as a start of the socket. A settings
 # file named otherwise must get its mark here.
-names_guard_place(paths) if regex.match(`\.(agentjail|claude|codex|gemini|cursor|copilot|github)|managed-settings|gemini-cli|GeminiCli|Library/Launch|systemd|[*?]`, concat("\n", paths))
+names_guard_place(paths) if regex.match(guard_place_pattern, concat("\n", paths))
 
-# The agents' own folders and places, from their facts.
-names_guard_place(paths) if {
-	text := concat("\n", paths)
-	some mark in agent_place_marks
-	contains(text, mark)
-}
-
-agent_place_marks := ((agent_folders | agent_hook_places) | agent_machine_places) | agent_hook_folders
+# guard_place_pattern: agentjail's own marks, then every agent's folders
+# and places (agents_facts.rego).
+guard_place_pattern := concat("|", [`\.(agentjail|claude|codex|gemini|cursor|copilot|github)|managed-settings|gemini-cli|GeminiCli|Library/Launch|systemd|[*?]`, agent_place_pattern])
 
 names_guard_place(paths) if {
 	some place in [object.get(input.agentjail, "agentjail_home", ""), object.get(input.agentjail, "socket", "")]
