@@ -58,6 +58,10 @@ type Facts struct {
 	// HooksOff are the keys of its JSON settings that, set true, turn
 	// its hooks off (agentjail's too): an edit setting one is refused.
 	HooksOff []string
+	// GuardKeys are the top-level keys of its JSON settings that choose
+	// which hooks, plugins or extensions it loads: an edit that changes
+	// one (pi's "extensions": ["!agentjail.ts"]) is refused.
+	GuardKeys []string
 	// FailClosed is the key its hook entry holds, beside the hook's
 	// --fail-closed, that makes the agent block a call when the hook
 	// cannot start at all; install sets it with fail_mode: closed.

@@ -34,6 +34,7 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 			{Var: "XDG_CONFIG_HOME", Default: ".config", Files: []string{name + "/plugin/agentjail.js"}},
 		},
 		Credentials: []string{".local/share/" + name + "/auth.json"},
+		GuardKeys:   []string{"plugin"},
 		Switches: []agent.Switch{
 			{Flag: "--pure", Verdict: "deny", Why: name + " --pure loads no plugin, agentjail's included"},
 			{Env: envPrefix + "_PURE", Verdict: "deny", Why: name + " started with " + envPrefix + "_PURE loads no plugin, agentjail's included"},

@@ -20,6 +20,7 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 		{Var: "PI_CODING_AGENT_DIR", Default: ".pi/agent", Files: []string{"extensions/agentjail.ts"}},
 	},
 	Credentials: []string{".pi/agent/auth.json"},
+	GuardKeys:   []string{"extensions", "packages"},
 	FailClosed:  agent.Knob{Key: "failClosed", Value: true},
 	Switches: []agent.Switch{
 		{Flag: "--no-extensions", Verdict: "deny", Why: "pi --no-extensions loads no extension, agentjail's included"},

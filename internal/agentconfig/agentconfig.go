@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"github.com/agentjail/agentjail/agents"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -126,9 +127,11 @@ func agentByFacts(path string) string {
 
 // switchJudge is the judge of an agent with no judge of its own: the
 // file must stay a JSON object the agent can read when it holds our
-// hook, and must not set any of the agent's switches that turn its
-// hooks off (its facts' HooksOff) that were not set before; beside it,
-// Judge keeps agentjail-hook named (keepsHookName).
+// hook (comments allowed), must not set any of the agent's switches that
+// turn its hooks off (its facts' HooksOff) that were not set before, and
+// must leave alone the keys that choose which of its plugins or
+// extensions load (GuardKeys); beside it, Judge keeps agentjail-hook
+// named (keepsHookName).
 func switchJudge(name string) judge {
 	a, _ := agents.Named(name)
 	return func(cur, res []byte) string {
@@ -138,14 +141,19 @@ func switchJudge(name string) judge {
 			}
 			return ""
 		}
-		resDoc, ok := parseObject(res)
+		resDoc, ok := parseJSONC(res)
 		if !ok {
 			if strings.Contains(string(cur), hookBinary) {
 				return fmt.Sprintf("leave a settings file %s cannot read, agentjail's hook with it", a.Title)
 			}
 			return ""
 		}
-		curDoc, _ := parseObject(cur)
+		curDoc, _ := parseJSONC(cur)
+		for _, key := range a.GuardKeys {
+			if !reflect.DeepEqual(resDoc[key], curDoc[key]) {
+				return fmt.Sprintf("change %q, which chooses the plugins or extensions %s loads (agentjail's is one)", key, a.Title)
+			}
+		}
 		for _, key := range a.HooksOff {
 			if setAnywhere(resDoc, key) && !setAnywhere(curDoc, key) {
 				return fmt.Sprintf("set %q, which turns %s's hooks off, agentjail's included", key, a.Title)

@@ -82,3 +82,41 @@ func TestJudgeCodexNewWeakEntry(t *testing.T) {
 		t.Errorf("a full entry was refused: %s", p)
 	}
 }
+
+// The agents judged from their facts alone: their hooks-off keys, the
+// keys that choose their plugins or extensions, and our hook's name.
+func TestJudgeByFacts(t *testing.T) {
+	qwen := `{"$version": 4, "hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "` + hookCmd + `qwen", "timeout": 5}]}]}}`
+	droidSettings := `{"model": "m", "hooks": {"PreToolUse": []}}`
+	piSettings := `{"theme": "dark", "extensions": []}`
+	opencode := "{\n  // mine\n  \"model\": \"a\",\n  \"plugin\": []\n}\n"
+	tests := []struct {
+		name, agent, path, cur, res string
+		refused                     bool
+	}{
+		{"qwen: theme changed", "qwen", "/home/u/.qwen/settings.json", qwen, strings.Replace(qwen, `"$version": 4`, `"$version": 4, "ui": {"theme": "x"}`, 1), false},
+		{"qwen: all hooks off", "qwen", "/home/u/.qwen/settings.json", qwen, strings.Replace(qwen, `"$version": 4`, `"$version": 4, "disableAllHooks": true`, 1), true},
+		{"qwen: our hook removed", "qwen", "/home/u/.qwen/settings.json", qwen, `{"$version": 4}`, true},
+		{"qwen: a project's hooks off", "qwen", "/w/p/.qwen/settings.json", `{}`, `{"disableAllHooks": true}`, true},
+		{"droid: hooks disabled in a project", "droid", "/w/p/.factory/settings.json", droidSettings, `{"model": "m", "hooks": {"hooksDisabled": true}}`, true},
+		{"droid: model changed", "droid", "/w/p/.factory/settings.json", droidSettings, strings.Replace(droidSettings, `"m"`, `"n"`, 1), false},
+		{"pi: our extension excluded", "pi", "/w/p/.pi/settings.json", piSettings, `{"theme": "dark", "extensions": ["!agentjail.ts"]}`, true},
+		{"pi: theme changed", "pi", "/w/p/.pi/settings.json", piSettings, strings.Replace(piSettings, "dark", "light", 1), false},
+		{"opencode: a plugin added", "opencode", "/home/u/.config/opencode/opencode.json", opencode, strings.Replace(opencode, `"plugin": []`, `"plugin": ["./undo.js"]`, 1), true},
+		{"opencode: model changed, comments kept", "opencode", "/home/u/.config/opencode/opencode.json", opencode, strings.Replace(opencode, `"a"`, `"b"`, 1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Agent(tt.path, "/home/u"); got != tt.agent {
+				t.Fatalf("Agent(%s) = %q, want %q", tt.path, got, tt.agent)
+			}
+			p := switchJudge(tt.agent)([]byte(tt.cur), []byte(tt.res))
+			if p == "" {
+				p = keepsHookName([]byte(tt.cur), []byte(tt.res))
+			}
+			if (p != "") != tt.refused {
+				t.Errorf("problem %q, want refused=%v", p, tt.refused)
+			}
+		})
+	}
+}
