@@ -11,10 +11,11 @@ import (
 
 // literalsElsewhere are, for the agents that were here before each had
 // a folder, how many Go files outside their own places still name them
-// in a string literal: judges and switches written for one agent. The
-// numbers may only go down; an agent added since has none.
+// in a string literal (the engine's interned input values; Codex's
+// nested-launch judge). The numbers may only go down; an agent added
+// since has none.
 var literalsElsewhere = map[string]int{
-	"claude-code": 4, "codex": 3, "gemini": 2, "copilot": 2, "cursor": 2,
+	"claude-code": 1, "codex": 1, "gemini": 0, "copilot": 0, "cursor": 0,
 }
 
 // TestAddingAnAgent holds the structure that makes adding an agent
@@ -126,7 +127,10 @@ func filesNaming(t *testing.T, name string, own []string) []string {
 			return err
 		}
 		for _, line := range strings.Split(string(b), "\n") {
-			if strings.Contains(line, literal) && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+			if i := strings.Index(line, "//"); i >= 0 {
+				line = line[:i] // a comment names agents freely
+			}
+			if strings.Contains(line, literal) {
 				out = append(out, rel)
 				break
 			}

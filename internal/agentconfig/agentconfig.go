@@ -12,7 +12,13 @@ package agentconfig
 
 import (
 	"fmt"
+	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/agents/claude"
+	"github.com/agentjail/agentjail/agents/codex"
+	"github.com/agentjail/agentjail/agents/copilot"
+	"github.com/agentjail/agentjail/agents/cursor"
+	"github.com/agentjail/agentjail/agents/gemini"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -81,29 +87,47 @@ type ReadFunc func(path string) ([]byte, error)
 // file). It returns what the change would break, or "".
 type judge func(cur, res []byte) string
 
-// judges maps an agent name to its judge.
-var judges = map[string]judge{
-	"claude-code": judgeClaude,
-	"codex":       judgeCodex,
-	"gemini":      judgeGemini,
-	"cursor":      judgeCursor,
-	"copilot":     judgeCopilot,
+// ownJudge is an agent whose settings have a judge of their own here
+// (its NAME.go beside this file): which files are its, how a change of
+// one is judged, what it grants, and what code it would run beside
+// agentjail's hook (a reason for a person to confirm: Judgement.RunsCode).
+type ownJudge struct {
+	agent  agent.Agent
+	owns   func(path, home string) bool
+	judge  judge
+	grants func(cur, res []byte) []Grant
+	runs   func(cur, res []byte) []string
 }
+
+// ownJudges are those agents; every other agent is judged from its
+// facts (switchJudge).
+var ownJudges = []ownJudge{
+	{claude.Agent, func(p, _ string) bool { return ClaudeSettings(p) }, judgeClaude, claudeGrants, claudeRunsCode},
+	{codex.Agent, CodexConfig, judgeCodex, codexGrants, nil},
+	{gemini.Agent, GeminiSettings, judgeGemini, geminiGrants, nil},
+	{cursor.Agent, func(p, h string) bool { return CursorHooks(p, h) || CursorPermissions(p, h) }, judgeCursor, cursorGrants, nil},
+	{copilot.Agent, CopilotConfig, judgeCopilot, copilotGrants, nil},
+}
+
+// judges, grantJudges and codeJudges are ownJudges by agent name.
+var judges, grantJudges, codeJudges = func() (map[string]judge, map[string]func(cur, res []byte) []Grant, map[string]func(cur, res []byte) []string) {
+	j, g, c := map[string]judge{}, map[string]func(cur, res []byte) []Grant{}, map[string]func(cur, res []byte) []string{}
+	for _, o := range ownJudges {
+		j[o.agent.Name], g[o.agent.Name] = o.judge, o.grants
+		if o.runs != nil {
+			c[o.agent.Name] = o.runs
+		}
+	}
+	return j, g, c
+}()
 
 // Agent names the agent whose hook configuration path is, or "". home is
 // the user's home directory.
 func Agent(path, home string) string {
-	switch {
-	case ClaudeSettings(path):
-		return "claude-code"
-	case CodexConfig(path, home):
-		return "codex"
-	case GeminiSettings(path, home):
-		return "gemini"
-	case CursorHooks(path, home), CursorPermissions(path, home):
-		return "cursor"
-	case CopilotConfig(path, home):
-		return "copilot"
+	for _, o := range ownJudges {
+		if o.owns(path, home) {
+			return o.agent.Name
+		}
 	}
 	return agentByFacts(path)
 }
@@ -222,7 +246,7 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		judge = switchJudge(agent)
 	}
 	p := judge(cur, res)
-	if p == "" && agent != "claude-code" {
+	if p == "" && agent != claude.Agent.Name {
 		// Beside each agent's structural judge: a file that names
 		// agentjail-hook anywhere must keep naming it.
 		p = keepsHookName(cur, res)

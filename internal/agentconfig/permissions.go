@@ -3,6 +3,7 @@ package agentconfig
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentjail/agentjail/agents/codex"
 	"maps"
 	"regexp"
 	"slices"
@@ -35,17 +36,6 @@ func (g Grant) Map() map[string]any {
 
 // maxGrants bounds what one write reports.
 const maxGrants = 16
-
-// grantJudges maps an agent to what a change of its settings grants: cur
-// is the current content (nil when there is none), res what the call
-// leaves (nil when it deletes the file).
-var grantJudges = map[string]func(cur, res []byte) []Grant{
-	"claude-code": claudeGrants,
-	"codex":       codexGrants,
-	"gemini":      geminiGrants,
-	"cursor":      cursorGrants,
-	"copilot":     copilotGrants,
-}
 
 // grants collects a write's grants, up to maxGrants.
 type grants []Grant
@@ -246,7 +236,7 @@ func editGrants(agent, tool string, input map[string]any) []Grant {
 	for _, m := range editsOf(tool, input) {
 		old, _ := m["old_string"].(string)
 		repl, _ := m["new_string"].(string)
-		if agent == "codex" {
+		if agent == codex.Agent.Name {
 			codexTextGrants(&g, old, repl)
 			continue
 		}

@@ -154,13 +154,6 @@ func quietStatusLine(key string, v any) bool {
 	return false
 }
 
-// codeJudges say what code a change of an agent's settings would run
-// beside agentjail's hook, where the agent has such settings: each is a
-// reason for a human to confirm (Judgement.RunsCode).
-var codeJudges = map[string]func(cur, res []byte) []string{
-	"claude-code": claudeRunsCode,
-}
-
 // claudeRunsCode: a new PreToolUse hook that is not ours (it runs after
 // agentjail's check and may rewrite the tool's input), a new or changed
 // command setting (statusLine, apiKeyHelper ...), an env entry that
