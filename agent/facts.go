@@ -126,11 +126,15 @@ type Tool struct {
 	Fields     [][2]string
 }
 
-// Kinds are tools by kind, for Facts.Tools.
-func Kinds(tools map[string]Tool) map[string]string {
-	out := make(map[string]string, len(tools))
+// Kinds are tools by kind, for Facts.Tools, with more names (tool ->
+// kind) the adapter's table does not hold.
+func Kinds(tools map[string]Tool, more map[string]string) map[string]string {
+	out := make(map[string]string, len(tools)+len(more))
 	for name, t := range tools {
 		out[name] = t.Kind
+	}
+	for name, kind := range more {
+		out[name] = kind
 	}
 	return out
 }

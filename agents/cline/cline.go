@@ -7,7 +7,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is the Cline CLI.
 var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 	Name: "cline", Title: "Cline", Aliases: []string{"cline-cli"},
-	Tools:    agent.Kinds(tools),
+	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"cline"}, Packages: []string{"cline"},
 	Folder:        ".cline",
 	HookFile:      ".cline/hooks/PreToolUse",

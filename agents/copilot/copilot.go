@@ -7,7 +7,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is Copilot CLI.
 var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 	Name: "copilot", Title: "Copilot CLI", Aliases: []string{"copilot-cli", "github-copilot"},
-	Tools:    agent.Kinds(tools),
+	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"},
 	Folder:        ".copilot",
 	HookFile:      ".copilot/hooks/agentjail.json",

@@ -7,7 +7,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is Cursor.
 var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 	Name: "cursor", Title: "Cursor",
-	Tools:         agent.Kinds(tools),
+	Tools:         agent.Kinds(tools, nil),
 	Programs:      []string{"cursor-agent", "cursor"},
 	Folder:        ".cursor",
 	HookFile:      ".cursor/hooks.json",

@@ -7,7 +7,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is Factory Droid.
 var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 	Name: "droid", Title: "Factory Droid", Aliases: []string{"factory", "factory-droid"},
-	Tools:    mergeKinds(agent.Kinds(tools), map[string]string{"ApplyPatch": agent.KindEdit}),
+	Tools:    agent.Kinds(tools, map[string]string{"ApplyPatch": agent.KindEdit}),
 	Programs: []string{"droid"}, Packages: []string{"@factory/cli"},
 	Folder:        ".factory",
 	HookFile:      ".factory/hooks.json",
@@ -32,10 +32,3 @@ var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 		System:      "`/etc/factory/settings.json` (unit-tested, not run as another user)",
 	},
 }}
-
-func mergeKinds(a, b map[string]string) map[string]string {
-	for k, v := range b {
-		a[k] = v
-	}
-	return a
-}

@@ -9,7 +9,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 	Name: "gemini", Title: "Gemini CLI", Aliases: []string{"gemini-cli"},
 	// ShellTool is the name its tools.core and tools.exclude settings
 	// give the shell.
-	Tools:    mergeKinds(agent.Kinds(tools), map[string]string{"ShellTool": agent.KindShell}),
+	Tools:    agent.Kinds(tools, map[string]string{"ShellTool": agent.KindShell}),
 	Programs: []string{"gemini"}, Packages: []string{"@google/gemini-cli"},
 	Folder:        ".gemini",
 	HookFile:      ".gemini/settings.json",
@@ -39,10 +39,3 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		System:      "`/etc/gemini-cli/settings.json`",
 	},
 }}
-
-func mergeKinds(a, b map[string]string) map[string]string {
-	for k, v := range b {
-		a[k] = v
-	}
-	return a
-}

@@ -21,7 +21,7 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 	config := ".config/" + name
 	return agent.Facts{
 		Name: name, Title: title,
-		Tools:    agent.Kinds(tools),
+		Tools:    agent.Kinds(tools, nil),
 		Programs: []string{name}, Packages: []string{pkg},
 		Folder:        config,
 		HookFile:      config + "/plugin/agentjail.js",

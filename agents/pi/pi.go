@@ -8,7 +8,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is pi.
 var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 	Name: "pi", Title: "pi", Aliases: []string{"pi-coding-agent"},
-	Tools:    agent.Kinds(tools),
+	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"pi"}, Packages: []string{"@mariozechner/pi-coding-agent"},
 	Folder:        ".pi",
 	HookFile:      ".pi/agent/extensions/agentjail.ts",

@@ -7,7 +7,7 @@ import "github.com/agentjail/agentjail/agent"
 // Agent is Qwen Code.
 var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 	Name: "qwen", Title: "Qwen Code", Aliases: []string{"qwen-code"},
-	Tools:    agent.Kinds(tools),
+	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"qwen"}, Packages: []string{"@qwen-code/qwen-code"},
 	Folder:        ".qwen",
 	HookFile:      ".qwen/settings.json",
