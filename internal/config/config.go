@@ -57,6 +57,20 @@ type Config struct {
 	ProductionContexts []string `mapstructure:"production_contexts"`
 	// Notifications turns the desktop notification on deny on or off.
 	Notifications bool `mapstructure:"notifications"`
+	// Approvals says who asks the person when a policy wants one to
+	// approve a call: "agent" (the agent's own prompt where it has one,
+	// agentjail's approvals where it has none), "agentjail" (agentjail's
+	// approvals for every agent) or "both" (agentjail's first, then the
+	// agent's own prompt where it has one).
+	Approvals string `mapstructure:"approvals"`
+	// ApprovalTimeout is how long a held call waits for a person before
+	// it is denied; 0 holds nothing (an agent that cannot ask gets a deny
+	// that says a person must approve). Install writes it into the hook
+	// command (--hold) and each agent's own hook timeout above it.
+	ApprovalTimeout time.Duration `mapstructure:"approval_timeout"`
+	// GrantExpiry is how long an "Allow for this session" or "Always in
+	// this project" grant lasts.
+	GrantExpiry time.Duration `mapstructure:"grant_expiry"`
 	// OrgRoots are bundle roots besides agentjail/org that an org bundle
 	// may carry, such as system/log for the org's own decision-log mask;
 	// a bundle with any other root is refused.
@@ -83,7 +97,10 @@ func Default() Config {
 		EvalTimeout: 500 * time.Millisecond,
 		LogLevel:    "info",
 		// Notifications are on unless config.yaml turns them off.
-		Notifications: true,
+		Notifications:   true,
+		Approvals:       "agent",
+		ApprovalTimeout: 60 * time.Second,
+		GrantExpiry:     24 * time.Hour,
 	}
 }
 
@@ -98,10 +115,18 @@ const (
 	MaxReadTimeout = 5 * time.Second
 	MinHookTimeout = 300 * time.Millisecond
 	MaxHookTimeout = 60 * time.Second
+	// A person needs a few seconds to read a call; past ten minutes an
+	// agent's own hook timeout (which install sets above it) is long
+	// enough to look like a hang. A grant lasts between a minute and 30
+	// days.
+	MinApprovalTimeout = 5 * time.Second
+	MaxApprovalTimeout = 10 * time.Minute
+	MinGrantExpiry     = time.Minute
+	MaxGrantExpiry     = 30 * 24 * time.Hour
 )
 
 // durationKeys are the keys that hold a duration.
-var durationKeys = []string{"hook_timeout", "read_timeout", "eval_timeout"}
+var durationKeys = []string{"hook_timeout", "read_timeout", "eval_timeout", "approval_timeout", "grant_expiry"}
 
 // RequestBudget is how long the daemon may spend on one decide request,
 // from accepting the connection to writing the answer: the hook's
@@ -153,6 +178,9 @@ func Parse(path string, text []byte) (Config, error) {
 	v.SetDefault("production_contexts", []string{})
 	v.SetDefault("notifications", def.Notifications)
 	v.SetDefault("org_roots", []string{})
+	v.SetDefault("approvals", def.Approvals)
+	v.SetDefault("approval_timeout", def.ApprovalTimeout)
+	v.SetDefault("grant_expiry", def.GrantExpiry)
 	if err := v.ReadConfig(bytes.NewReader(text)); err != nil {
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 			return def, fmt.Errorf("%s: line %s: not valid YAML: %s", path, m[1], m[2])
@@ -219,6 +247,17 @@ func (c Config) validate() error {
 	if c.EvalTimeout >= c.RequestBudget() {
 		return fmt.Errorf("eval_timeout must be below %v (hook_timeout %v minus its margin), not %v; lower eval_timeout or raise hook_timeout", c.RequestBudget(), c.HookTimeout, c.EvalTimeout)
 	}
+	switch c.Approvals {
+	case "agent", "agentjail", "both":
+	default:
+		return fmt.Errorf("approvals must be \"agent\", \"agentjail\" or \"both\", not %q", c.Approvals)
+	}
+	if c.ApprovalTimeout != 0 && (c.ApprovalTimeout < MinApprovalTimeout || c.ApprovalTimeout > MaxApprovalTimeout) {
+		return fmt.Errorf("approval_timeout must be 0 (hold nothing) or between %v and %v, not %v", MinApprovalTimeout, MaxApprovalTimeout, c.ApprovalTimeout)
+	}
+	if c.GrantExpiry < MinGrantExpiry || c.GrantExpiry > MaxGrantExpiry {
+		return fmt.Errorf("grant_expiry must be between %v and %v, not %v", MinGrantExpiry, MaxGrantExpiry, c.GrantExpiry)
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -243,6 +282,11 @@ func checkDurations(v *viper.Viper) error {
 		switch x := v.Get(key).(type) {
 		case time.Duration:
 			// a default
+		case int:
+			if x == 0 && key == "approval_timeout" {
+				continue // 0 holds nothing: no unit needed
+			}
+			return fmt.Errorf("%s: %v has no unit: write a number with a unit, such as %s: 500ms (ms, s or m)", key, x, key)
 		case nil:
 			return fmt.Errorf("%s is empty: write a duration with a unit, such as %s: 500ms", key, key)
 		case string:

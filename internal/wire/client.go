@@ -131,11 +131,62 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) (
 	if err != nil {
 		return nil, fmt.Errorf("sending to the agentjail daemon: %w", err)
 	}
-	body, err := readAnswer(conn)
+	body, rest, err := readAnswerAfter(conn, nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading the agentjail daemon's answer: %w", err)
 	}
+	if req.HoldMillis <= 0 {
+		return body, nil
+	}
+	held, ok := heldIn(body)
+	if !ok {
+		return body, nil
+	}
+	// The daemon holds the call for a person: wait as long as it says,
+	// never longer than this hook may (the agent's own timeout was set
+	// above HoldMillis), and a little more for its answer to arrive.
+	wait := time.Duration(min(held.WaitMillis, req.HoldMillis))*time.Millisecond + HoldSlack
+	conn.SetDeadline(time.Now().Add(wait))
+	body, _, err = readAnswerAfter(conn, rest)
+	if err != nil {
+		return nil, &HoldError{Held: held, Err: err}
+	}
 	return body, nil
+}
+
+// HoldSlack is how much longer than the hold a hook waits for the
+// daemon's answer, and install's margin above it.
+const HoldSlack = 2 * time.Second
+
+// HoldError is a held call whose answer never came (the daemon stopped,
+// or did not answer in time): the policies had asked for a person, so
+// the hook answers as for an ask, not by its fail mode.
+type HoldError struct {
+	Held Held
+	Err  error
+}
+
+func (e *HoldError) Error() string {
+	return fmt.Sprintf("waiting for a person to approve this call (%s): %v", e.Held.ID, e.Err)
+}
+
+func (e *HoldError) Unwrap() error { return e.Err }
+
+// heldIn reads a Held frame's body: {"held":{"id":...,"wait_ms":...}}.
+func heldIn(body []byte) (Held, bool) {
+	var value []byte
+	if !ObjectMembers(body, func(key string, v []byte) {
+		if key == "held" {
+			value = v
+		}
+	}) || isNull(value) {
+		return Held{}, false
+	}
+	var h Held
+	if json.Unmarshal(value, &h) != nil || h.ID == "" || h.WaitMillis <= 0 {
+		return Held{}, false
+	}
+	return h, true
 }
 
 // Status asks the daemon how it is doing.

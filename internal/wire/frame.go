@@ -54,14 +54,27 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 // read: the daemon writes each answer with one write, so header and body
 // arrive together.
 func readAnswer(r io.Reader) ([]byte, error) {
-	buf := make([]byte, 4<<10)
-	n, err := io.ReadAtLeast(r, buf, 4)
-	if err != nil {
-		return nil, err
+	body, _, err := readAnswerAfter(r, nil)
+	return body, err
+}
+
+// readAnswerAfter is readAnswer for a stream of which some bytes were
+// read already (rest, the tail of the last read): it returns the body
+// and the bytes read past it, which begin the next frame (a held call's
+// answer follows its Held frame on one connection).
+func readAnswerAfter(r io.Reader, rest []byte) (body, more []byte, err error) {
+	buf := make([]byte, max(4<<10, len(rest)))
+	n := copy(buf, rest)
+	if n < 4 {
+		m, err := io.ReadAtLeast(r, buf[n:], 4-n)
+		if err != nil {
+			return nil, nil, err
+		}
+		n += m
 	}
 	size := binary.BigEndian.Uint32(buf)
 	if size > MaxFrame {
-		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("request is %s, over the %s limit", Size(int(size)), Size(MaxFrame))}
+		return nil, nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("request is %s, over the %s limit", Size(int(size)), Size(MaxFrame))}
 	}
 	end := 4 + int(size)
 	if end > len(buf) {
@@ -72,10 +85,11 @@ func readAnswer(r io.Reader) ([]byte, error) {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, err
+			return nil, nil, err
 		}
+		n = end
 	}
-	return buf[4:end], nil
+	return buf[4:end], buf[end:n], nil
 }
 
 // Size renders a byte count for messages: "512 B", "1.0 MiB".

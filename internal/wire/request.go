@@ -21,7 +21,7 @@ import (
 // when the caller has made it. A request of a field the hook never sends
 // (Recent) takes WriteFrame's path too: it is not the hook's to speed.
 func requestFrame(req *Request, eventValid bool) ([]byte, error) {
-	if req.Recent != nil || len(req.Event) > 0 && !eventValid && !json.Valid(req.Event) {
+	if req.Recent != nil || req.Answer != nil || req.Revoke != nil || len(req.Event) > 0 && !eventValid && !json.Valid(req.Event) {
 		return marshalFrame(req)
 	}
 	b := make([]byte, 4, 4+len(req.Event)+256)
@@ -52,6 +52,13 @@ func requestFrame(req *Request, eventValid bool) ([]byte, error) {
 	}
 	if req.HookFailClosed {
 		b = append(b, `,"hook_fail_closed":true`...)
+	}
+	if req.HoldMillis != 0 {
+		b = append(b, `,"hold_ms":`...)
+		b = strconv.AppendInt(b, req.HoldMillis, 10)
+	}
+	if req.ShowCodes {
+		b = append(b, `,"show_codes":true`...)
 	}
 	if req.HookStartMillis != 0 {
 		b = append(b, `,"hook_start_ms":`...)

@@ -57,6 +57,16 @@ type Request struct {
 	HookStartMillis int64 `json:"hook_start_ms,omitempty"`
 	// Recent says which decisions an OpRecent request wants.
 	Recent *RecentQuery `json:"recent,omitempty"`
+	// HoldMillis is how long the hook may hold a call the policies want
+	// a person to approve (its --hold flag, which install wrote with the
+	// agent's own hook timeout above it); 0: it may not (see Held).
+	HoldMillis int64 `json:"hold_ms,omitempty"`
+	// ShowCodes asks OpPending for the one-time codes: `agentjail
+	// pending` in a terminal.
+	ShowCodes bool `json:"show_codes,omitempty"`
+	// Answer is OpAnswer's, Revoke OpRevoke's.
+	Answer *ApprovalAnswer `json:"answer,omitempty"`
+	Revoke *Revoke         `json:"revoke,omitempty"`
 	// CallerUID is the uid of the process that sent the request, read
 	// by the daemon from the socket's peer credentials, never from the
 	// request; nil until then.
@@ -73,6 +83,10 @@ type Response struct {
 	Decision *Decision `json:"decision,omitempty"`
 	Status   *Status   `json:"status,omitempty"`
 	Recent   *Recent   `json:"recent,omitempty"`
+	// Held is the first frame of a held call (see Held); Approvals
+	// answers the approval ops.
+	Held      *Held      `json:"held,omitempty"`
+	Approvals *Approvals `json:"approvals,omitempty"`
 }
 
 // RecentQuery asks for the latest decisions the daemon keeps in memory
