@@ -47,6 +47,13 @@ type Adapter interface {
 	Render(event map[string]any, d *wire.Decision) Answer
 }
 
+// Prompter is an adapter whose agent shows the person its own prompt
+// for an ask from a hook, for this event. An agent whose adapter is not
+// one cannot: agentjail asks the person itself (see Render's ask).
+type Prompter interface {
+	Prompts(event map[string]any) bool
+}
+
 // Answer is what the hook prints and how it exits.
 type Answer struct {
 	Stdout []byte

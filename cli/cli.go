@@ -117,6 +117,10 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 		newLogsCmd(),
 		newReloadCmd(),
 		newTrayCmd(),
+		newPendingCmd(),
+		newApproveCmd(),
+		newDenyCmd(),
+		newGrantsCmd(),
 		newPolicyCmd(),
 		newVersionCmd(),
 	)

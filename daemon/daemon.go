@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
@@ -132,6 +133,9 @@ type Daemon struct {
 	// callers are the connections each user holds (system mode; see
 	// maxPerCaller).
 	callers callers
+	// approvals are the calls held for a person and the grants people
+	// gave (see approvals.go).
+	approvals *approval.Store
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -178,6 +182,10 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		waiting:   make(chan struct{}, maxWaiting),
 		others:    make(chan struct{}, maxInFlight-hookReserve),
 		decisions: decisionlog.New(decisionlog.Options{Path: opts.DecisionLog}),
+	}
+	d.approvals = approval.New(approval.Options{GrantsFile: filepath.Join(opts.Home, "grants.json"), GrantExpiry: dec.Config().GrantExpiry})
+	if err := d.approvals.LoadError(); err != nil {
+		log.Warn("the grants are not in force", "err", err)
 	}
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = d.newWatcher()
@@ -319,6 +327,13 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 	}
 	defer release()
 	var body []byte
+	slot := false
+	freeSlot := func() {
+		if slot {
+			slot = false
+			<-d.inFlight
+		}
+	}
 	if overShare {
 		// Past its user's share (see maxPerCaller): drained without a
 		// slot and denied, so a flood costs this user's calls alone.
@@ -340,7 +355,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
 			return
 		}
-		defer func() { <-d.inFlight }()
+		slot = true
+		defer freeSlot()
 		body, err = wire.ReadFrame(br)
 	}
 	release()
@@ -367,7 +383,16 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	resp, after := d.serve(ctx, body, cfg, accepted, caller)
+	resp, after, h := d.serve(ctx, body, cfg, accepted, caller)
+	if h != nil {
+		// A call held for a person waits without a request slot: its
+		// decision is made, and the slots are for calls being decided.
+		freeSlot()
+		if resp = d.hold(ctx, conn, h, cfg); resp == nil {
+			after(false)
+			return
+		}
+	}
 	err = writeResponse(conn, resp)
 	if err != nil {
 		d.log.Warn("the answer could not be delivered", "err", err)
@@ -453,7 +478,10 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 // serve answers one request body, and returns what to do once the
 // answer is sent (log a decision, told whether it was delivered), if
 // anything.
-func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int) (*wire.Response, func(delivered bool)) {
+//
+// A call held for a person (see approvals.go) is answered later: its
+// held is returned, and its after logs the answer it got.
+func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int) (*wire.Response, func(delivered bool), *held) {
 	var req wire.Request
 	err := json.Unmarshal(body, &req)
 	req.CallerUID = &caller // from the peer credentials, whatever the body said
@@ -462,20 +490,20 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			// An event nested past what Go decodes, from a client that
 			// sent it anyway: ask, as for one nested past wire.MaxDepth.
 			d.decider.count(wire.Ask)
-			return &wire.Response{Decision: tooDeepDecision(d.decider.current.Load().engine.Revision())}, nil
+			return &wire.Response{Decision: tooDeepDecision(d.decider.current.Load().engine.Revision())}, nil, nil
 		}
-		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil
+		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil, nil
 	}
 	if req.Op != wire.OpDecide || req.Source != "" {
 		if !d.takeOther() {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBusy, Message: "the daemon is busy with the agents' calls and keeps the rest of its capacity for them; try again in a moment"}}, nil
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBusy, Message: "the daemon is busy with the agents' calls and keeps the rest of its capacity for them; try again in a moment"}}, nil, nil
 		}
 		defer d.releaseOther()
 	}
 	switch req.Op {
 	case wire.OpDecide:
 		if req.Source != "" && req.Source != wire.SourceTry {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown source %q: a decide request comes from the hook (no source) or from %q", req.Source, wire.SourceTry)}}, nil
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown source %q: a decide request comes from the hook (no source) or from %q", req.Source, wire.SourceTry)}}, nil, nil
 		}
 		hookTimeout := time.Duration(req.HookTimeoutMillis) * time.Millisecond
 		if req.Source == "" && req.HookTimeoutMillis > 0 {
@@ -488,7 +516,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)
 		if err != nil {
-			return &wire.Response{Error: err}, nil
+			return &wire.Response{Error: err}, nil, nil
 		}
 		if req.Source == "" {
 			// A try is the user testing a policy, not an agent's call.
@@ -506,9 +534,18 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		// whereas the logging below runs after the write, when a later
 		// request's may have run first.
 		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
-		return &wire.Response{Decision: dec}, func(delivered bool) {
-			d.logDecisionAs(caller, req.Source, in, dec, delivered, repeat)
+		var h *held
+		var granted *decisionlog.Approval
+		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
+			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller)
 		}
+		return &wire.Response{Decision: dec}, func(delivered bool) {
+			final, appr := dec, granted
+			if h != nil && h.final != nil {
+				final, appr = h.final, h.approval
+			}
+			d.logApproved(caller, req.Source, in, final, appr, delivered, repeat)
+		}, h
 	case wire.OpStatus:
 		st := d.Status()
 		if d.opts.System {
@@ -523,19 +560,21 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 				st.LoadErrors = append(st.LoadErrors, errs...)
 			}
 		}
-		return &wire.Response{Status: st}, nil
+		return &wire.Response{Status: st}, nil, nil
 	case wire.OpReload:
 		d.decider.Load(ctx)
 		d.logLoad()
-		return &wire.Response{Status: d.Status()}, nil
+		return &wire.Response{Status: d.Status()}, nil, nil
+	case wire.OpPending, wire.OpAnswer, wire.OpGrants, wire.OpRevoke:
+		return d.serveApprovals(&req, caller), nil, nil
 	case wire.OpRecent:
 		rec, werr := d.recent(req.Recent, caller)
 		if werr != nil {
-			return &wire.Response{Error: werr}, nil
+			return &wire.Response{Error: werr}, nil, nil
 		}
-		return &wire.Response{Recent: rec}, nil
+		return &wire.Response{Recent: rec}, nil, nil
 	}
-	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload and recent", req.Op)}}, nil
+	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload, recent, pending, answer, grants and revoke", req.Op)}}, nil, nil
 }
 
 // decideBy decides req on a worker and answers by deadline whatever
@@ -615,6 +654,12 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 // delivered is logged all the same, marked, since the agent did not
 // hear it.
 func (d *Daemon) logDecisionAs(uid int, source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
+	d.logApproved(uid, source, in, dec, nil, delivered, repeat)
+}
+
+// logApproved is logDecisionAs for a call a person or a grant settled
+// (appr; nil for any other).
+func (d *Daemon) logApproved(uid int, source string, in map[string]any, dec *wire.Decision, appr *decisionlog.Approval, delivered, repeat bool) {
 	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is
 		// in the log already.
@@ -622,6 +667,18 @@ func (d *Daemon) logDecisionAs(uid int, source string, in map[string]any, dec *w
 		return
 	}
 	rec := record(in, dec)
+	if appr != nil {
+		rec.Approval = appr
+		if len(rec.RuleIDs) == 0 {
+			// Allowed by a person or a grant: the rules that asked.
+			for _, r := range dec.Rules {
+				if r.Kind == wire.Ask {
+					rec.RuleIDs = append(rec.RuleIDs, r.ID)
+					rec.Reasons = append(rec.Reasons, r.Msg)
+				}
+			}
+		}
+	}
 	if uid >= 0 && d.opts.System {
 		rec.UID = &uid
 	}
@@ -665,6 +722,7 @@ func (d *Daemon) Status() *wire.Status {
 }
 
 func (d *Daemon) logLoad() {
+	d.approvals.SetGrantExpiry(d.decider.Config().GrantExpiry)
 	// Every load ends here: the opa: section may have changed with it.
 	d.syncFleet()
 	if d.opts.LogLevel != nil {

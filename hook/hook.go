@@ -38,11 +38,15 @@ const DefaultTimeout = 2 * time.Second
 
 // Options configures one run. Main fills it from the command line.
 type Options struct {
-	Timeout    time.Duration // zero means DefaultTimeout
-	FailClosed bool          // deny instead of allow when the call cannot be checked
-	Agent      string        // the agent the hook was installed for (--agent); "" means claude-code; an event unmistakably another agent's is read and answered as that agent's
-	Client     *wire.Client  // nil means the default socket
-	FailLog    string        // "" means wire.FailLogPath(); "-" disables recording
+	Timeout time.Duration // zero means DefaultTimeout
+	// Hold is how long this hook may hold a call the policies want a
+	// person to approve (--hold, written by install with the agent's own
+	// hook timeout above it); zero holds nothing.
+	Hold       time.Duration
+	FailClosed bool         // deny instead of allow when the call cannot be checked
+	Agent      string       // the agent the hook was installed for (--agent); "" means claude-code; an event unmistakably another agent's is read and answered as that agent's
+	Client     *wire.Client // nil means the default socket
+	FailLog    string       // "" means wire.FailLogPath(); "-" disables recording
 	// State is the daemon's state file for the failure path: "" means
 	// wire.HookStatePath(), "-" none. When it says fail_mode: closed the
 	// hook fails closed even without --fail-closed.
@@ -62,7 +66,7 @@ type Options struct {
 }
 
 // usage is what --help prints.
-const usage = `Usage: agentjail-hook [--timeout 2s] [--fail-closed] [--agent claude-code] < event.json
+const usage = `Usage: agentjail-hook [--timeout 2s] [--hold 60s] [--fail-closed] [--agent claude-code] < event.json
 
 agentjail-hook is run by the agent before each tool call: it reads the
 agent's hook event as JSON on stdin, asks the agentjail daemon for a
@@ -77,6 +81,10 @@ daemon and asks it within its deadline.
 
 Flags:
   --timeout DURATION  give up on the daemon after this long (default 2s)
+  --hold DURATION     how long a call may wait for a person to approve it
+                      in agentjail's menu bar, notification or terminal
+                      (install writes it; the agent's own hook timeout must
+                      be longer); 0 (default) holds nothing
   --fail-closed       block calls that cannot be checked
   --agent NAME        the agent whose event format stdin carries: claude-code
                       (default), codex, gemini, copilot or cursor; an event
@@ -116,6 +124,7 @@ func parseFlags(args []string) (Options, error) {
 	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
 	flags.StringVar(&opts.Agent, "agent", agents.Default, "the agent whose event format stdin carries: "+strings.Join(agents.Names(), ", "))
 	flags.BoolVar(&opts.System, "system", false, "ask the system daemon")
+	flags.DurationVar(&opts.Hold, "hold", 0, "how long a call may wait for a person")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return opts, err
@@ -130,6 +139,9 @@ func parseFlags(args []string) (Options, error) {
 			opts.Timeout = DefaultTimeout
 		}
 		return opts, err
+	}
+	if opts.Hold < 0 {
+		opts.Hold = 0
 	}
 	if opts.Timeout <= 0 {
 		err := fmt.Errorf("--timeout must be positive, got %v; using %v", opts.Timeout, DefaultTimeout)
@@ -199,7 +211,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if client == nil {
 		client = &wire.Client{}
 	}
-	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed, HookStartMillis: start.UnixMilli()}
+	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed, HookStartMillis: start.UnixMilli(), HoldMillis: opts.Hold.Milliseconds()}
 	dec, err := client.DecideBrief(ctx, req)
 	started := ""
 	var absent *wire.Absence
@@ -224,6 +236,13 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 				dec, err = retry(ctx, client, req)
 			}
 		}
+	}
+	var lost *wire.HoldError
+	if errors.As(err, &lost) {
+		// The policies asked for a person and the daemon held the call,
+		// but its answer never came: answer as for an ask, never by the
+		// fail mode (which may be open).
+		dec, err = &wire.Decision{Verdict: wire.Ask, Reason: fmt.Sprintf("agentjail held this call for a person to approve (%s) and lost the daemon's answer: %v", lost.Held.ID, lost.Err)}, nil
 	}
 	if err != nil {
 		return unreachable(ctx, opts, stdout, stderr, len(event), err, started, absent)

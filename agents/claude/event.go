@@ -38,6 +38,10 @@ func JSON(v wire.Verdict, reason string) []byte {
 	return agent.EncodeJSON(ClaudeOutput{ClaudeSpecific{HookEventName: "PreToolUse", PermissionDecision: string(v), PermissionDecisionReason: reason}})
 }
 
+// Prompts: Claude Code shows its own prompt for an ask (in `claude -p`
+// it acts as a deny: set approvals: agentjail there).
+func (claude) Prompts(map[string]any) bool { return true }
+
 // Render, as measured against the real Claude Code:
 //
 //	deny                 stdout JSON "deny", reason on stderr, exit 2

@@ -82,6 +82,11 @@ type copilotOutput struct {
 	PermissionDecisionReason string `json:"permissionDecisionReason"`
 }
 
+// Prompts: Copilot CLI asks for an ask when run interactively; headless
+// (-p) it denies ("unable to ask user"), and its event does not say
+// which: set approvals: agentjail for headless runs.
+func (copilot) Prompts(map[string]any) bool { return true }
+
 // Render, per Copilot CLI's contract:
 //
 //	deny        stdout {"permissionDecision":"deny","permissionDecisionReason":R}, exit 0

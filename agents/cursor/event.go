@@ -103,6 +103,12 @@ type cursorOutput struct {
 	AgentMessage string `json:"agent_message,omitempty"`
 }
 
+// Prompts: Cursor asks for an ask, except before a file read, where it
+// can only allow or deny.
+func (cursor) Prompts(event map[string]any) bool {
+	return agent.Str(event, "hook_event_name") != "beforeReadFile"
+}
+
 // Render, per Cursor's contract:
 //
 //	deny        stdout {"permission":"deny","user_message":R,"agent_message":R}, exit 0

@@ -98,6 +98,9 @@ func personMustApprove(reason string) string {
 	return strings.TrimRight(reason, ". ") + ". A person must approve this call: where no one can be asked, ask the user to run it themselves in a terminal, or to allow it in agentjail's policies (`agentjail try` shows which rule fired)."
 }
 
+// Prompts: Qwen Code shows its own prompt for an ask.
+func (qwen) Prompts(map[string]any) bool { return true }
+
 // Render, as measured against the real Qwen Code (0.24.4):
 //
 //	deny        stdout JSON "deny", the reason on stderr, exit 2 (Qwen Code

@@ -50,6 +50,27 @@ type Record struct {
 	// UID is the uid of the call's process, from the socket's peer
 	// credentials: the system daemon serves every local user.
 	UID *int `json:"uid,omitempty"`
+	// Approval is set for a call the policies asked a person about that
+	// agentjail held, or that a grant allowed.
+	Approval *Approval `json:"approval,omitempty"`
+}
+
+// Approval says how a held call ended, or which grant allowed a call.
+type Approval struct {
+	// ID is the pending call's id ("" for a grant).
+	ID string `json:"id,omitempty"`
+	// By is "person", "timeout" (nobody answered), "gone" (the agent
+	// gave up waiting), "wrong codes", or "grant".
+	By string `json:"by"`
+	// Via is where the person answered: tray, notification or terminal.
+	Via string `json:"via,omitempty"`
+	// Scope is once, session or project for a person's allow, and the
+	// grant's scope for a grant; Grant the grant made or used.
+	Scope string `json:"scope,omitempty"`
+	Grant string `json:"grant,omitempty"`
+	// Digest is the hash of exactly the call that was answered.
+	Digest       string `json:"digest,omitempty"`
+	WaitedMillis int64  `json:"waited_ms,omitempty"`
 }
 
 // SourceTry is Record.Source for `agentjail try` (wire.SourceTry).
