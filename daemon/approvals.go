@@ -13,6 +13,7 @@ import (
 	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -72,7 +73,8 @@ func agentPrompts(req *wire.Request) bool {
 func (d *Daemon) hold(ctx context.Context, conn net.Conn, h *held, cfg config.Config) *wire.Response {
 	started := time.Now()
 	deadline := started.Add(h.wait)
-	id, ok := d.approvals.Open(h.call, deadline)
+	ticket, ok := d.approvals.Open(h.call, deadline)
+	id := ticket.ID
 	if !ok {
 		d.log.Warn("too many calls wait for a person; this one was not held", "max", approval.MaxPending)
 		return &wire.Response{Decision: h.ask}
@@ -82,7 +84,7 @@ func (d *Daemon) hold(ctx context.Context, conn net.Conn, h *held, cfg config.Co
 		// The hook could not be told: nobody waits for this answer.
 		ctx, cancel := context.WithCancel(ctx)
 		cancel()
-		d.ended(h, d.approvals.Wait(ctx, id, func() string { return "gone" }), started)
+		d.ended(h, d.approvals.Wait(ctx, ticket, func() string { return "gone" }), started)
 		return nil
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
@@ -96,7 +98,7 @@ func (d *Daemon) hold(ctx context.Context, conn net.Conn, h *held, cfg config.Co
 		conn.Read(b[:])
 		gone(errHookGone)
 	}()
-	o := d.approvals.Wait(ctx, id, func() string {
+	o := d.approvals.Wait(ctx, ticket, func() string {
 		if errors.Is(context.Cause(ctx), errHookGone) {
 			return "gone"
 		}
@@ -124,7 +126,7 @@ func (d *Daemon) ended(h *held, o approval.Outcome, started time.Time) {
 		dec.Reason = fmt.Sprintf("%s. A person denied this call in agentjail's %s: do not run it again unless the user asks you to.", ask, viaWords(o.Via))
 	case o.By == "wrong codes":
 		dec.Verdict = wire.Deny
-		dec.Reason = fmt.Sprintf("%s. agentjail denied this call after %d wrong approval codes.", ask, approval.MaxWrongCodes)
+		dec.Reason = fmt.Sprintf("%s. agentjail denied this call after %s.", ask, plural.Of(approval.MaxWrongCodes, "wrong approval code"))
 	default:
 		dec.Verdict = wire.Deny
 		dec.Reason = fmt.Sprintf("%s. agentjail held this call for a person to approve and nobody answered within %v, so it is blocked: ask the user to approve it in agentjail's menu bar or notification, or with `agentjail pending` and `agentjail approve` in their own terminal, and then try again.", ask, roundWait(time.Since(started)))

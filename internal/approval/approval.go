@@ -162,12 +162,18 @@ func (s *Store) Watch(f func(Change)) {
 	s.mu.Unlock()
 }
 
+// Ticket is a call Open made wait: Wait waits on it.
+type Ticket struct {
+	ID string
+	p  *pending
+}
+
 // Open makes call wait for a person until deadline; ok is false when
 // MaxPending calls already wait.
-func (s *Store) Open(call Call, deadline time.Time) (id string, ok bool) {
+func (s *Store) Open(call Call, deadline time.Time) (t Ticket, ok bool) {
 	now := s.opts.Now()
 	digest := call.Digest()
-	id = newID()
+	id := newID()
 	p := &pending{call: call, done: make(chan Outcome, 1)}
 	p.code = s.codeFor(id, digest)
 	uid := call.UID
@@ -181,7 +187,7 @@ func (s *Store) Open(call Call, deadline time.Time) (id string, ok bool) {
 	s.mu.Lock()
 	if len(s.pending) >= MaxPending {
 		s.mu.Unlock()
-		return "", false
+		return Ticket{}, false
 	}
 	s.pending[id] = p
 	s.order = append(s.order, id)
@@ -190,24 +196,18 @@ func (s *Store) Open(call Call, deadline time.Time) (id string, ok bool) {
 	for _, f := range watch {
 		f(Change{Opened: true, Pending: s.withCode(p)})
 	}
-	return id, true
+	return Ticket{ID: id, p: p}, true
 }
 
 // Wait waits for id's answer until ctx ends: then the call is closed as
 // ended says (a timeout, or its hook gone).
-func (s *Store) Wait(ctx context.Context, id string, ended func() string) Outcome {
-	s.mu.Lock()
-	p := s.pending[id]
-	s.mu.Unlock()
-	if p == nil {
-		return Outcome{By: ended()}
-	}
+func (s *Store) Wait(ctx context.Context, t Ticket, ended func() string) Outcome {
 	select {
-	case o := <-p.done:
+	case o := <-t.p.done:
 		return o
 	case <-ctx.Done():
-		s.finish(id, Outcome{By: ended()})
-		return <-p.done
+		s.finish(t.ID, Outcome{By: ended()})
+		return <-t.p.done
 	}
 }
 
