@@ -168,8 +168,11 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	}
 	who = clip(safetext.Line(who), agentWidth)
 	rules := safetext.Line(strings.Join(r.RuleIDs, ","))
+	if a := r.Approval; a != nil {
+		rules += " " + approvalWords(a) // last, so the columns stay put
+	}
 	if r.Undelivered {
-		rules += " (undelivered)" // last, so the columns stay put
+		rules += " (undelivered)"
 	}
 	uid := ""
 	if p.uid {
@@ -180,6 +183,25 @@ func (p *logPrinter) print(r decisionlog.Record) {
 		uid = fmt.Sprintf("%-*s  ", uidWidth, uid)
 	}
 	fmt.Fprintf(p.out, "%-19s  %s  %s%-*s  %-*s  %-*s  %s\n", r.Time.Local().Format(timeLayout), verdict, uid, agentWidth, who, toolWidth, tool, summaryWidth, summary, rules)
+}
+
+// approvalWords says how a held call ended, or which grant allowed it.
+func approvalWords(a *decisionlog.Approval) string {
+	switch a.By {
+	case "person":
+		w := "(by a person in the " + safetext.Line(a.Via)
+		if a.Grant != "" {
+			w += ", grant " + safetext.Line(a.Grant) + " for the " + safetext.Line(a.Scope)
+		}
+		return w + ")"
+	case "grant":
+		return "(by grant " + safetext.Line(a.Grant) + ")"
+	case "timeout":
+		return "(nobody answered)"
+	case "gone":
+		return "(the agent stopped waiting)"
+	}
+	return "(" + safetext.Line(a.By) + ")"
 }
 
 // Column widths of the table. MCP tool names run long

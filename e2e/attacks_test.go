@@ -271,7 +271,10 @@ func attackEnv(t *testing.T) *env {
 		}
 	}
 	os.MkdirAll(e.ajHome, 0o700)
-	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\n"), 0o600); err != nil {
+	// The rows judge verdicts: an ask is answered at once (a deny saying
+	// a human must approve, where the agent cannot ask), not held for a
+	// person.
+	if err := os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("policy_dirs: ["+strconv.Quote(teamDir)+"]\napproval_timeout: 0\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The user rule compares, so it cannot fail on odd input shapes: those

@@ -97,9 +97,14 @@ func runProcess(t *testing.T, environ []string, dir, name string, args []string,
 }
 
 // installFor wires the hook into one agent with the real installer and
-// starts the daemon; cleanup uninstalls everything and stops it.
+// starts the daemon; cleanup uninstalls everything and stops it. Unless
+// the test wrote a config.yaml of its own, an ask is held for a person
+// 5 s, not the default minute (install writes the hold into the hook).
 func installFor(t *testing.T, e *env, agent string) {
 	t.Helper()
+	if _, err := os.Stat(filepath.Join(e.ajHome, "config.yaml")); err != nil {
+		writeConfig(t, e, "approval_timeout: 5s\n")
+	}
 	if r := ajRun(t, e, "install", "--for", agent); r.code != 0 {
 		t.Fatalf("agentjail install --for %s: exit %d\n%s%s", agent, r.code, r.stdout, r.stderr)
 	}

@@ -174,7 +174,7 @@ func TestRealCline(t *testing.T) {
 		reason := tryReason(t, e, work.dir, askClass)
 		head := work.head(t, e)
 		out := run(t, shell(askClass))
-		cancelled(t, out, reasonCore(reason), "A human must approve")
+		cancelled(t, out, reasonCore(reason), "nobody answered")
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
 		}

@@ -43,6 +43,7 @@ func TestRealCodex(t *testing.T) {
 	_, configPath, hooksPath := writeCodexHome(t, e, api, "  # a local model server")
 	before := takeSnapshot(configPath, hooksPath)
 
+	writeConfig(t, e, "approval_timeout: 60s\n")
 	installFor(t, e, "codex")
 	rec := recordHook(t, e)
 
@@ -146,15 +147,59 @@ func TestRealCodex(t *testing.T) {
 		}
 	})
 
-	t.Run("an ask-class command is denied with our reason, not run", func(t *testing.T) {
-		reason := tryReason(t, e, work.dir, askClass)
+	// An ask-class command waits for a person: Codex cannot ask.
+	t.Run("an ask-class command waits and runs once a person approves it in a terminal", func(t *testing.T) {
 		head := work.head(t, e)
+		answer := answerFromTerminal(t, e, "approve")
 		got := run(t, askClass)
-		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "A human must approve") {
-			t.Errorf("tool result:\n%s\nwant our reason (%s) and that a human must approve", got, reason)
+		a := answeredBy(t, answer)
+		if a.call.agent != "codex" || !strings.Contains(a.call.listing, askClass) || !strings.Contains(a.call.listing, "git.discard_work") {
+			t.Errorf("agentjail pending showed:\n%s", a.call.listing)
+		}
+		if now := work.head(t, e); now == head {
+			t.Errorf("the approved reset did not run; tool result:\n%s", got)
+		}
+		if strings.Contains(got, a.call.code) {
+			t.Errorf("the model saw the one-time code:\n%s", got)
+		}
+		if c := rec.one(t); c.Code != 0 || c.Stdout != "" || !strings.Contains(c.Args, "--hold") {
+			t.Errorf("hook %q answered exit %d, stdout %q; want Codex's silent no objection", c.Args, c.Code, c.Stdout)
+		}
+		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
+	})
+
+	t.Run("an ask-class command a person denies is not run and the model hears why", func(t *testing.T) {
+		head := work.head(t, e)
+		answer := answerFromTerminal(t, e, "deny")
+		got := run(t, askClass)
+		a := answeredBy(t, answer)
+		if !strings.Contains(got, "A person denied this call") || strings.Contains(got, a.call.code) {
+			t.Errorf("tool result:\n%s", got)
+		}
+		if now := work.head(t, e); now != head {
+			t.Errorf("the denied reset ran: HEAD moved from %s to %s", head, now)
+		}
+		loggedApproval(t, e, a.call.id, "deny", "person", "terminal")
+	})
+
+	t.Run("an ask-class command nobody answers is denied with how to approve", func(t *testing.T) {
+		writeConfig(t, e, "approval_timeout: 5s\n")
+		defer writeConfig(t, e, "approval_timeout: 60s\n")
+		head := work.head(t, e)
+		reason := tryReason(t, e, work.dir, askClass)
+		got := run(t, askClass)
+		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "nobody answered within 5s") || !strings.Contains(got, "agentjail approve") {
+			t.Errorf("tool result:\n%s\nwant our reason (%s), that nobody answered and how to approve", got, reason)
 		}
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
+		}
+	})
+
+	t.Run("the agent cannot approve its own call", func(t *testing.T) {
+		got := run(t, "agentjail approve 0a1b2c3d --code 123456")
+		if !strings.Contains(got, "Command blocked by PreToolUse hook") || !strings.Contains(got, "only a person") {
+			t.Errorf("tool result:\n%s", got)
 		}
 	})
 

@@ -59,6 +59,7 @@ func TestRealCopilot(t *testing.T) {
 	filesBefore := dirFiles(hooksDir)
 	before := takeSnapshot(filesBefore...)
 
+	writeConfig(t, e, "approval_timeout: 30s\n")
 	installFor(t, e, "copilot")
 	rec := recordHook(t, e)
 
@@ -147,6 +148,21 @@ func TestRealCopilot(t *testing.T) {
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
 		}
+	})
+
+	// Headless, Copilot CLI cannot ask and its event does not say so:
+	// approvals: agentjail holds the call for a person instead.
+	t.Run("with approvals: agentjail an ask-class command runs once a person approves it", func(t *testing.T) {
+		writeConfig(t, e, "approvals: agentjail\napproval_timeout: 30s\n")
+		defer writeConfig(t, e, "approval_timeout: 30s\n")
+		head := work.head(t, e)
+		answer := answerFromTerminal(t, e, "approve")
+		got := run(t, askClass, "--allow-all-tools")
+		a := answeredBy(t, answer)
+		if a.call.agent != "copilot" || work.head(t, e) == head || strings.Contains(got, a.call.code) {
+			t.Errorf("agentjail pending showed:\n%s\ntool result:\n%s", a.call.listing, got)
+		}
+		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
 	})
 
 	t.Run("uninstall leaves the hooks folder as it was", func(t *testing.T) {

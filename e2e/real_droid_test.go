@@ -155,14 +155,14 @@ func TestRealDroid(t *testing.T) {
 		}
 	})
 
-	t.Run("an ask-class command is not run and the model hears a human must approve", func(t *testing.T) {
+	t.Run("an ask-class command nobody approves is not run and the model hears why", func(t *testing.T) {
 		// --auto high: Droid would run the reset on its own, and runs a
 		// JSON ask too, so the ask comes as a deny.
 		reason := tryReason(t, e, work.dir, askClass)
 		head := work.head(t, e)
 		got := run(t, execute(askClass, "medium"), "high")
-		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "A human must approve") {
-			t.Errorf("tool result:\n%s\nwant our reason (%s) and that a human must approve", got, reason)
+		if !strings.Contains(got, reasonCore(reason)) || !strings.Contains(got, "nobody answered") {
+			t.Errorf("tool result:\n%s\nwant our reason (%s) and that nobody answered in time", got, reason)
 		}
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)

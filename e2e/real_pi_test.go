@@ -170,8 +170,8 @@ export default function (pi) {
 		reason := tryReason(t, e, work.dir, askClass)
 		head := work.head(t, e)
 		got, _ := run(t, bash(askClass))
-		if !strings.HasPrefix(got, reasonCore(reason)) || !strings.Contains(got, "A human must approve") {
-			t.Errorf("tool result:\n%s\nwant our reason (%s) and that a human must approve", got, reason)
+		if !strings.HasPrefix(got, reasonCore(reason)) || !strings.Contains(got, "nobody answered") {
+			t.Errorf("tool result:\n%s\nwant our reason (%s) and that nobody answered in time", got, reason)
 		}
 		if now := work.head(t, e); now != head {
 			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)

@@ -26,7 +26,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 		Events:      "`PreToolUse`, a subagent's calls included ([subagents](#subagents))",
 		NoObjection: "no output",
 		Deny:        "JSON deny + reason on stderr, exit 2",
-		Ask:         "JSON ask (a headless `claude -p` denies)",
+		Ask:         "JSON ask (a headless `claude -p` denies: set `approvals: agentjail` to have agentjail hold it for a person)",
 		Fails:       "the tool runs; with `fail_mode: closed` the entry sets `onFailure: block` and the hook denies",
 		Subagents:   "guarded: the hook fires for every call a subagent makes (2.1.330)",
 		System:      "`/etc/claude-code/managed-settings.d/50-agentjail.json`",

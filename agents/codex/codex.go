@@ -30,7 +30,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 		Events:      "`PreToolUse`",
 		NoObjection: "empty stdout (Codex rejects a JSON allow)",
 		Deny:        "reason on stderr, exit 2; the model reads `Command blocked by PreToolUse hook: <reason>. Command: <cmd>`",
-		Ask:         "**cannot ask**: a deny whose reason says a human must approve and how",
+		Ask:         "**cannot ask**: held for a person's approval (menu bar, notification, `agentjail approve`) up to `approval_timeout`, then no objection or a deny whose reason says who denied, or that nobody answered and how to approve",
 		Fails:       "the tool runs (Codex has no fail-closed switch); `fail_mode: closed` makes the hook itself deny when the daemon is unreachable",
 		Subagents:   "not checked",
 		System:      "`/etc/codex/requirements.toml`",

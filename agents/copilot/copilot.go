@@ -32,7 +32,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		Events:      "`preToolUse` (`toolArgs` a JSON object in 1.0.102; a JSON string is read too)",
 		NoObjection: "no output (an allow widens its prompts)",
 		Deny:        "`{\"permissionDecision\":\"deny\",…}` on stdout, exit 0",
-		Ask:         "JSON ask (headless denies)",
+		Ask:         "JSON ask (headless denies: set `approvals: agentjail` to have agentjail hold it for a person)",
 		Fails:       "an error blocks the tool; a timeout runs it",
 		Subagents:   "not checked",
 		System:      "`/etc/github-copilot/policy.d/agentjail.json`",

@@ -26,7 +26,7 @@ var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 		Events:      "`PreToolUse` (no `tool_use_id`)",
 		NoObjection: "no output (a JSON allow skips Droid's own gate)",
 		Deny:        "JSON deny + reason on stderr, exit 2; the model reads `Error: <reason>`",
-		Ask:         "**answered as a deny** (a JSON ask lets the call run): its reason says a human must approve",
+		Ask:         "**cannot ask** (a JSON ask lets the call run): held for a person's approval (menu bar, notification, `agentjail approve`) up to `approval_timeout`, then no objection or a deny",
 		Fails:       "exit 1, garbage and a timeout run the tool; a project's `.factory/settings.json` with `hooks.hooksDisabled` turns every hook off with no trust step (only the organisation's `allowManagedHooksOnly` closes it)",
 		Subagents:   "not checked",
 		System:      "`/etc/factory/settings.json` (unit-tested, not run as another user)",
