@@ -2,7 +2,11 @@
 // file) and its adapter (event.go).
 package cline
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is the Cline CLI.
 var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
@@ -19,6 +23,8 @@ var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 		{Var: "CLINE_DIR", Default: ".cline", Files: []string{"hooks/PreToolUse"}},
 	},
 	Credentials: []string{".cline/data/secrets.json"},
+	// Cline stops a hook after 120 s; no setting changes it.
+	HookTimeout: agent.Timeout{Fixed: 120 * time.Second},
 	Table: agent.Row{
 		Proven:      "3.0.65",
 		Install:     "an executable `~/.cline/hooks/PreToolUse` of ours (`$CLINE_DIR/hooks`); a `PreToolUse` of the user's is never overwritten: install refuses",

@@ -2,7 +2,11 @@
 // file) and its adapter (event.go).
 package gemini
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Gemini CLI.
 var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
@@ -27,6 +31,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		{Env: "GEMINI_CLI_TRUST_WORKSPACE", Verdict: "ask", Why: "gemini started with GEMINI_CLI_TRUST_WORKSPACE may distrust the folder, and then skips every settings hook, agentjail's included"},
 		{Env: "GEMINI_RESTRICTED_MODE", Verdict: "ask", Why: "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
 	},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Millisecond},
 	Table: agent.Row{
 		Proven:      "0.61.0",
 		Install:     "`hooks.BeforeTool` in `~/.gemini/settings.json`, comments kept",

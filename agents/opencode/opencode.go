@@ -3,7 +3,11 @@
 // the plugin that runs the hook from inside both (plugin.js).
 package opencode
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is opencode.
 var Agent = agent.Agent{Adapter: NewAdapter("opencode", "opencode"), Facts: facts()}
@@ -39,6 +43,8 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 			{Flag: "--pure", Verdict: "deny", Why: name + " --pure loads no plugin, agentjail's included"},
 			{Env: envPrefix + "_PURE", Verdict: "deny", Why: name + " started with " + envPrefix + "_PURE loads no plugin, agentjail's included"},
 		},
+		// The plugin's own wait, in its settings line.
+		HookTimeout: agent.Timeout{Key: "timeoutMs", Unit: time.Millisecond},
 		Table: agent.Row{
 			Install:     "agentjail's plugin `~/.config/" + name + "/plugin/agentjail.js` (`plugins/` where that is the folder in use), which runs the hook from `tool.execute.before`",
 			Events:      "`tool.execute.before` (sent to the hook as `{\"hook_event_name\":\"tool.execute.before\",\"client\":\"" + name + "\",\"tool\",\"args\",…}`), for every tool, MCP and task included",

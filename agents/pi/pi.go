@@ -3,7 +3,11 @@
 // hook from inside pi (extension.ts).
 package pi
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is pi.
 var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
@@ -26,6 +30,8 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 		{Flag: "--no-extensions", Verdict: "deny", Why: "pi --no-extensions loads no extension, agentjail's included"},
 		{Flag: "-ne", Verdict: "deny", Why: "pi -ne loads no extension, agentjail's included"},
 	},
+	// The extension's own wait, in its settings line.
+	HookTimeout: agent.Timeout{Key: "timeoutMs", Unit: time.Millisecond},
 	Table: agent.Row{
 		Proven:      "0.73.1",
 		Install:     "agentjail's extension `~/.pi/agent/extensions/agentjail.ts` (`$PI_CODING_AGENT_DIR/extensions`), which runs the hook from pi's `tool_call` event",
