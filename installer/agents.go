@@ -478,7 +478,7 @@ func isDir(path string) bool {
 // agentHookCommand is the hook command for an agent other than Claude
 // Code: the installed hook with --agent.
 func (o Options) agentHookCommand(agent string) string {
-	return o.HookCommandLine() + " --agent " + agent
+	return o.hookCommandLine(o.holdFor(agent)) + " --agent " + agent
 }
 
 // projectFiles are the files of the project in o.ProjectDir that an

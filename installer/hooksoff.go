@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
@@ -248,6 +249,7 @@ type hookFlags struct {
 	program    string
 	failClosed bool
 	timeout    string
+	hold       string // "" without --hold: nothing held
 }
 
 func parseHookFlags(cmd string) hookFlags {
@@ -270,9 +272,21 @@ func parseHookFlags(cmd string) hookFlags {
 			f.timeout = fields[i+2]
 		case strings.HasPrefix(a, "-timeout="):
 			f.timeout = strings.TrimPrefix(a, "-timeout=")
+		case a == "-hold" && i+2 < len(fields):
+			f.hold = fields[i+2]
+		case strings.HasPrefix(a, "-hold="):
+			f.hold = strings.TrimPrefix(a, "-hold=")
 		}
 	}
 	return f
+}
+
+// holdDuration is the hook's --hold; 0 without one.
+func (f hookFlags) holdDuration() (time.Duration, error) {
+	if f.hold == "" {
+		return 0, nil
+	}
+	return time.ParseDuration(f.hold)
 }
 
 // splitCommand splits a command line as quoteArg writes one: words
