@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -146,6 +147,9 @@ func checkHold(t *testing.T, name, path string, u hookUse, wantHold, clineHold s
 	if run := hookRun(hook, hold); own < run+agentMargin {
 		t.Errorf("%s (%s): the agent waits %v, the hook may take %v", name, path, own, run)
 	}
+	if p := agentTimeoutProblem(name, u, f, hold); p != "" {
+		t.Errorf("%s (%s): %s", name, path, p)
+	}
 }
 
 func agentPartNamed(name string) agentPart {
@@ -174,6 +178,78 @@ func TestAgentsHaveATimeout(t *testing.T) {
 		case a.Key != "" && a.Unit <= 0:
 			t.Errorf("%s: the key %q has no unit", p.name(), a.Key)
 		}
+	}
+}
+
+// Status says when the installed hook's hold is not config.yaml's
+// approval_timeout, and when an agent's own timeout no longer leaves the
+// hook room for its hold; install puts both right.
+func TestHoldProblems(t *testing.T) {
+	o := agentOptions(t, AgentNames()...)
+	t.Setenv("PATH", t.TempDir())
+	o.ApprovalTimeout = 60 * time.Second
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	problems := func(oo Options) map[string][]string {
+		out := map[string][]string{}
+		for _, a := range Agents(oo) {
+			if len(a.Problems) > 0 {
+				out[a.Name] = a.Problems
+			}
+		}
+		return out
+	}
+	if p := problems(o); len(p) != 0 {
+		t.Fatalf("as installed: %v", p)
+	}
+	tests := []struct {
+		name string
+		hold time.Duration
+		want string
+	}{
+		{"config holds longer", 90 * time.Second, "has --hold 1m0s but config.yaml sets approval_timeout 1m30s, which install writes as --hold 1m30s: run `agentjail install`"},
+		{"config holds nothing", 0, "has --hold 1m0s but config.yaml sets approval_timeout 0s, which install writes as no --hold: run `agentjail install`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			oo := o
+			oo.ApprovalTimeout = tt.hold
+			p := problems(oo)
+			for _, name := range AgentNames() {
+				if len(p[name]) != 1 || !strings.Contains(p[name][0], tt.want) {
+					t.Errorf("%s: %v", name, p[name])
+				}
+			}
+		})
+	}
+
+	// Claude Code's timeout cut by hand below the hold.
+	settings := read(t, o.SettingsPath())
+	write(t, o.SettingsPath(), strings.Replace(settings, `"timeout": 67`, `"timeout": 30`, 1))
+	p := problems(o)
+	if len(p) != 1 || len(p["claude-code"]) != 1 || !strings.Contains(p["claude-code"][0], "Claude Code stops the hook after 30s, but the hook may take 1m4s (--timeout 2s, --hold 1m0s)") {
+		t.Errorf("Claude Code's timeout below the hold: %v", p)
+	}
+	write(t, o.SettingsPath(), settings)
+
+	// A hook installed before holds: no --hold, timeouts of 5s.
+	old := o
+	old.ApprovalTimeout = 0
+	if err := Install(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	p = problems(o)
+	for _, name := range AgentNames() {
+		if len(p[name]) != 1 || !strings.Contains(p[name][0], "has no --hold but config.yaml sets approval_timeout 1m0s, which install writes as --hold 1m0s") {
+			t.Errorf("%s: %v", name, p[name])
+		}
+	}
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if p := problems(o); len(p) != 0 {
+		t.Errorf("after install again: %v", p)
 	}
 }
 
