@@ -32,7 +32,7 @@ var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 		NoObjection: "no output",
 		Deny:        "`{\"cancel\":true,\"errorMessage\":…}`, exit 0: **a cancel stops the whole run** (a subagent's, for its calls) before the tool runs; the model is not told why, the user sees `[abort] aborted by another client`, and `cline` exits 0",
 		Ask:         "**cannot ask**: the same cancel, its message saying a human must approve",
-		Fails:       "only the printed JSON counts: any exit code, garbage or a timeout (120 s) runs the tool",
+		Fails:       "only the printed JSON counts: any exit code, garbage or a timeout (120 s, not settable) runs the tool, so install holds a call for a person at most 113 s here (with the default `hook_timeout`)",
 		Subagents:   "guarded: `spawn_agent` subagents run the hook (checked by hand, not in the end-to-end test)",
 		System:      "none: Cline reads hooks only from each user's and project's folders; install says so",
 	},

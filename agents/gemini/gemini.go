@@ -39,7 +39,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		NoObjection: "no output",
 		Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2",
 		Ask:         "**answered as a deny** (an ask hangs a headless run and the hook cannot tell an interactive run)",
-		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is 5 s) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
+		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is `hook_timeout` + `approval_timeout` + 5 s: 67 s by default, 5 s holding nothing) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
 		Subagents:   "not checked",
 		System:      "`/etc/gemini-cli/settings.json`",
 	},

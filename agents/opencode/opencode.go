@@ -51,7 +51,7 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 			NoObjection: "no output: the call goes on to " + title + "'s own permission rules, which it never widens",
 			Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2; the plugin throws the reason and the model reads it as the tool's result",
 			Ask:         "**cannot ask** from a plugin: a deny whose reason says a human must approve",
-			Fails:       "the plugin bounds its wait (the hook timeout + 3 s) and fails closed unless the hook is installed with `--fail-closed=false`; `--pure` or `" + envPrefix + "_PURE` loads no plugin, ours included (a nested launch with it is refused)",
+			Fails:       "the plugin bounds its wait (`hook_timeout` + `approval_timeout` + 5 s: 67 s by default, 5 s holding nothing) and fails closed unless the hook is installed with `--fail-closed=false`; `--pure` or `" + envPrefix + "_PURE` loads no plugin, ours included (a nested launch with it is refused)",
 			Subagents:   "the `task` call that starts one reaches the hook; the subagent runs in the same process under the same plugin (its own calls not driven here)",
 			System:      "none: `/etc/" + name + "` holds only `" + name + ".json`, no plugin folder; install says so",
 		},

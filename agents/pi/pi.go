@@ -39,7 +39,7 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 		NoObjection: "no output; pi has no permission gate of its own headless, so nothing is widened",
 		Deny:        "reason on stderr, exit 2; the extension returns `{block: true, reason}` and the model reads the reason as the tool's result",
 		Ask:         "**cannot ask** from print mode: a deny whose reason says a human must approve",
-		Fails:       "the extension bounds its wait (the hook timeout + 3 s) and then follows `fail_mode`: the call runs with a warning, or is blocked with `fail_mode: closed`; any other extension, loaded in the same process, could undo ours",
+		Fails:       "the extension bounds its wait (`hook_timeout` + `approval_timeout` + 5 s: 67 s by default, 5 s holding nothing) and then follows `fail_mode`: the call runs with a warning, or is blocked with `fail_mode: closed`; any other extension, loaded in the same process, could undo ours",
 		Subagents:   "none built in; the example subagent extension starts `pi` again, which loads the same extension (not run here)",
 		System:      "none: pi reads extensions only from each user's and project's folders",
 	},
