@@ -1,6 +1,9 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // Agent is everything agentjail knows about one agent: its facts and
 // the adapter that reads its events and writes its answers. Each agent's
@@ -66,6 +69,10 @@ type Facts struct {
 	// --fail-closed, that makes the agent block a call when the hook
 	// cannot start at all; install sets it with fail_mode: closed.
 	FailClosed Knob
+	// HookTimeout is how the agent bounds one run of the hook: install
+	// sets it above the hook's own deadline and its hold, since most
+	// agents run the tool when they stop a hook that is late.
+	HookTimeout Timeout
 	// Table is the agent's row in the agents table (docs/agents.md).
 	Table Row
 }
@@ -83,6 +90,17 @@ type Switch struct {
 type Knob struct {
 	Key   string
 	Value any
+}
+
+// Timeout is how an agent bounds one run of its hook: Key is the key of
+// the hook's entry that sets the bound, counted in Unit; Fixed is a bound
+// of the agent's own that no entry changes, so install holds a call no
+// longer than it leaves room for. The zero Timeout is an agent whose
+// bound agentjail neither sets nor knows.
+type Timeout struct {
+	Key   string
+	Unit  time.Duration
+	Fixed time.Duration
 }
 
 // Root is one variable that moves an agent's configuration, and where

@@ -60,7 +60,8 @@ Codex's [features] hooks = false, Copilot CLI's disableAllHooks) is
 wired with a warning saying which key to change.
 
 --for takes several, comma-separated. Running it again changes nothing,
-except to apply config.yaml's fail_mode and hook_timeout to every entry.
+except to apply config.yaml's fail_mode, hook_timeout and approval_timeout
+to every entry.
 --dry-run prints what would change.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -71,9 +72,9 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 			if system {
 				o.DryRun, o.Out = dryRun, cmd.OutOrStdout()
 				o.ServeUsers, o.ManagedHooksOnly, o.ServiceUser = serve, managedOnly, serviceUser
-				var fromConfig bool
-				o.FailClosed, o.HookTimeout, fromConfig = systemHookConfig()
-				o.ManagedHooksOnly = o.ManagedHooksOnly || fromConfig
+				sysCfg := systemHookConfig()
+				o = withConfig(o, sysCfg)
+				o.ManagedHooksOnly = o.ManagedHooksOnly || sysCfg.System.ManagedHooksOnly
 				if err := installer.InstallSystem(cmd.Context(), o); err != nil {
 					return exitWith(ExitError, "%v", err)
 				}
@@ -103,16 +104,21 @@ except to apply config.yaml's fail_mode and hook_timeout to every entry.
 	return cmd
 }
 
-// systemHookConfig is the fail mode and hook timeout a system install
-// writes: /etc/agentjail/config.yaml's, failing closed unless it says
-// fail_mode: open.
-func systemHookConfig() (failClosed bool, timeout time.Duration, managedOnly bool) {
+// systemHookConfig is the configuration a system install writes into
+// the hooks (see withConfig): /etc/agentjail/config.yaml's, failing
+// closed unless it says fail_mode: open.
+func systemHookConfig() config.Config {
 	sys := paths.System()
 	if _, err := os.Stat(sys.ConfigFile()); err != nil {
-		return true, 0, false // the first install writes fail_mode: closed
+		cfg := config.Default()
+		cfg.FailMode = "closed" // the first install writes fail_mode: closed
+		return cfg
 	}
 	in := daemon.ConfigInForce(sys.Config)
-	return in.Config.FailMode != "open" || in.Err != nil, in.Config.HookTimeout, in.Config.System.ManagedHooksOnly
+	if in.Config.FailMode != "open" || in.Err != nil {
+		in.Config.FailMode = "closed"
+	}
+	return in.Config
 }
 
 func newUninstallCmd() *cobra.Command {
@@ -199,15 +205,17 @@ func installConfig(w io.Writer) (config.Config, error) {
 		fmt.Fprintf(w, "warning: %s; install writes that one into the agents' settings\n", safetext.Line(in.Describe(localClock)))
 		return in.Config, nil
 	}
-	return config.Config{}, exitWith(ExitError, "%s; fix config.yaml first: install writes its fail_mode and hook_timeout into the agents' settings", in.Describe(localClock))
+	return config.Config{}, exitWith(ExitError, "%s; fix config.yaml first: install writes its fail_mode, hook_timeout and approval_timeout into the agents' settings", in.Describe(localClock))
 }
 
 // localClock names a time as status does.
 func localClock(t time.Time) string { return t.Local().Format(timeLayout) }
 
-// withConfig sets what install writes from the configuration in force.
+// withConfig sets what install writes from the configuration in force:
+// the hook's fail mode, deadline and hold, and each agent's own timeout
+// above them.
 func withConfig(o installer.Options, cfg config.Config) installer.Options {
-	o.FailClosed, o.HookTimeout = cfg.FailMode == "closed", cfg.HookTimeout
+	o.FailClosed, o.HookTimeout, o.ApprovalTimeout = cfg.FailMode == "closed", cfg.HookTimeout, cfg.ApprovalTimeout
 	return o
 }
 

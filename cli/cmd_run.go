@@ -255,13 +255,11 @@ func agentHealth(cfg config.Config) ([]wire.Problem, bool) {
 }
 
 // agentOptions are the installer's options for checking the agents
-// against a config: where the files are, and the fail mode and hook
-// timeout every entry should carry.
+// against a config: where the files are, and the fail mode, hook
+// timeout and hold every entry should carry.
 func agentOptions(cfg config.Config) installer.Options {
-	return installer.Options{
-		Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user",
-		FailClosed: cfg.FailMode == "closed", HookTimeout: cfg.HookTimeout,
-	}
+	o := installer.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user"}
+	return withConfig(o, cfg)
 }
 
 type discard struct{}

@@ -38,8 +38,10 @@ func clientSocket() string {
 func newClient() *wire.Client { return &wire.Client{Socket: clientSocket()} }
 
 // systemAgentOptions are the installer's options for checking the
-// agents' machine-wide hooks in system mode.
+// agents' machine-wide hooks in system mode, against what a system
+// install writes from /etc/agentjail/config.yaml.
 func systemAgentOptions() installer.Options {
 	sys := paths.System()
-	return installer.Options{System: true, Home: sys.Config, UserHome: paths.UserHome(), Socket: sys.Socket, FailClosed: true}
+	o := installer.Options{System: true, Home: sys.Config, UserHome: paths.UserHome(), Socket: sys.Socket}
+	return withConfig(o, systemHookConfig())
 }

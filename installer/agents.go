@@ -478,7 +478,7 @@ func isDir(path string) bool {
 // agentHookCommand is the hook command for an agent other than Claude
 // Code: the installed hook with --agent.
 func (o Options) agentHookCommand(agent string) string {
-	return o.HookCommandLine() + " --agent " + agent
+	return o.hookCommandLine(o.holdFor(agent)) + " --agent " + agent
 }
 
 // projectFiles are the files of the project in o.ProjectDir that an
@@ -542,7 +542,8 @@ type AgentState struct {
 	Off []string `json:"switched_off,omitempty"`
 	// Problems are what is wrong with a wired agent's entries: the hook
 	// program missing or not executable, flags that differ from
-	// config.yaml's fail_mode or hook_timeout. Further checks of an
+	// config.yaml's fail_mode, hook_timeout or approval_timeout, an
+	// agent timeout too short for the hook's run. Further checks of an
 	// entry (such as whether Codex still trusts it) add theirs here.
 	Problems []string `json:"problems,omitempty"`
 	// NoFolder: found by its program alone, its own folder missing, so
@@ -572,9 +573,10 @@ func (a AgentState) Summary() string {
 // Agents reports every agent the installer knows, in its order: whether
 // it is found on this machine, whether its configuration has the hook,
 // whether a switch of its own keeps the hook from running, and what is
-// wrong with its entries, judged against o's FailClosed and HookTimeout
-// (config.yaml's). It reads, never writes; a file that cannot be read or
-// parsed counts as not wired (install then says what is wrong with it).
+// wrong with its entries, judged against o's FailClosed, HookTimeout
+// and ApprovalTimeout (config.yaml's). It reads, never writes; a file
+// that cannot be read or parsed counts as not wired (install then says
+// what is wrong with it).
 func Agents(o Options) []AgentState {
 	out := make([]AgentState, 0, len(agentParts))
 	for _, p := range agentParts {

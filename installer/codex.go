@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,17 +50,13 @@ func (codexPart) problems(o Options) []string {
 	return nil
 }
 
-// codexEntry is the hooks.json entry. Codex's timeout is in seconds and,
-// like Claude Code's, a little longer than the hook's own deadline.
+// codexEntry is the hooks.json entry. Codex's timeout is agentTimeout,
+// in seconds, like Claude Code's.
 func (o Options) codexEntry() HookEntry {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
 		Type:    "command",
 		Command: o.agentHookCommand("codex"),
-		Timeout: int(math.Ceil(hook.Seconds())) + 3,
+		Timeout: int(o.agentTimeout() / time.Second),
 	}}}
 }
 

@@ -2,7 +2,6 @@ package installer
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -35,20 +34,16 @@ func (o Options) copilotHooksPath() string {
 func (p copilotPart) found(o Options) bool { return foundByFacts(p, o.copilotHome()) }
 
 // copilotFile is the whole hooks file: preToolUse runs the hook with a
-// timeout (seconds) a little longer than the hook's deadline; Copilot
+// timeout of agentTimeout (in seconds); Copilot
 // runs the tool when a hook times out, and blocks it when a hook fails.
 func (o Options) copilotFile() []byte {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	return mustJSONIndent(map[string]any{
 		"version": 1,
 		"hooks": map[string]any{
 			"preToolUse": []any{map[string]any{
 				"type":       "command",
 				"bash":       o.agentHookCommand("copilot"),
-				"timeoutSec": int(math.Ceil(hook.Seconds())) + 3,
+				"timeoutSec": int(o.agentTimeout() / time.Second),
 			}},
 		},
 	})

@@ -3,7 +3,6 @@ package installer
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -40,18 +39,13 @@ func (o Options) droidHooksPath() string    { return filepath.Join(o.droidHome()
 func (o Options) droidLegacyPath() string   { return filepath.Join(o.droidHome(), "hooks", "hooks.json") }
 func (o Options) droidSettingsPath() string { return filepath.Join(o.droidHome(), "settings.json") }
 
-// droidEntry is the PreToolUse entry: Droid's timeout is in seconds, a
-// little longer than the hook's own deadline (Droid runs the tool when a
-// hook times out).
+// droidEntry is the PreToolUse entry: Droid's timeout is agentTimeout,
+// in seconds (Droid runs the tool when a hook times out).
 func (o Options) droidEntry() HookEntry {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
 		Type:    "command",
 		Command: o.agentHookCommand("droid"),
-		Timeout: int(math.Ceil(hook.Seconds())) + 3,
+		Timeout: int(o.agentTimeout() / time.Second),
 	}}}
 }
 

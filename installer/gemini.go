@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/tailscale/hujson"
 
@@ -37,20 +35,16 @@ func (p geminiPart) found(o Options) bool {
 }
 
 // geminiEntry is the BeforeTool entry: "*" matches every tool; Gemini's
-// timeout is in milliseconds, a little longer than the hook's deadline
-// (Gemini runs the tool when a hook times out).
+// timeout is agentTimeout, in milliseconds (Gemini runs the tool when a
+// hook times out).
 func (o Options) geminiEntry() map[string]any {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	return map[string]any{
 		"matcher": "*",
 		"hooks": []any{map[string]any{
 			"name":    "agentjail",
 			"type":    "command",
 			"command": o.agentHookCommand("gemini"),
-			"timeout": int(math.Ceil(hook.Seconds())+3) * 1000,
+			"timeout": o.agentTimeout().Milliseconds(),
 		}},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
@@ -248,6 +249,7 @@ type hookFlags struct {
 	program    string
 	failClosed bool
 	timeout    string
+	hold       string // "" without --hold: nothing held
 }
 
 func parseHookFlags(cmd string) hookFlags {
@@ -270,6 +272,10 @@ func parseHookFlags(cmd string) hookFlags {
 			f.timeout = fields[i+2]
 		case strings.HasPrefix(a, "-timeout="):
 			f.timeout = strings.TrimPrefix(a, "-timeout=")
+		case a == "-hold" && i+2 < len(fields):
+			f.hold = fields[i+2]
+		case strings.HasPrefix(a, "-hold="):
+			f.hold = strings.TrimPrefix(a, "-hold=")
 		}
 	}
 	return f
@@ -313,9 +319,10 @@ func splitCommand(s string) []string {
 }
 
 // entryProblems checks the agentjail entries of one wired file of an
-// agent: the hook program must be there and executable, and the entry
-// must carry config.yaml's fail mode (the flag, and the agent's own knob
-// where it has one) and hook timeout, as install writes them.
+// agent: the hook program must be there and executable, the entry must
+// carry config.yaml's fail mode (the flag, and the agent's own knob
+// where it has one), hook timeout and hold, as install writes them, and
+// the agent must let the hook run longer than it can take.
 func (o Options) entryProblems(agent, path string, cur []byte) []string {
 	var out []string
 	wantTimeout := o.HookTimeout.String()
@@ -352,8 +359,57 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		if f.timeout != wantTimeout {
 			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", where, f.timeout, wantTimeout))
 		}
+		hold, holdErr := f.holdDuration()
+		if want := o.holdFor(agent); holdErr != nil || hold != want {
+			add(fmt.Sprintf("%s: the hook command has %s but config.yaml sets approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(f.hold), o.ApprovalTimeout, holdFlag(want.String())))
+		}
+		if p := agentTimeoutProblem(agent, u, f, hold); p != "" {
+			add(where + ": " + p)
+		}
 	}
 	return slices.Clip(out)
+}
+
+// holdDuration is the hook's --hold; 0 without one.
+func (f hookFlags) holdDuration() (time.Duration, error) {
+	if f.hold == "" {
+		return 0, nil
+	}
+	return time.ParseDuration(f.hold)
+}
+
+// holdFlag names a hold as the hook command carries it.
+func holdFlag(hold string) string {
+	if hold == "" || hold == "0s" {
+		return "no --hold"
+	}
+	return "--hold " + hold
+}
+
+// agentTimeoutProblem says what is wrong when the agent would stop the
+// hook before the hook can be done: its own timeout (the key of its
+// entry, or its fixed bound) not above the hook's deadline and hold. An
+// entry without the key, or an agent whose bound is not known, is not
+// judged.
+func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration) string {
+	a, _ := agents.Named(name)
+	t := a.HookTimeout
+	own := t.Fixed
+	if t.Key != "" {
+		n, ok := u.entry[t.Key].(float64)
+		if !ok {
+			return ""
+		}
+		own = time.Duration(n * float64(t.Unit))
+	}
+	hook, err := time.ParseDuration(f.timeout)
+	if own <= 0 || err != nil {
+		return ""
+	}
+	if run := hookRun(hook, hold); own <= run {
+		return fmt.Sprintf("%s stops the hook after %v, but the hook may take %v (--timeout %v, %s), so a call could run unchecked: run `agentjail install`", a.Title, own, run, hook, holdFlag(f.hold))
+	}
+	return ""
 }
 
 // failClosedKnob is the key an agent's own entry holds, beside the

@@ -14,9 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // Options configure Install and Uninstall.
@@ -33,9 +36,13 @@ type Options struct {
 	// FailClosed and HookTimeout become the hook's flags.
 	FailClosed  bool
 	HookTimeout time.Duration
-	DryRun      bool
-	Purge       bool   // Uninstall: remove $AGENTJAIL_HOME too; only as a whole (see Whole)
-	ServiceMode string // "" for automatic, or "detached"
+	// ApprovalTimeout is config.yaml's approval_timeout: how long the
+	// hook holds a call while a person answers (its --hold), and so how
+	// much longer each agent must let the hook run. 0 holds nothing.
+	ApprovalTimeout time.Duration
+	DryRun          bool
+	Purge           bool   // Uninstall: remove $AGENTJAIL_HOME too; only as a whole (see Whole)
+	ServiceMode     string // "" for automatic, or "detached"
 	// KeepService leaves the service alone: the tray's "Install Claude
 	// Code hook" runs inside the daemon that is already running.
 	KeepService bool
@@ -106,6 +113,12 @@ func (o Options) service() ServiceOptions {
 
 // HookCommandLine is the command Claude Code runs for each tool call.
 func (o Options) HookCommandLine() string {
+	return o.hookCommandLine(o.holdFor(claude.Agent.Name))
+}
+
+// hookCommandLine is the hook command with config.yaml's flags, holding
+// a call for a person up to hold.
+func (o Options) hookCommandLine(hold time.Duration) string {
 	cmd := quoteArg(filepath.Join(o.binDir(), hookBinary))
 	switch {
 	case o.System && !o.FailClosed:
@@ -115,25 +128,71 @@ func (o Options) HookCommandLine() string {
 	case o.FailClosed:
 		cmd += " --fail-closed"
 	}
-	if o.HookTimeout > 0 && o.HookTimeout != 2*time.Second {
+	if o.HookTimeout > 0 && o.HookTimeout != defaultHookTimeout {
 		cmd += " --timeout " + o.HookTimeout.String()
+	}
+	if hold > 0 {
+		cmd += " --hold " + hold.String()
 	}
 	return cmd
 }
 
-// entry is the settings entry; Claude Code's own timeout (seconds) is a
-// little longer than the hook's, so the hook's fail mode decides, and a
-// stuck hook still never stalls the agent for long. Failing closed, the
-// entry also blocks when the hook cannot start at all (onFailure).
-func (o Options) entry() HookEntry {
-	hook := o.HookTimeout
+// defaultHookTimeout is the hook's deadline without --timeout.
+const defaultHookTimeout = 2 * time.Second
+
+// agentMargin is how much longer than the hook can run an agent lets it:
+// room to start the hook and read its answer.
+const agentMargin = 3 * time.Second
+
+// hookRun is the longest one run of the hook takes: its deadline
+// (--timeout) to reach the daemon and, for a held call, the hold and the
+// slack it waits past it (wire.HoldSlack).
+func hookRun(hook, hold time.Duration) time.Duration {
 	if hook <= 0 {
-		hook = 2 * time.Second
+		hook = defaultHookTimeout
 	}
+	if hold > 0 {
+		hook += hold + wire.HoldSlack
+	}
+	return hook
+}
+
+// agentTimeout is how long each agent lets the hook run, written into
+// its entry in its own unit: the hook's longest run rounded up to a
+// whole second, plus agentMargin, so the hook's fail mode or a held
+// call's answer decides, never the agent's timeout (most agents run the
+// tool when they stop a hook). With hook_timeout 2s it is 5s, with
+// approval_timeout 60s too it is 2+60+2+3 = 67s.
+func (o Options) agentTimeout() time.Duration {
+	run := hookRun(o.HookTimeout, o.ApprovalTimeout)
+	return time.Duration(math.Ceil(run.Seconds()))*time.Second + agentMargin
+}
+
+// holdFor is the --hold of the agent's hook: approval_timeout, cut short
+// for an agent whose bound on the hook is its own and fixed (Cline's
+// 120 s), so that it never stops a held hook.
+func (o Options) holdFor(name string) time.Duration {
+	hold := o.ApprovalTimeout
+	if hold <= 0 {
+		return 0
+	}
+	a, _ := agents.Named(name)
+	if fixed := a.HookTimeout.Fixed; fixed > 0 {
+		base := time.Duration(math.Ceil(hookRun(o.HookTimeout, 0).Seconds())) * time.Second
+		hold = min(hold, (fixed - agentMargin - wire.HoldSlack - base).Truncate(time.Second))
+	}
+	return max(hold, 0)
+}
+
+// entry is the settings entry; Claude Code's own timeout (seconds) is
+// agentTimeout, so the hook's fail mode decides, and a stuck hook still
+// never stalls the agent for long. Failing closed, the entry also
+// blocks when the hook cannot start at all (onFailure).
+func (o Options) entry() HookEntry {
 	cmd := HookCommand{
 		Type:    "command",
 		Command: o.HookCommandLine(),
-		Timeout: int(math.Ceil(hook.Seconds())) + 3,
+		Timeout: int(o.agentTimeout() / time.Second),
 	}
 	if o.FailClosed {
 		cmd.OnFailure = "block"

@@ -3,11 +3,9 @@ package installer
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/agentjail/agentjail/agents/opencode"
 )
@@ -87,8 +85,8 @@ func (p pluginPart) known(o Options) []string {
 }
 
 // pluginSettings is the plugin's settings line: the hook as argv (run
-// without a shell), how long the plugin waits for it (a little longer
-// than the hook's own deadline, so the hook's fail mode decides), and
+// without a shell), how long the plugin waits for it (agentTimeout, so
+// the hook's fail mode or a held call's answer decides), and
 // whether a hook that gives no answer at all blocks the call: it does,
 // unless the hook was installed with --fail-closed=false.
 type pluginSettings struct {
@@ -101,16 +99,12 @@ type pluginSettings struct {
 
 // pluginText is our plugin with its settings filled in.
 func (o Options) pluginText(agentName string) ([]byte, error) {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	cmd := o.agentHookCommand(agentName)
 	s := pluginSettings{
 		Agent:      agentName,
 		Command:    cmd,
 		Hook:       splitCommand(cmd),
-		TimeoutMs:  (time.Duration(math.Ceil(hook.Seconds()))*time.Second + 3*time.Second).Milliseconds(),
+		TimeoutMs:  o.agentTimeout().Milliseconds(),
 		FailClosed: !strings.Contains(cmd, "--fail-closed=false"),
 	}
 	var b bytes.Buffer

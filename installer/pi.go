@@ -3,13 +3,11 @@ package installer
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/agentjail/agentjail/agents/pi"
 )
@@ -67,8 +65,8 @@ func (piPart) known(o Options) []string {
 }
 
 // piConfig is the settings install writes into the extension: the hook
-// command, how long the extension waits for it (a little longer than
-// the hook's own deadline, as the other agents' timeouts are; pi itself
+// command, how long the extension waits for it (agentTimeout, as the
+// other agents' timeouts are; pi itself
 // waits for a tool_call handler as long as it takes), and whether a hook
 // that cannot run or answer blocks the call (fail_mode: closed).
 type piConfig struct {
@@ -78,13 +76,8 @@ type piConfig struct {
 }
 
 func (o Options) piExtension() []byte {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
-	wait := time.Duration(math.Ceil(hook.Seconds()))*time.Second + 3*time.Second
 	var cfg bytes.Buffer
-	jsonEncoder(&cfg).Encode(piConfig{o.agentHookCommand("pi"), wait.Milliseconds(), o.FailClosed})
+	jsonEncoder(&cfg).Encode(piConfig{o.agentHookCommand("pi"), o.agentTimeout().Milliseconds(), o.FailClosed})
 	line := pi.ConfigPrefix + strings.TrimSpace(cfg.String()) + ";"
 	var out strings.Builder
 	for _, l := range strings.SplitAfter(pi.Extension, "\n") {

@@ -2,7 +2,6 @@ package installer
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -50,18 +49,13 @@ func qwenSystemDefaults() string {
 
 func (qwenPart) found(o Options) bool { return isDir(o.qwenHome()) || onPath("qwen") }
 
-// qwenEntry is the PreToolUse entry: Qwen Code's timeout is in seconds,
-// a little longer than the hook's own deadline (it runs the tool when a
-// hook times out).
+// qwenEntry is the PreToolUse entry: Qwen Code's timeout is
+// agentTimeout, in seconds (it runs the tool when a hook times out).
 func (o Options) qwenEntry() HookEntry {
-	hook := o.HookTimeout
-	if hook <= 0 {
-		hook = 2 * time.Second
-	}
 	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
 		Type:    "command",
 		Command: o.agentHookCommand("qwen"),
-		Timeout: int(math.Ceil(hook.Seconds())) + 3,
+		Timeout: int(o.agentTimeout() / time.Second),
 	}}}
 }
 

@@ -2,7 +2,11 @@
 // knows of it (this file) and its adapter (event.go).
 package claude
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Claude Code.
 var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
@@ -20,6 +24,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 	},
 	Credentials: []string{".claude/.credentials.json"},
 	FailClosed:  agent.Knob{Key: "onFailure", Value: "block"},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
 	Table: agent.Row{
 		Proven:      "2.1.330",
 		Install:     "`~/.claude/settings.json`",

@@ -2,7 +2,11 @@
 // file) and its adapter (event.go).
 package cline
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is the Cline CLI.
 var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
@@ -19,6 +23,8 @@ var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 		{Var: "CLINE_DIR", Default: ".cline", Files: []string{"hooks/PreToolUse"}},
 	},
 	Credentials: []string{".cline/data/secrets.json"},
+	// Cline stops a hook after 120 s; no setting changes it.
+	HookTimeout: agent.Timeout{Fixed: 120 * time.Second},
 	Table: agent.Row{
 		Proven:      "3.0.65",
 		Install:     "an executable `~/.cline/hooks/PreToolUse` of ours (`$CLINE_DIR/hooks`); a `PreToolUse` of the user's is never overwritten: install refuses",
@@ -26,7 +32,7 @@ var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 		NoObjection: "no output",
 		Deny:        "`{\"cancel\":true,\"errorMessage\":…}`, exit 0: **a cancel stops the whole run** (a subagent's, for its calls) before the tool runs; the model is not told why, the user sees `[abort] aborted by another client`, and `cline` exits 0",
 		Ask:         "**cannot ask**: held for a person's approval (menu bar, notification, `agentjail approve`) up to `approval_timeout`; a denial is the same cancel, its message saying who denied or that nobody answered",
-		Fails:       "only the printed JSON counts: any exit code, garbage or a timeout (120 s) runs the tool",
+		Fails:       "only the printed JSON counts: any exit code, garbage or a timeout (120 s, not settable) runs the tool, so install holds a call for a person at most 113 s here (with the default `hook_timeout`)",
 		Subagents:   "guarded: `spawn_agent` subagents run the hook (checked by hand, not in the end-to-end test)",
 		System:      "none: Cline reads hooks only from each user's and project's folders; install says so",
 	},

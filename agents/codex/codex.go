@@ -4,6 +4,7 @@ package codex
 
 import (
 	"maps"
+	"time"
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents/claude"
@@ -24,6 +25,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 		{Var: "CODEX_HOME", Default: ".codex", Files: []string{"hooks.json", "config.toml"}},
 	},
 	Credentials: []string{".codex/auth.json"},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
 	Table: agent.Row{
 		Proven:      "0.169.0",
 		Install:     "`~/.codex/hooks.json`, and the hook's trust in `~/.codex/config.toml` (`[hooks.state.\"<key>\"] trusted_hash`, computed as Codex does)",

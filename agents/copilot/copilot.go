@@ -2,7 +2,11 @@
 // (this file) and its adapter (event.go).
 package copilot
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Copilot CLI.
 var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
@@ -26,6 +30,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		{Flag: "--prefer-version", Verdict: "ask", Why: "copilot --prefer-version runs another downloaded copy of the CLI, whose hook loading agentjail has not checked"},
 		{Env: "COPILOT_CLI_DIST_DIR", Verdict: "ask", Why: "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
 	},
+	HookTimeout: agent.Timeout{Key: "timeoutSec", Unit: time.Second},
 	Table: agent.Row{
 		Proven:      "1.0.102",
 		Install:     "`~/.copilot/hooks/agentjail.json`",

@@ -2,7 +2,11 @@
 // (this file) and its adapter (event.go).
 package droid
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Factory Droid.
 var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
@@ -20,6 +24,7 @@ var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 	},
 	Credentials: []string{".factory/auth.json"},
 	HooksOff:    []string{"hooksDisabled", "allowManagedHooksOnly"},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
 	Table: agent.Row{
 		Proven:      "0.225.1 (its Linux binary 0.225.2)",
 		Install:     "`PreToolUse` in `~/.factory/hooks.json` (keyed by event, no `hooks` wrapper), or in the file whose `PreToolUse` Droid runs",

@@ -2,7 +2,11 @@
 // file) and its adapter (event.go).
 package gemini
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Gemini CLI.
 var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
@@ -27,6 +31,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		{Env: "GEMINI_CLI_TRUST_WORKSPACE", Verdict: "ask", Why: "gemini started with GEMINI_CLI_TRUST_WORKSPACE may distrust the folder, and then skips every settings hook, agentjail's included"},
 		{Env: "GEMINI_RESTRICTED_MODE", Verdict: "ask", Why: "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
 	},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Millisecond},
 	Table: agent.Row{
 		Proven:      "0.61.0",
 		Install:     "`hooks.BeforeTool` in `~/.gemini/settings.json`, comments kept",
@@ -34,7 +39,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		NoObjection: "no output",
 		Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2",
 		Ask:         "**cannot ask** (an ask hangs a headless run and the hook cannot tell an interactive run): held for a person's approval (menu bar, notification, `agentjail approve`) up to `approval_timeout`, then no objection or a deny",
-		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is 5 s) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
+		Fails:       "a crash or other exit code warns and runs the tool; a timeout (ours is `hook_timeout` + `approval_timeout` + 5 s: 67 s by default, 5 s holding nothing) runs the tool, but only once the hook's output pipes close: Gemini waits for them even past its timeout, so nothing the hook leaves running (the daemon it starts) holds them",
 		Subagents:   "not checked",
 		System:      "`/etc/gemini-cli/settings.json`",
 	},

@@ -3,7 +3,11 @@
 // the plugin that runs the hook from inside both (plugin.js).
 package opencode
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is opencode.
 var Agent = agent.Agent{Adapter: NewAdapter("opencode", "opencode"), Facts: facts()}
@@ -39,13 +43,15 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 			{Flag: "--pure", Verdict: "deny", Why: name + " --pure loads no plugin, agentjail's included"},
 			{Env: envPrefix + "_PURE", Verdict: "deny", Why: name + " started with " + envPrefix + "_PURE loads no plugin, agentjail's included"},
 		},
+		// The plugin's own wait, in its settings line.
+		HookTimeout: agent.Timeout{Key: "timeoutMs", Unit: time.Millisecond},
 		Table: agent.Row{
 			Install:     "agentjail's plugin `~/.config/" + name + "/plugin/agentjail.js` (`plugins/` where that is the folder in use), which runs the hook from `tool.execute.before`",
 			Events:      "`tool.execute.before` (sent to the hook as `{\"hook_event_name\":\"tool.execute.before\",\"client\":\"" + name + "\",\"tool\",\"args\",…}`), for every tool, MCP and task included",
 			NoObjection: "no output: the call goes on to " + title + "'s own permission rules, which it never widens",
 			Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2; the plugin throws the reason and the model reads it as the tool's result",
 			Ask:         "**cannot ask** from a plugin: held for a person's approval (menu bar, notification, `agentjail approve`) up to `approval_timeout`, then no objection or a deny",
-			Fails:       "the plugin bounds its wait (the hook timeout + 3 s) and fails closed unless the hook is installed with `--fail-closed=false`; `--pure` or `" + envPrefix + "_PURE` loads no plugin, ours included (a nested launch with it is refused)",
+			Fails:       "the plugin bounds its wait (`hook_timeout` + `approval_timeout` + 5 s: 67 s by default, 5 s holding nothing) and fails closed unless the hook is installed with `--fail-closed=false`; `--pure` or `" + envPrefix + "_PURE` loads no plugin, ours included (a nested launch with it is refused)",
 			Subagents:   "the `task` call that starts one reaches the hook; the subagent runs in the same process under the same plugin (its own calls not driven here)",
 			System:      "none: `/etc/" + name + "` holds only `" + name + ".json`, no plugin folder; install says so",
 		},

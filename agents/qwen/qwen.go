@@ -2,7 +2,11 @@
 // and its adapter (event.go).
 package qwen
 
-import "github.com/agentjail/agentjail/agent"
+import (
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+)
 
 // Agent is Qwen Code.
 var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
@@ -21,6 +25,7 @@ var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 	},
 	Credentials: []string{".qwen/oauth_creds.json"},
 	HooksOff:    []string{"disableAllHooks"},
+	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
 	Table: agent.Row{
 		Proven:      "0.24.4",
 		Install:     "`PreToolUse` in `~/.qwen/settings.json` (`$QWEN_HOME`), Claude Code's format",
