@@ -22,7 +22,9 @@ func writeConfig(t *testing.T, e *env, text string) {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(e.socket); err == nil {
-		if r := ajRun(t, e, "reload"); r.code != 0 {
+		// Exit 4 (degraded) is a config in force whose hold differs from
+		// the installed hook's, which a test may mean.
+		if r := ajRun(t, e, "reload"); r.code != 0 && r.code != 4 {
 			t.Fatalf("reload: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	}

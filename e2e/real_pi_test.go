@@ -197,24 +197,24 @@ export default function (pi) {
 	})
 
 	t.Run("a hook that hangs is cut off and, with fail_mode: closed, blocks", func(t *testing.T) {
-		os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\n"), 0o600)
+		os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("fail_mode: closed\napproval_timeout: 5s\n"), 0o600)
 		if r := ajRun(t, e, "install", "--for", "pi"); r.code != 0 {
 			t.Fatalf("install: %+v", r)
 		}
 		ext := read(filepath.Join(extDir, "agentjail.ts"))
-		if !strings.Contains(ext, `--fail-closed --agent pi","timeoutMs":5000,"failClosed":true}`) {
+		if !strings.Contains(ext, `--fail-closed --hold 5s --agent pi","timeoutMs":12000,"failClosed":true}`) {
 			t.Fatalf("the extension does not fail closed:\n%s", ext)
 		}
 		os.WriteFile(hook, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755)
 		os.Remove(made)
 		got, _ := run(t, bash("touch "+made))
-		if !strings.Contains(got, "did not answer within 5000 ms") || !strings.Contains(got, "fail_mode: closed") {
+		if !strings.Contains(got, "did not answer within 12000 ms") || !strings.Contains(got, "fail_mode: closed") {
 			t.Errorf("tool result:\n%s", got)
 		}
 		if _, err := os.Stat(made); err == nil {
 			t.Errorf("the call ran")
 		}
-		os.Remove(filepath.Join(e.ajHome, "config.yaml"))
+		writeConfig(t, e, "approval_timeout: 5s\n")
 		rec = recordHook(t, e) // install put the real hook back
 	})
 
