@@ -87,6 +87,7 @@ func (d *Daemon) hold(ctx context.Context, conn net.Conn, h *held, cfg config.Co
 		d.ended(h, d.approvals.Wait(ctx, ticket, func() string { return "gone" }), started)
 		return nil
 	}
+	daemonCtx := ctx
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	ctx, gone := context.WithCancelCause(ctx)
@@ -99,8 +100,11 @@ func (d *Daemon) hold(ctx context.Context, conn net.Conn, h *held, cfg config.Co
 		gone(errHookGone)
 	}()
 	o := d.approvals.Wait(ctx, ticket, func() string {
-		if errors.Is(context.Cause(ctx), errHookGone) {
+		switch {
+		case errors.Is(context.Cause(ctx), errHookGone):
 			return "gone"
+		case daemonCtx.Err() != nil:
+			return "stopped"
 		}
 		return "timeout"
 	})
@@ -124,6 +128,9 @@ func (d *Daemon) ended(h *held, o approval.Outcome, started time.Time) {
 	case o.By == "person":
 		dec.Verdict = wire.Deny
 		dec.Reason = fmt.Sprintf("%s. A person denied this call in agentjail's %s: do not run it again unless the user asks you to.", ask, viaWords(o.Via))
+	case o.By == "stopped":
+		dec.Verdict = wire.Deny
+		dec.Reason = fmt.Sprintf("%s. agentjail stopped while this call waited for a person to approve it, so it is blocked: try again once agentjail runs (`agentjail status`).", ask)
 	case o.By == "wrong codes":
 		dec.Verdict = wire.Deny
 		dec.Reason = fmt.Sprintf("%s. agentjail denied this call after %s.", ask, plural.Of(approval.MaxWrongCodes, "wrong approval code"))

@@ -60,7 +60,8 @@ type Approval struct {
 	// ID is the pending call's id ("" for a grant).
 	ID string `json:"id,omitempty"`
 	// By is "person", "timeout" (nobody answered), "gone" (the agent
-	// gave up waiting), "wrong codes", or "grant".
+	// gave up waiting), "stopped" (the daemon stopped), "wrong codes",
+	// or "grant".
 	By string `json:"by"`
 	// Via is where the person answered: tray, notification or terminal.
 	Via string `json:"via,omitempty"`
