@@ -108,6 +108,7 @@ deny contains {"id": "self.cli", "msg": msg} if {
 	cmd.name == "agentjail"
 	count(cmd.operands) > 0
 	not agentjail_cli_allowed(cmd)
+	not approval_words(cmd.operands) # self.approve says why
 	msg := sprintf("Blocked: `agentjail %s` changes how agentjail guards this machine; only the user may run it. `agentjail status`, `try` and `logs` are fine.", [concat(" ", cmd.operands)])
 }
 
@@ -121,10 +122,18 @@ deny contains {"id": "self.cli", "msg": msg} if {
 	other.name in cmd.subst
 	mentions_agentjail(other)
 	not agentjail_cli_read_only(cmd)
+	not approval_words(cmd.operands) # self.approve says why
 	msg := "Blocked: this runs the agentjail command to change how agentjail guards this machine; only the user may do that."
 }
 
 agentjail_cli_read_only(cmd) if cmd.operands[0] in agentjail_read_only
+
+# grants alone lists the grants in force; grants revoke removes them
+# (self.approve).
+agentjail_cli_read_only(cmd) if {
+	cmd.operands[0] == "grants"
+	count(cmd.operands) == 1
+}
 
 # install --dry-run and uninstall --dry-run print what they would change
 # and change nothing (the roles table marks the flag).
