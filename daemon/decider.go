@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/plural"
@@ -112,6 +113,7 @@ func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
 	if opts.ConfigDir == "" {
 		opts.ConfigDir = opts.Home
 	}
+	agentconfig.SetOwnPrograms(ownPrograms(opts.Home))
 	d := &Decider{
 		pack:       opts.Pack,
 		home:       opts.Home,
@@ -420,6 +422,17 @@ func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.
 		Identity:      identityIndex(opts.UserHome, opts.Home, opts.Socket, eng.CredentialDirs()),
 		Agents:        agentBinaries(opts.UserHome),
 	}
+}
+
+// ownPrograms are where agentjail's own programs are: this one, the
+// installed one, the system install's. A command running one of them by
+// another name is judged as the agentjail command.
+func ownPrograms(home string) []string {
+	out := []string{filepath.Join(home, "bin", "agentjail"), filepath.Join(paths.System().Libexec, "agentjail")}
+	if exe, err := os.Executable(); err == nil {
+		out = append(out, exe)
+	}
+	return out
 }
 
 // agentBinaries are the agents' installed programs for the user whose

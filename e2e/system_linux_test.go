@@ -305,6 +305,7 @@ func TestSystemModeInside(t *testing.T) {
 			t.Errorf("status does not show the refused loose.rego with its reason:\n%s", st.stdout)
 		}
 	})
+	t.Run("a held call is answered by its own user in a terminal", func(t *testing.T) { s.approvals(t) })
 	t.Run("real Claude Code is guarded by the managed hook", func(t *testing.T) {
 		s.claude(t)
 	})

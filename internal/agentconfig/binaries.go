@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,6 +53,20 @@ func NewBinaries(home, pathEnv string) *Binaries {
 	return &Binaries{home: home, path: pathEnv}
 }
 
+// Own is what Agent names agentjail's own programs: a link to one, or
+// one installed under another name, is agentjail whatever it is called.
+const Own = "agentjail"
+
+// ownPrograms are agentjail's own programs (SetOwnPrograms).
+var ownPrograms atomic.Pointer[[]string]
+
+// SetOwnPrograms tells every Binaries where agentjail's own programs
+// are (the daemon's executable, the installed binaries), so that Agent
+// names a file that is one of them Own.
+func SetOwnPrograms(paths []string) {
+	ownPrograms.Store(&paths)
+}
+
 // load finds the agents' programs, following symlinks.
 func (b *Binaries) load(now time.Time) {
 	b.known, b.at, b.cache = nil, now, map[string]cached{}
@@ -77,10 +92,18 @@ func (b *Binaries) load(now time.Time) {
 			}
 		}
 	}
+	if own := ownPrograms.Load(); own != nil {
+		for _, p := range *own {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				b.known = append(b.known, binary{Own, fi})
+			}
+		}
+	}
 }
 
 // Agent names the agent whose program word starts when run in cwd with
-// pathAssign as its PATH ("" for the daemon's), or "".
+// pathAssign as its PATH ("" for the daemon's), or "" (Own for one of
+// agentjail's own programs).
 func (b *Binaries) Agent(word, cwd, pathAssign string) string {
 	if b == nil || word == "" || strings.ContainsAny(word, "$`*?[") {
 		return ""

@@ -392,6 +392,7 @@ func Derive(event map[string]any, env Env) *Derived {
 			d.UnknownCwdWrites = id.unknownCwd(r.Commands)
 			d.PathsUnresolved = id.truncated
 		}
+		ownByIdentity(r.Commands, env.Agents)
 		d.Shell = &r
 		d.Paths, d.Writes = shellPaths(r.Commands)
 		d.Prefixes = shellPrefixes(r.Commands)
@@ -514,6 +515,26 @@ func guardConfig(tool string, ti map[string]any, d *Derived, env Env, judged []s
 		}
 	}
 	return out
+}
+
+// ownByIdentity names agentjail a command whose program is one of
+// agentjail's own by identity (a link or hard link to it, or it
+// installed under another name), so that the rules about the agentjail
+// command judge it whatever it is called.
+func ownByIdentity(cmds []shell.Command, bins *agentconfig.Binaries) {
+	for i := range cmds {
+		c := &cmds[i]
+		if c.Name == agentconfig.Own || c.Program == "" {
+			continue
+		}
+		path := c.Assigns["PATH"]
+		if path == "" {
+			path = c.Env["PATH"]
+		}
+		if bins.Agent(c.Program, c.Cwd, path) == agentconfig.Own {
+			c.Name = agentconfig.Own
+		}
+	}
 }
 
 // rootVars are the agents' configuration roots (see shell.Env.Exported).
