@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -20,6 +22,19 @@ type Daemon interface {
 	Status() *wire.Status
 	RecentDenies(n int) []decisionlog.Record
 	Reload()
+}
+
+// Approvals is what the tray needs of the calls that wait for a person
+// (approval.Store).
+type Approvals interface {
+	// Pending lists the calls waiting for uid, oldest first; withCodes
+	// adds their one-time codes.
+	Pending(uid int, withCodes bool) []wire.Pending
+	// Answer answers one and says what it did.
+	Answer(wire.ApprovalAnswer, approval.Answerer) (string, error)
+	// Watch hears of every call that begins or stops waiting; f must not
+	// block.
+	Watch(f func(approval.Change))
 }
 
 // Options configure the tray.
@@ -80,9 +95,17 @@ type Tray struct {
 	today int
 	day   string
 
+	// approved are the latest calls a person approved, newest first.
+	approved []decisionlog.Record
+
 	// host is who shows the tray, as watchHost last found it; nil where
 	// that cannot be told (macOS, where the menu bar always shows it).
 	host atomic.Pointer[hostState]
+
+	// approvals are the calls waiting for the person (BindApprovals);
+	// answerHere says the tray answers them itself.
+	approvals  Approvals
+	answerHere bool
 }
 
 // hostState is the tray's line in status and whether a host shows it.
@@ -139,16 +162,37 @@ func (t *Tray) Bind(d Daemon, quit func()) {
 	t.opts.Daemon, t.opts.Quit = d, quit
 }
 
+// BindApprovals attaches the calls that wait for the person: the menu
+// lists them and the icon says so while any waits. With answerHere (the
+// daemon's own tray, a.Answer in the same process) the menu answers them
+// with the tray's own click; otherwise (a tray of its own, which would need the code) the
+// menu says how to approve in a terminal. Call it before Run.
+func (t *Tray) BindApprovals(a Approvals, answerHere bool) {
+	t.approvals, t.answerHere = a, answerHere
+	a.Watch(t.approvalChanged)
+}
+
+// approvalChanged hears the store: a call began or stopped waiting.
+func (t *Tray) approvalChanged(c approval.Change) {
+	t.refresh()
+}
+
 // Decided is the daemon's callback for every decision: it counts the
-// day's decisions, notifies about denies, and refreshes the menu.
+// day's decisions, notifies about denies, keeps the calls a person
+// approved for the recent list, and refreshes the menu.
 func (t *Tray) Decided(r decisionlog.Record) {
 	t.mu.Lock()
 	if day := r.Time.Local().Format("2006-01-02"); day != t.day {
 		t.day, t.today = day, 0
 	}
 	t.today++
+	if ApprovedByPerson(r) {
+		t.approved = append([]decisionlog.Record{r}, t.approved[:min(len(t.approved), RecentMax-1)]...)
+	}
 	t.mu.Unlock()
-	if r.Verdict == "deny" && t.opts.Notifier != nil {
+	// A call the person denied themselves needs no notification.
+	byPerson := r.Approval != nil && r.Approval.By == "person"
+	if r.Verdict == "deny" && !byPerson && t.opts.Notifier != nil {
 		t.opts.Notifier.Deny(r)
 	}
 	t.refresh()
@@ -196,10 +240,17 @@ func (t *Tray) snapshot() Snapshot {
 	if t.opts.Notifier != nil {
 		s.PausedUntil = t.opts.Notifier.PausedUntil()
 	}
+	if t.approvals != nil {
+		// The daemon's own tray shows the codes: it is the person's own
+		// screen, and a terminal's answer needs them.
+		s.Waiting = t.approvals.Pending(os.Getuid(), t.answerHere)
+		s.AnswerHere = t.answerHere
+	}
 	t.mu.Lock()
 	if t.day == s.Now.Format("2006-01-02") {
 		s.DecisionsToday = t.today
 	}
+	s.Approved = append([]decisionlog.Record(nil), t.approved...)
 	t.mu.Unlock()
 	return s
 }
@@ -231,4 +282,18 @@ func (t *Tray) Run(ctx context.Context) error {
 		go t.watchHost(ctx)
 	}
 	return runTray(ctx, t)
+}
+
+// answer gives the person's answer from the tray's own click, which
+// needs no code: only the person at this screen can click the menu.
+func (t *Tray) answer(a wire.ApprovalAnswer) {
+	if t.approvals == nil || !t.answerHere {
+		return
+	}
+	done, err := t.approvals.Answer(a, approval.Answerer{Via: wire.ViaTray, Trusted: true})
+	if err != nil {
+		t.logger().Warn("answering from the menu", "call", a.ID, "err", err)
+		return
+	}
+	t.logger().Info("answered from the menu", "done", done)
 }

@@ -28,7 +28,8 @@ func newRunCmd() *cobra.Command {
 		Short: "Run the daemon in the foreground (what launchd or systemd keeps alive)",
 		Long: `Run the agentjail daemon: listen on the socket, keep the policies compiled,
 and answer the hook. Where a desktop session exists it also shows the tray
-(menu bar) and a notification on every deny; --headless turns them off.
+(menu bar), a notification on every deny, and the calls that wait for you
+to approve them, answered from the menu; --headless turns them off.
 It reloads when a policy file or config.yaml changes and on SIGHUP, and
 stops cleanly on SIGTERM or SIGINT.`,
 		Args: cobra.NoArgs,
@@ -130,6 +131,8 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tray.Bind(d, cancel)
+	// The daemon's own tray answers the waiting calls with its click.
+	tray.BindApprovals(d.Approvals(), true)
 	served := make(chan struct{})
 	go func() {
 		d.Run(ctx)
