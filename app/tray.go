@@ -42,6 +42,11 @@ type Options struct {
 	Daemon   Daemon
 	Log      *slog.Logger
 	Notifier *Notifier
+	// NotificationsOn says whether desktop notifications are on
+	// (config.yaml's notifications key); nil means on. The Notifier's
+	// send follows it for denies; the notifications of waiting calls,
+	// sent on the session bus with buttons, follow it here.
+	NotificationsOn func() bool
 	// Agents reports the agents found on this machine and whether each
 	// has the hook (installer.Agents); InstallHook runs the same code as
 	// `agentjail install --for agent` (an agent's name, or "all").
@@ -103,9 +108,11 @@ type Tray struct {
 	host atomic.Pointer[hostState]
 
 	// approvals are the calls waiting for the person (BindApprovals);
-	// answerHere says the tray answers them itself.
+	// answerHere says the tray answers them itself; asker shows each in
+	// a notification with buttons.
 	approvals  Approvals
 	answerHere bool
+	asker      *asker
 }
 
 // hostState is the tray's line in status and whether a host shows it.
@@ -165,15 +172,34 @@ func (t *Tray) Bind(d Daemon, quit func()) {
 // BindApprovals attaches the calls that wait for the person: the menu
 // lists them and the icon says so while any waits. With answerHere (the
 // daemon's own tray, a.Answer in the same process) the menu answers them
-// with the tray's own click; otherwise (a tray of its own, which would need the code) the
+// with the tray's own click and each one opening is notified with
+// buttons; otherwise (a tray of its own, which would need the code) the
 // menu says how to approve in a terminal. Call it before Run.
 func (t *Tray) BindApprovals(a Approvals, answerHere bool) {
 	t.approvals, t.answerHere = a, answerHere
+	if answerHere && t.opts.Notifier != nil {
+		t.asker = newAsker(askOptions{
+			Enabled: func() bool {
+				on := t.opts.NotificationsOn == nil || t.opts.NotificationsOn()
+				return on && !time.Now().Before(t.opts.Notifier.PausedUntil())
+			},
+			Answer:   a.Answer,
+			Notifier: t.opts.Notifier,
+			Log:      t.logger(),
+		})
+	}
 	a.Watch(t.approvalChanged)
 }
 
 // approvalChanged hears the store: a call began or stopped waiting.
 func (t *Tray) approvalChanged(c approval.Change) {
+	if t.asker != nil {
+		if c.Opened {
+			t.asker.opened(c.Pending)
+		} else {
+			t.asker.closed(c.Pending)
+		}
+	}
 	t.refresh()
 }
 
@@ -280,6 +306,9 @@ func lastError(st *wire.Status) string {
 func (t *Tray) Run(ctx context.Context) error {
 	if TrayBuilt {
 		go t.watchHost(ctx)
+	}
+	if t.asker != nil {
+		go t.asker.run(ctx)
 	}
 	return runTray(ctx, t)
 }

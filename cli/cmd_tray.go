@@ -67,9 +67,10 @@ func runTrayClient(ctx context.Context, cmd *cobra.Command) error {
 		// The hooks are machine-wide and the log is the service user's:
 		// the tray offers neither.
 		tray = app.NewTray(app.Options{
-			Log:         log,
-			Notifier:    newNotifier(log, d.notify.Load),
-			PoliciesDir: paths.Policies(), // the user's own, which may tighten
+			Log:             log,
+			Notifier:        newNotifier(log, d.notify.Load),
+			NotificationsOn: d.notify.Load,
+			PoliciesDir:     paths.Policies(), // the user's own, which may tighten
 			Open: func(path string) error {
 				if path == "" {
 					log.Info("the decision log belongs to agentjail's service user: run `agentjail logs` to see your decisions")
