@@ -182,7 +182,7 @@ app:
 	@exit 2
 endif
 
-screenshot: ## regenerate docs/tray-menu.png (needs xvfb xfce4-panel xdotool imagemagick)
+screenshot: ## regenerate docs/tray-menu.png and tray-approval.png (needs xvfb xfce4-panel xfce4-notifyd xdotool imagemagick)
 	scripts/screenshot.sh
 
 icons: ## redraw assets/AppIcon.png and .icns

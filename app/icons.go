@@ -10,6 +10,8 @@ func templateIcon(state string) []byte {
 		return assets.TrayBlocked2x
 	case IconDegraded:
 		return assets.TrayDegraded2x
+	case IconWaiting:
+		return assets.TrayWaiting2x
 	}
 	return assets.TrayHealthy2x
 }
@@ -22,6 +24,8 @@ func panelIcon(state string) []byte {
 		return assets.TrayLinuxBlocked
 	case IconDegraded:
 		return assets.TrayLinuxDegraded
+	case IconWaiting:
+		return assets.TrayLinuxWaiting
 	}
 	return assets.TrayLinuxHealthy
 }

@@ -39,7 +39,7 @@ func pixels(t *testing.T, b []byte) (opaque, bright, dark, nonBlack int) {
 }
 
 func TestTrayIcons(t *testing.T) {
-	for _, state := range []string{IconHealthy, IconBlocked, IconDegraded} {
+	for _, state := range []string{IconHealthy, IconBlocked, IconDegraded, IconWaiting} {
 		t.Run(state, func(t *testing.T) {
 			// Linux panels show the icon as it is: enough of it must be
 			// bright to see on a dark panel, and an outline dark enough
@@ -56,7 +56,8 @@ func TestTrayIcons(t *testing.T) {
 			}
 		})
 	}
-	if bytes.Equal(panelIcon(IconHealthy), panelIcon(IconBlocked)) || bytes.Equal(templateIcon(IconHealthy), templateIcon(IconDegraded)) {
+	if bytes.Equal(panelIcon(IconHealthy), panelIcon(IconBlocked)) || bytes.Equal(templateIcon(IconHealthy), templateIcon(IconDegraded)) ||
+		bytes.Equal(panelIcon(IconHealthy), panelIcon(IconWaiting)) || bytes.Equal(templateIcon(IconHealthy), templateIcon(IconWaiting)) {
 		t.Error("states share an icon")
 	}
 }

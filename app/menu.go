@@ -1,7 +1,9 @@
 // Package app is agentjail's desktop face, hosted by `agentjail run`: the
-// tray (menu bar on macOS, StatusNotifierItem over DBus on Linux) and a
-// notification on every deny. The menu is built by a pure function from a
-// snapshot of the daemon's state; the tray code only renders it.
+// tray (menu bar on macOS, StatusNotifierItem over DBus on Linux), a
+// notification on every deny, and the calls that wait for the person to
+// approve them, answered from the menu or from a notification's buttons.
+// The menu is built by a pure function from a snapshot of the daemon's
+// state; the tray code only renders it.
 package app
 
 import (
@@ -13,6 +15,7 @@ import (
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // Icon states.
@@ -20,10 +23,15 @@ const (
 	IconHealthy  = "healthy"
 	IconBlocked  = "blocked"  // something was blocked in the last minutes
 	IconDegraded = "degraded" // policy errors, fail-opens, daemon trouble
+	IconWaiting  = "waiting"  // a call waits for the person to answer it
 )
 
-// RecentMax is how many recent blocks the menu lists.
+// RecentMax is how many recent blocks and approvals the menu lists.
 const RecentMax = 10
+
+// WaitingMax bounds the waiting calls the menu lists (approval.MaxPending
+// may wait at once; `agentjail pending` lists them all).
+const WaitingMax = 8
 
 // BlockedWindow is how long the icon shows a recent block.
 const BlockedWindow = 5 * time.Minute
@@ -43,6 +51,15 @@ type Snapshot struct {
 	// Org is the org policy in one line ("org policy acme r3"), "" when
 	// no fleet is configured.
 	Org string
+	// Waiting are the calls waiting for the person, oldest first, with
+	// their codes where the tray may show them.
+	Waiting []wire.Pending
+	// AnswerHere: the tray answers the waiting calls itself (the daemon's
+	// own tray). A tray of its own (`agentjail tray`) cannot: the daemon
+	// asks it for the code, so its items say how to approve in a terminal.
+	AnswerHere bool
+	// Approved are the latest calls a person approved, newest first.
+	Approved []decisionlog.Record
 }
 
 // AgentHook is one agent as the installer sees it (installer.Agents).
@@ -55,11 +72,15 @@ type AgentHook struct {
 
 // Menu is the rendered content of the tray.
 type Menu struct {
-	Icon     string
-	Tooltip  string
-	Status   string
-	Recent   []RecentItem
-	NoRecent bool // "Recent blocks" has nothing yet
+	Icon    string
+	Tooltip string
+	// WaitingHeader heads the calls waiting for the person, at the top of
+	// the menu; "" when none waits.
+	WaitingHeader string
+	Waiting       []WaitingItem // at most WaitingMax
+	Status        string
+	Recent        []RecentItem
+	NoRecent      bool // the recent list has nothing yet
 	// Hooks are the hook items, at most HooksMax: one per agent found
 	// (or wired), and one for all found agents not wired yet when there
 	// are several.
@@ -78,16 +99,109 @@ type HookItem struct {
 // HooksMax bounds the hook items: every agent and "all".
 const HooksMax = 8
 
-// RecentItem is one entry under "Recent blocks".
+// RecentItem is one entry of the recent list: a block, or a call a
+// person approved.
 type RecentItem struct {
-	Title  string // time, tool, short command, rule
-	Reason string // the full reason, shown when chosen
+	Title   string // time, tool, short command, rule
+	Heading string // the notification's title when it is chosen
+	Reason  string // the full reason, shown when chosen
+}
+
+// WaitingItem is one call waiting for the person: its submenu answers it.
+type WaitingItem struct {
+	ID      string // the pending call
+	Title   string // the agent, the exact command clipped, its code
+	Tooltip string // the project and why the policies ask
+	Actions []Action
+}
+
+// Action is one answer a person can give to a waiting call, in the menu
+// or on a notification's button.
+type Action struct {
+	Key     string // the notification's action key: allow, session, project, deny
+	Title   string
+	Enabled bool
+	Answer  wire.ApprovalAnswer // the answer it gives (no code: the tray's own click needs none)
+}
+
+// Actions are the answers a person can give p: allow once, for the
+// session, always in the project (a grant: only when p is grantable, and
+// for the session only when its agent sent a session id), or deny.
+func Actions(p wire.Pending) []Action {
+	allow := func(scope string) wire.ApprovalAnswer {
+		return wire.ApprovalAnswer{ID: p.ID, Allow: true, Scope: scope}
+	}
+	return []Action{
+		{Key: "allow", Title: "Allow once", Enabled: true, Answer: allow(wire.ScopeOnce)},
+		{Key: "session", Title: "Allow for this session", Enabled: p.Grantable && p.Session != "", Answer: allow(wire.ScopeSession)},
+		{Key: "project", Title: "Always in this project", Enabled: p.Grantable, Answer: allow(wire.ScopeProject)},
+		{Key: "deny", Title: "Deny", Enabled: true, Answer: wire.ApprovalAnswer{ID: p.ID}},
+	}
+}
+
+// waitingTitle is a waiting call's title: the agent, the exact command
+// or file clipped, and its code when it has one.
+func waitingTitle(p wire.Pending) string {
+	title := short(p.Agent, 30) + ": " + short(p.Summary, 60)
+	if p.Code != "" {
+		title += " — code " + p.Code
+	}
+	return title
+}
+
+// waitingWhy is the project and the reasons the policies ask.
+func waitingWhy(p wire.Pending) string {
+	why := "in " + short(p.Project, 80)
+	if len(p.Reasons) > 0 {
+		why += " — " + short(strings.Join(p.Reasons, "; "), 200)
+	}
+	return why
+}
+
+// waitingItems renders the waiting calls: where the tray answers them,
+// one action each; else one item that says how to approve in a terminal.
+func waitingItems(waiting []wire.Pending, answerHere bool) []WaitingItem {
+	var out []WaitingItem
+	for i, p := range waiting {
+		if i == WaitingMax {
+			break
+		}
+		w := WaitingItem{ID: p.ID, Title: waitingTitle(p), Tooltip: waitingWhy(p)}
+		if answerHere {
+			w.Actions = Actions(p)
+		} else {
+			w.Actions = []Action{{Title: "approve in a terminal: agentjail approve " + short(p.ID, 20)}}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// approvedBy is how a person's approval is told in the recent list.
+func approvedBy(r decisionlog.Record) string {
+	a := r.Approval
+	where := map[string]string{wire.ViaTray: "in the menu bar", wire.ViaNotification: "on a notification", wire.ViaTerminal: "in a terminal"}[a.Via]
+	switch a.Scope {
+	case wire.ScopeSession:
+		return fmt.Sprintf("You approved it %s, with a grant for the rest of the session (%s).", where, a.Grant)
+	case wire.ScopeProject:
+		return fmt.Sprintf("You approved it %s, with a grant for the project (%s).", where, a.Grant)
+	}
+	return fmt.Sprintf("You approved it %s, once.", where)
+}
+
+// ApprovedByPerson says whether r is a call a person approved (not a
+// grant, not `agentjail try`).
+func ApprovedByPerson(r decisionlog.Record) bool {
+	return r.Verdict == "allow" && r.Source == "" && r.Approval != nil && r.Approval.By == "person"
 }
 
 // BuildMenu renders a snapshot.
 func BuildMenu(s Snapshot) Menu {
 	m := Menu{Icon: IconHealthy}
 	switch {
+	case len(s.Waiting) > 0: // the person is needed now: above everything else
+		m.Icon = IconWaiting
 	case !s.Running || s.LastError != "":
 		m.Icon = IconDegraded
 	case len(s.Recent) > 0 && s.Now.Sub(s.Recent[0].Time) < BlockedWindow:
@@ -105,19 +219,20 @@ func BuildMenu(s Snapshot) Menu {
 		m.Status += " — " + short(s.LastError, 60)
 	}
 	m.Tooltip = m.Status
-	if m.Icon == IconBlocked {
+	switch m.Icon {
+	case IconBlocked:
 		m.Tooltip += fmt.Sprintf(" — blocked %s", short(s.Recent[0].Summary, 40))
+	case IconWaiting:
+		m.Tooltip += fmt.Sprintf(" — %s waiting for you: %s", plural.Of(len(s.Waiting), "call"), short(s.Waiting[0].Summary, 40))
 	}
-	for i, r := range s.Recent {
-		if i == RecentMax {
-			break
-		}
-		rule := strings.Join(r.RuleIDs, ", ")
-		m.Recent = append(m.Recent, RecentItem{
-			Title:  fmt.Sprintf("%s  %s  %s  (%s)", r.Time.Local().Format("15:04"), short(r.Tool, 40), short(r.Summary, 40), short(rule, 60)),
-			Reason: safetext.Text(strings.Join(r.Reasons, "\n")),
-		})
+	m.Waiting = waitingItems(s.Waiting, s.AnswerHere)
+	switch {
+	case len(s.Waiting) > len(m.Waiting):
+		m.WaitingHeader = fmt.Sprintf("Waiting for you (%d, the first %d here; all in `agentjail pending`)", len(s.Waiting), len(m.Waiting))
+	case len(s.Waiting) > 0:
+		m.WaitingHeader = "Waiting for you"
 	}
+	m.Recent = recentItems(s.Recent, s.Approved)
 	m.NoRecent = len(m.Recent) == 0
 	m.Hooks = hookItems(s.Agents)
 	m.Paused = s.Now.Before(s.PausedUntil)
@@ -127,6 +242,29 @@ func BuildMenu(s Snapshot) Menu {
 		m.Pause = "Pause notifications (1 hour)"
 	}
 	return m
+}
+
+// recentItems merges the latest blocks and approvals, newest first, at
+// most RecentMax.
+func recentItems(denies, approved []decisionlog.Record) []RecentItem {
+	var out []RecentItem
+	for len(out) < RecentMax && (len(denies) > 0 || len(approved) > 0) {
+		var r decisionlog.Record
+		if len(approved) > 0 && (len(denies) == 0 || approved[0].Time.After(denies[0].Time)) {
+			r, approved = approved[0], approved[1:]
+		} else {
+			r, denies = denies[0], denies[1:]
+		}
+		rule := strings.Join(r.RuleIDs, ", ")
+		line := fmt.Sprintf("%s  %s  %s  (%s)", r.Time.Local().Format("15:04"), short(r.Tool, 40), short(r.Summary, 40), short(rule, 60))
+		reason := safetext.Text(strings.Join(r.Reasons, "\n"))
+		if ApprovedByPerson(r) {
+			out = append(out, RecentItem{Title: "✓ approved by you: " + line, Heading: "agentjail: what you approved", Reason: reason + "\n" + approvedBy(r)})
+			continue
+		}
+		out = append(out, RecentItem{Title: line, Heading: "agentjail: why it was blocked", Reason: reason})
+	}
+	return out
 }
 
 // hookItems offers the agents found on this machine: each one not wired

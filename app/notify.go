@@ -68,6 +68,13 @@ func (n *Notifier) PausedUntil() time.Time {
 	return n.pausedUntil
 }
 
+// now is the notifier's clock, read under its lock.
+func (n *Notifier) clock() time.Time {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.now()
+}
+
 // Deny notifies about one denied call, or counts it into the next
 // "more blocked" notification if one was shown moments ago.
 func (n *Notifier) Deny(r decisionlog.Record) {
@@ -118,7 +125,13 @@ const maxErrorText = 400
 // deliver sends one notification; at is when it was asked for, read
 // under the lock by the caller (now is the test's to change).
 func (n *Notifier) deliver(title, body string, at time.Time) {
-	err := n.send(title, body)
+	n.report(title, n.send(title, body), at)
+}
+
+// report records the fate of a notification asked for at at, sent by
+// deliver or on the session bus directly (a waiting call's, with
+// buttons): for status, and the first failure for onError.
+func (n *Notifier) report(title string, err error, at time.Time) {
 	if errors.Is(err, ErrOff) {
 		return
 	}

@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -70,6 +72,33 @@ func (r *Remote) RecentDenies(n int) []decisionlog.Record {
 	}
 	return recs
 }
+
+// Pending are the caller's calls waiting for a person, without their
+// codes: a tray of its own cannot answer them (the daemon asks a client
+// for the code), so it shows them with how to approve in a terminal
+// (Tray.BindApprovals with answerHere false).
+func (r *Remote) Pending(int, bool) []wire.Pending {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	list, err := r.client().Pending(ctx, false)
+	if err != nil {
+		r.logger().Debug("tray: no waiting calls from the daemon", "err", err)
+		return nil
+	}
+	return list
+}
+
+// errApproveInTerminal: see Pending.
+var errApproveInTerminal = errors.New("this tray cannot approve: run `agentjail pending` and `agentjail approve` in a terminal")
+
+// Answer is refused: see Pending.
+func (r *Remote) Answer(wire.ApprovalAnswer, approval.Answerer) (string, error) {
+	return "", errApproveInTerminal
+}
+
+// Watch hears nothing: the tray asks for the waiting calls every few
+// seconds.
+func (r *Remote) Watch(func(approval.Change)) {}
 
 // Reload asks the daemon to reload its policies and config.
 func (r *Remote) Reload() {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -22,11 +24,29 @@ type Daemon interface {
 	Reload()
 }
 
+// Approvals is what the tray needs of the calls that wait for a person
+// (approval.Store).
+type Approvals interface {
+	// Pending lists the calls waiting for uid, oldest first; withCodes
+	// adds their one-time codes.
+	Pending(uid int, withCodes bool) []wire.Pending
+	// Answer answers one and says what it did.
+	Answer(wire.ApprovalAnswer, approval.Answerer) (string, error)
+	// Watch hears of every call that begins or stops waiting; f must not
+	// block.
+	Watch(f func(approval.Change))
+}
+
 // Options configure the tray.
 type Options struct {
 	Daemon   Daemon
 	Log      *slog.Logger
 	Notifier *Notifier
+	// NotificationsOn says whether desktop notifications are on
+	// (config.yaml's notifications key); nil means on. The Notifier's
+	// send follows it for denies; the notifications of waiting calls,
+	// sent on the session bus with buttons, follow it here.
+	NotificationsOn func() bool
 	// Agents reports the agents found on this machine and whether each
 	// has the hook (installer.Agents); InstallHook runs the same code as
 	// `agentjail install --for agent` (an agent's name, or "all").
@@ -80,9 +100,19 @@ type Tray struct {
 	today int
 	day   string
 
+	// approved are the latest calls a person approved, newest first.
+	approved []decisionlog.Record
+
 	// host is who shows the tray, as watchHost last found it; nil where
 	// that cannot be told (macOS, where the menu bar always shows it).
 	host atomic.Pointer[hostState]
+
+	// approvals are the calls waiting for the person (BindApprovals);
+	// answerHere says the tray answers them itself; asker shows each in
+	// a notification with buttons.
+	approvals  Approvals
+	answerHere bool
+	asker      *asker
 }
 
 // hostState is the tray's line in status and whether a host shows it.
@@ -139,16 +169,56 @@ func (t *Tray) Bind(d Daemon, quit func()) {
 	t.opts.Daemon, t.opts.Quit = d, quit
 }
 
+// BindApprovals attaches the calls that wait for the person: the menu
+// lists them and the icon says so while any waits. With answerHere (the
+// daemon's own tray, a.Answer in the same process) the menu answers them
+// with the tray's own click and each one opening is notified with
+// buttons; otherwise (a tray of its own, which would need the code) the
+// menu says how to approve in a terminal. Call it before Run.
+func (t *Tray) BindApprovals(a Approvals, answerHere bool) {
+	t.approvals, t.answerHere = a, answerHere
+	if answerHere && t.opts.Notifier != nil {
+		t.asker = newAsker(askOptions{
+			Enabled: func() bool {
+				on := t.opts.NotificationsOn == nil || t.opts.NotificationsOn()
+				return on && !time.Now().Before(t.opts.Notifier.PausedUntil())
+			},
+			Answer:   a.Answer,
+			Notifier: t.opts.Notifier,
+			Log:      t.logger(),
+		})
+	}
+	a.Watch(t.approvalChanged)
+}
+
+// approvalChanged hears the store: a call began or stopped waiting.
+func (t *Tray) approvalChanged(c approval.Change) {
+	if t.asker != nil {
+		if c.Opened {
+			t.asker.opened(c.Pending)
+		} else {
+			t.asker.closed(c.Pending)
+		}
+	}
+	t.refresh()
+}
+
 // Decided is the daemon's callback for every decision: it counts the
-// day's decisions, notifies about denies, and refreshes the menu.
+// day's decisions, notifies about denies, keeps the calls a person
+// approved for the recent list, and refreshes the menu.
 func (t *Tray) Decided(r decisionlog.Record) {
 	t.mu.Lock()
 	if day := r.Time.Local().Format("2006-01-02"); day != t.day {
 		t.day, t.today = day, 0
 	}
 	t.today++
+	if ApprovedByPerson(r) {
+		t.approved = append([]decisionlog.Record{r}, t.approved[:min(len(t.approved), RecentMax-1)]...)
+	}
 	t.mu.Unlock()
-	if r.Verdict == "deny" && t.opts.Notifier != nil {
+	// A call the person denied themselves needs no notification.
+	byPerson := r.Approval != nil && r.Approval.By == "person"
+	if r.Verdict == "deny" && !byPerson && t.opts.Notifier != nil {
 		t.opts.Notifier.Deny(r)
 	}
 	t.refresh()
@@ -196,10 +266,17 @@ func (t *Tray) snapshot() Snapshot {
 	if t.opts.Notifier != nil {
 		s.PausedUntil = t.opts.Notifier.PausedUntil()
 	}
+	if t.approvals != nil {
+		// The daemon's own tray shows the codes: it is the person's own
+		// screen, and a terminal's answer needs them.
+		s.Waiting = t.approvals.Pending(os.Getuid(), t.answerHere)
+		s.AnswerHere = t.answerHere
+	}
 	t.mu.Lock()
 	if t.day == s.Now.Format("2006-01-02") {
 		s.DecisionsToday = t.today
 	}
+	s.Approved = append([]decisionlog.Record(nil), t.approved...)
 	t.mu.Unlock()
 	return s
 }
@@ -230,5 +307,22 @@ func (t *Tray) Run(ctx context.Context) error {
 	if TrayBuilt {
 		go t.watchHost(ctx)
 	}
+	if t.asker != nil {
+		go t.asker.run(ctx)
+	}
 	return runTray(ctx, t)
+}
+
+// answer gives the person's answer from the tray's own click, which
+// needs no code: only the person at this screen can click the menu.
+func (t *Tray) answer(a wire.ApprovalAnswer) {
+	if t.approvals == nil || !t.answerHere {
+		return
+	}
+	done, err := t.approvals.Answer(a, approval.Answerer{Via: wire.ViaTray, Trusted: true})
+	if err != nil {
+		t.logger().Warn("answering from the menu", "call", a.ID, "err", err)
+		return
+	}
+	t.logger().Info("answered from the menu", "done", done)
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"fyne.io/systray"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // TrayBuilt: this build has the tray (DBus on Linux, Cocoa on macOS).
@@ -18,7 +20,35 @@ type items struct {
 	recentItems                                              []*systray.MenuItem
 	// hooks are HooksMax items, shown as the menu's hook items need.
 	hooks []*systray.MenuItem
+	// waitHeader and waiting (WaitingMax slots) list the calls waiting
+	// for the person, at the top; answers hears their actions' clicks.
+	waitHeader *systray.MenuItem
+	waiting    []*waitSlot
+	answers    chan wire.ApprovalAnswer
+	// retired are the actions of calls that stopped waiting, hidden, and
+	// removed at a later render (see retire).
+	retired []retiredItem
 }
+
+// waitSlot is one waiting call's item. Its actions are made for the call
+// it shows, each bound to that call's id, and made anew for the next
+// call: a click on a menu the panel drew before the call changed answers
+// the call it was drawn for (which no longer waits), never another.
+type waitSlot struct {
+	item    *systray.MenuItem
+	call    string
+	actions []*systray.MenuItem
+}
+
+type retiredItem struct {
+	item *systray.MenuItem
+	at   time.Time
+}
+
+// retireAfter is how long a retired action stays, hidden, before it is
+// removed: systray closes a removed item's channel, and a click the
+// panel sent on a stale menu at that moment would panic on it.
+const retireAfter = 30 * time.Second
 
 func runTray(ctx context.Context, t *Tray) error {
 	first := BuildMenu(t.snapshot())
@@ -41,11 +71,19 @@ func runTray(ctx context.Context, t *Tray) error {
 
 func build() *items {
 	systray.SetTitle("agentjail")
-	it := &items{}
+	it := &items{answers: make(chan wire.ApprovalAnswer, 16)}
+	it.waitHeader = systray.AddMenuItem("Waiting for you", "calls agentjail holds until you answer them")
+	it.waitHeader.Disable()
+	it.waitHeader.Hide()
+	for range WaitingMax {
+		w := &waitSlot{item: systray.AddMenuItem("", "")}
+		w.item.Hide()
+		it.waiting = append(it.waiting, w)
+	}
 	it.status = systray.AddMenuItem("agentjail", "")
 	it.status.Disable()
 	systray.AddSeparator()
-	it.recent = systray.AddMenuItem("Recent blocks", "the last calls agentjail denied")
+	it.recent = systray.AddMenuItem("Recent blocks and approvals", "the last calls agentjail denied or you approved")
 	it.none = it.recent.AddSubMenuItem("(none yet)", "")
 	it.none.Disable()
 	for range RecentMax {
@@ -71,6 +109,7 @@ func build() *items {
 func apply(it *items, m Menu) {
 	setTrayIcon(m.Icon)
 	systray.SetTooltip(m.Tooltip)
+	applyWaiting(it, m, time.Now())
 	it.status.SetTitle(label(m.Status))
 	if m.NoRecent {
 		it.none.Show()
@@ -104,6 +143,63 @@ func apply(it *items, m Menu) {
 	} else {
 		it.pause.Uncheck()
 	}
+}
+
+// applyWaiting renders the waiting calls.
+func applyWaiting(it *items, m Menu, now time.Time) {
+	if m.WaitingHeader == "" {
+		it.waitHeader.Hide()
+	} else {
+		it.waitHeader.SetTitle(label(m.WaitingHeader))
+		it.waitHeader.Show()
+	}
+	for i, w := range it.waiting {
+		if i >= len(m.Waiting) {
+			w.item.Hide()
+			it.retire(w, now)
+			continue
+		}
+		c := m.Waiting[i]
+		if w.call != c.ID {
+			it.retire(w, now)
+			w.call = c.ID
+			for _, a := range c.Actions {
+				sub := w.item.AddSubMenuItem(label(a.Title), "")
+				if !a.Enabled {
+					sub.Disable()
+				}
+				w.actions = append(w.actions, sub)
+				go func(answer wire.ApprovalAnswer, enabled bool) {
+					for range sub.ClickedCh {
+						if enabled {
+							it.answers <- answer
+						}
+					}
+				}(a.Answer, a.Enabled)
+			}
+		}
+		w.item.SetTitle(label(c.Title))
+		w.item.SetTooltip(c.Tooltip)
+		w.item.Show()
+	}
+	kept := it.retired[:0]
+	for _, r := range it.retired {
+		if now.Sub(r.at) >= retireAfter {
+			r.item.Remove()
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	it.retired = kept
+}
+
+// retire hides the actions of the call w showed.
+func (it *items) retire(w *waitSlot, now time.Time) {
+	for _, a := range w.actions {
+		a.Hide()
+		it.retired = append(it.retired, retiredItem{a, now})
+	}
+	w.actions, w.call = nil, ""
 }
 
 // loop keeps the menu live and answers clicks.
@@ -140,10 +236,13 @@ func (t *Tray) loop(ctx context.Context, it *items) {
 			render()
 		case <-tick.C:
 			render()
+		case a := <-it.answers:
+			t.answer(a)
+			render()
 		case i := <-clicks:
 			if i < len(current.Recent) && t.opts.Notifier != nil {
 				// Show the full reason.
-				go t.opts.Notifier.deliver("agentjail: why it was blocked", current.Recent[i].Reason, time.Now())
+				go t.opts.Notifier.deliver(current.Recent[i].Heading, current.Recent[i].Reason, time.Now())
 			}
 		case i := <-hookClicks:
 			if i < len(current.Hooks) && current.Hooks[i].Enabled && t.opts.InstallHook != nil {

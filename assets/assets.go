@@ -22,6 +22,10 @@ var (
 	TrayDegraded []byte
 	//go:embed tray-degraded@2x.png
 	TrayDegraded2x []byte
+	//go:embed tray-waiting.png
+	TrayWaiting []byte
+	//go:embed tray-waiting@2x.png
+	TrayWaiting2x []byte
 )
 
 // Tray icons by state for Linux panels, which show icons as they are:
@@ -33,6 +37,8 @@ var (
 	TrayLinuxBlocked []byte
 	//go:embed tray-linux-degraded.png
 	TrayLinuxDegraded []byte
+	//go:embed tray-linux-waiting.png
+	TrayLinuxWaiting []byte
 )
 
 // The app bundle's parts: the icon, and Info.plist with __VERSION__ where

@@ -28,7 +28,9 @@ func newRunCmd() *cobra.Command {
 		Short: "Run the daemon in the foreground (what launchd or systemd keeps alive)",
 		Long: `Run the agentjail daemon: listen on the socket, keep the policies compiled,
 and answer the hook. Where a desktop session exists it also shows the tray
-(menu bar) and a notification on every deny; --headless turns them off.
+(menu bar), a notification on every deny, and the calls that wait for you
+to approve them, answered from the menu or the notification's buttons;
+--headless turns them off.
 It reloads when a policy file or config.yaml changes and on SIGHUP, and
 stops cleanly on SIGTERM or SIGINT.`,
 		Args: cobra.NoArgs,
@@ -130,6 +132,9 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tray.Bind(d, cancel)
+	// The daemon's own tray answers the waiting calls with its click and
+	// their notifications' buttons.
+	tray.BindApprovals(d.Approvals(), true)
 	served := make(chan struct{})
 	go func() {
 		d.Run(ctx)
@@ -199,8 +204,9 @@ func runSystemDaemon(ctx context.Context, cmd *cobra.Command) error {
 // newTray builds the tray and its notifier; Bind attaches the daemon.
 func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 	return app.NewTray(app.Options{
-		Log:      log,
-		Notifier: newNotifier(log, notify),
+		Log:             log,
+		Notifier:        newNotifier(log, notify),
+		NotificationsOn: notify,
 		Agents: func() []app.AgentHook {
 			// Only where the files are matters to what is found and wired.
 			o := installer.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user"}

@@ -24,7 +24,9 @@ func newTrayCmd() *cobra.Command {
 calls that is denied, as a client of the daemon over its socket. In system
 mode (` + "`sudo agentjail install --system`" + `) the daemon runs as its own user with
 no tray: each user runs ` + "`agentjail tray`" + ` in their desktop session and sees
-their own decisions. In user mode ` + "`agentjail run`" + ` shows the tray itself.
+their own decisions, and the calls waiting for them (approve those in a
+terminal: ` + "`agentjail pending`" + `). In user mode ` + "`agentjail run`" + ` shows the tray
+itself.
 It needs a desktop session: without one it says so and exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -65,9 +67,10 @@ func runTrayClient(ctx context.Context, cmd *cobra.Command) error {
 		// The hooks are machine-wide and the log is the service user's:
 		// the tray offers neither.
 		tray = app.NewTray(app.Options{
-			Log:         log,
-			Notifier:    newNotifier(log, d.notify.Load),
-			PoliciesDir: paths.Policies(), // the user's own, which may tighten
+			Log:             log,
+			Notifier:        newNotifier(log, d.notify.Load),
+			NotificationsOn: d.notify.Load,
+			PoliciesDir:     paths.Policies(), // the user's own, which may tighten
 			Open: func(path string) error {
 				if path == "" {
 					log.Info("the decision log belongs to agentjail's service user: run `agentjail logs` to see your decisions")
@@ -80,6 +83,9 @@ func runTrayClient(ctx context.Context, cmd *cobra.Command) error {
 		tray = newTray(log, d.notify.Load)
 	}
 	tray.Bind(d, cancel)
+	// It lists the calls waiting for this user; approving takes the
+	// code, so its menu says to approve in a terminal.
+	tray.BindApprovals(&d.Remote, false)
 	if d.Status() == nil {
 		log.Warn("the daemon does not answer yet; the tray shows it as not running until it does", "socket", d.Remote.Client.SocketPath())
 	}

@@ -158,6 +158,7 @@ type menuItem struct {
 	id       int32
 	label    string
 	visible  bool
+	enabled  bool
 	children []menuItem
 }
 
@@ -186,13 +187,16 @@ func (d *desktop) menu(t *testing.T, service string) menuItem {
 }
 
 func toItem(id int32, props map[string]dbus.Variant, children []dbus.Variant) menuItem {
-	it := menuItem{id: id, visible: true}
+	it := menuItem{id: id, visible: true, enabled: true}
 	if v, ok := props["label"]; ok {
 		it.label, _ = v.Value().(string)
 		it.label = strings.ReplaceAll(it.label, "__", "_") // dbusmenu's escaped underscore
 	}
 	if v, ok := props["visible"]; ok {
 		it.visible, _ = v.Value().(bool)
+	}
+	if v, ok := props["enabled"]; ok {
+		it.enabled, _ = v.Value().(bool)
 	}
 	for _, c := range children {
 		fields, ok := c.Value().([]any)
@@ -236,7 +240,7 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 
 	expectDecision(t, e.hook(bashEvent("cat ~/.ssh/id_rsa")), "deny", "holds private keys")
 	waitFor(t, "the deny in the menu", func() bool {
-		recent := dt.menu(t, service).find("Recent blocks")
+		recent := dt.menu(t, service).find("Recent blocks and approvals")
 		return recent != nil && len(visible(recent.children)) > 0 && !strings.HasPrefix(visible(recent.children)[0].label, "(none")
 	})
 	m := dt.menu(t, service)
@@ -244,13 +248,13 @@ func TestTrayAndNotificationsOverDBus(t *testing.T) {
 	if status == nil || !strings.Contains(status.label, "rules loaded, 1 decision today") {
 		t.Errorf("status line: %+v", status)
 	}
-	recent := visible(m.find("Recent blocks").children)
+	recent := visible(m.find("Recent blocks and approvals").children)
 	if len(recent) != 1 || !strings.Contains(recent[0].label, "Bash  cat ~/.ssh/id_rsa  (secrets.credentials)") {
 		t.Errorf("recent blocks: %+v", recent)
 	}
 	// The same menu as on macOS: health, recent blocks, the hook, pause,
 	// the policies folder, reload, the decision log, quit.
-	for _, item := range []string{"agentjail: running", "Recent blocks", "Install Claude Code hook", "Pause notifications", "Open policies folder", "Reload policies", "Open decision log", "Quit"} {
+	for _, item := range []string{"agentjail: running", "Recent blocks and approvals", "Install Claude Code hook", "Pause notifications", "Open policies folder", "Reload policies", "Open decision log", "Quit"} {
 		if f := m.find(item); f == nil || !f.visible {
 			t.Errorf("no %q in the menu: %+v", item, m)
 		}

@@ -86,7 +86,7 @@ func keyhole(x, y float64) bool {
 
 // trayOn reports whether the glyph for a state covers the point (fx, fy)
 // of the unit square: a padlock; blocked adds a dot, degraded hollows the
-// body.
+// body, waiting adds a clock face whose hands are cut out.
 func trayOn(state string, fx, fy float64) bool {
 	on := inRoundRect(fx, fy, 0.2, 0.8, 0.45, 0.92, 0.08) && !keyhole(fx, fy) || shackle(fx, fy)
 	switch state {
@@ -98,19 +98,31 @@ func trayOn(state string, fx, fy float64) bool {
 		if inRoundRect(fx, fy, 0.3, 0.7, 0.55, 0.82, 0.04) {
 			on = false
 		}
+	case "waiting": // a clock: a call waits for the person
+		if clockFace(fx, fy) {
+			on = !clockHands(fx, fy)
+		}
 	}
 	return on
 }
 
+func clockFace(fx, fy float64) bool { return math.Hypot(fx-0.78, fy-0.23) < 0.2 }
+
+// clockHands are the clock's two hands, at twelve and three.
+func clockHands(fx, fy float64) bool {
+	return math.Abs(fx-0.78) < 0.045 && fy > 0.1 && fy <= 0.255 ||
+		math.Abs(fy-0.23) < 0.045 && fx >= 0.755 && fx < 0.9
+}
+
 func dot(fx, fy float64) bool { return math.Hypot(fx-0.82, fy-0.18) < 0.16 }
 
-var trayStates = []string{"healthy", "blocked", "degraded"}
+var trayStates = []string{"healthy", "blocked", "degraded", "waiting"}
 
 // writeTrayIcons draws the menu-bar icons: template style (black with
 // alpha, as the macOS menu bar wants: it tints them for light and dark
 // bars), 22 px and @2x, one per state; and the Linux panel icons, which
 // no panel tints: amber with a dark outline, so they show on dark and
-// light panels alike, the blocked dot red.
+// light panels alike, the blocked dot red, the waiting clock blue.
 func writeTrayIcons() {
 	for _, state := range trayStates {
 		for _, scale := range []int{1, 2} {
@@ -139,6 +151,7 @@ func writeTrayIcons() {
 func panelIcon(state string, n int) *image.RGBA {
 	fill := color.RGBA{0xf5, 0xb8, 0x2e, 0xff}  // amber: bright on dark panels
 	alert := color.RGBA{0xe5, 0x48, 0x4d, 0xff} // the blocked dot
+	wait := color.RGBA{0x6c, 0xc4, 0xff, 0xff}  // the waiting clock: bright on dark panels
 	edge := color.RGBA{0x1c, 0x23, 0x2e, 0xff}  // dark: the shape on light panels
 	s := float64(n)
 	on := func(x, y int) bool {
@@ -161,6 +174,9 @@ func panelIcon(state string, n int) *image.RGBA {
 				c := fill
 				if state == "blocked" && dot((float64(gx)+0.5)/s, (float64(gy)+0.5)/s) {
 					c = alert
+				}
+				if state == "waiting" && clockFace((float64(gx)+0.5)/s, (float64(gy)+0.5)/s) {
+					c = wait
 				}
 				img.Set(x, y, c)
 				continue
