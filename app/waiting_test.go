@@ -14,11 +14,11 @@ import (
 // openCall makes call wait in store and returns its id.
 func openCall(t *testing.T, store *approval.Store, call approval.Call) string {
 	t.Helper()
-	id, ok := store.Open(call, time.Now().Add(time.Minute))
+	ticket, ok := store.Open(call, time.Now().Add(time.Minute))
 	if !ok {
 		t.Fatal("not opened")
 	}
-	return id
+	return ticket.ID
 }
 
 func gitReset(session string, locked bool) approval.Call {
