@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -107,8 +108,8 @@ func TestRealCodexAsksAPersonOnTheDesktop(t *testing.T) {
 		got := run(t, askClass, func(t *testing.T) {
 			var n *sentNote
 			waitFor(t, "the approval notification", func() bool {
-				n = notes.note(askClass)
-				return n != nil && !notes.wasClosed(n.id)
+				n = notes.open(askClass)
+				return n != nil
 			})
 			if err := dt.conn.Emit("/org/freedesktop/Notifications", notifyName+".ActionInvoked", n.id, "allow"); err != nil {
 				t.Fatal(err)
@@ -133,6 +134,20 @@ func TestRealCodexAsksAPersonOnTheDesktop(t *testing.T) {
 		}
 		waitFor(t, "the waiting section to go", func() bool { return shown(dt.menu(t, tray.service), "Waiting for you") == nil })
 	})
+}
+
+// open is the newest notification whose body holds part and that was
+// not closed.
+func (s *actionServer) open(part string) *sentNote {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.sent) - 1; i >= 0; i-- {
+		n := s.sent[i]
+		if strings.Contains(n.body, part) && !slices.Contains(s.closed, n.id) {
+			return &n
+		}
+	}
+	return nil
 }
 
 // stopInstalledDaemon stops the daemon install started.
