@@ -316,7 +316,7 @@ func TestDaemonHealthSeesEveryAgent(t *testing.T) {
 			t.Errorf("the daemon's problems lack %q:\n%s", want, got)
 		}
 	}
-	os.WriteFile(settings, []byte(entry(" --fail-closed", `, "onFailure": "block"`)), 0o644)
+	os.WriteFile(settings, []byte(entry(" --fail-closed --hold 1m0s", `, "onFailure": "block"`)), 0o644)
 	os.Remove(filepath.Join(e.home, ".gemini"))
 	if got := kinds(); strings.Contains(got, "agent_") || strings.Contains(got, "fail_mode") {
 		t.Errorf("problems left after the fixes:\n%s", got)
