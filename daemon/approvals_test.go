@@ -15,22 +15,6 @@ import (
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
-// startWithConfig runs a daemon whose config.yaml is config.
-func startWithConfig(t *testing.T, config string) *daemontest.Daemon {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "aj")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	home := filepath.Join(dir, "home")
-	os.MkdirAll(home, 0o700)
-	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return daemontest.StartAt(t, home, filepath.Join(home, "agentjail.sock"))
-}
-
 // askEvent is an event of agent whose policy verdict is ask.
 func askEvent(agent, session, command string) []byte {
 	ev := map[string]any{"session_id": session, "cwd": "/work/p", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}}
@@ -89,7 +73,7 @@ func answered(t *testing.T, ch chan heldCall) *wire.Decision {
 const askCommand = "git reset --hard HEAD~1"
 
 func TestAHeldCallWaitsForAPerson(t *testing.T) {
-	d := startWithConfig(t, "approval_timeout: 20s\n")
+	d := startWith(t, "approval_timeout: 20s\n", nil)
 	client := &wire.Client{Socket: d.Socket}
 
 	t.Run("allowed once with its code", func(t *testing.T) {
@@ -183,7 +167,7 @@ func TestWhatIsHeldAndWhatIsNot(t *testing.T) {
 		{"approval_timeout: 0", "approval_timeout: 0\n", "codex", 5 * time.Second, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := startWithConfig(t, tc.config)
+			d := startWith(t, tc.config, nil)
 			start := time.Now()
 			ch := sendHeld(d, tc.agent, askEvent(tc.agent, "s1", askCommand), tc.hold)
 			if !tc.held {
@@ -202,7 +186,7 @@ func TestWhatIsHeldAndWhatIsNot(t *testing.T) {
 }
 
 func TestBothAsksTheAgentAfterAPerson(t *testing.T) {
-	d := startWithConfig(t, "approvals: both\n")
+	d := startWith(t, "approvals: both\n", nil)
 	ch := sendHeld(d, "claude-code", askEvent("claude-code", "s1", askCommand), 5*time.Second)
 	p := waiting(t, d)
 	(&wire.Client{Socket: d.Socket}).Answer(context.Background(), wire.ApprovalAnswer{ID: p.ID, Code: p.Code, Allow: true})
@@ -212,7 +196,7 @@ func TestBothAsksTheAgentAfterAPerson(t *testing.T) {
 }
 
 func TestAHookThatGoesAwayEndsItsWait(t *testing.T) {
-	d := startWithConfig(t, "")
+	d := startWith(t, "", nil)
 	// The hook hangs up while held, as an agent killing it would.
 	ch := make(chan error, 1)
 	go func() {

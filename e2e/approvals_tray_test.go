@@ -184,7 +184,12 @@ type approvalTray struct {
 }
 
 func startApprovalTray(t *testing.T) *approvalTray {
-	e := newEnv(t)
+	return startApprovalTrayIn(t, newEnv(t))
+}
+
+// startApprovalTrayIn is startApprovalTray in e, whose daemon is not
+// running yet.
+func startApprovalTrayIn(t *testing.T, e *env) *approvalTray {
 	e.bus = startBus(t, filepath.Dir(e.home))
 	notes := &actionServer{}
 	dt := newDesktopWith(t, e.bus, func(c *dbus.Conn) {

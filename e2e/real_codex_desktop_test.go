@@ -6,15 +6,11 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -38,15 +34,8 @@ func TestRealCodexAsksAPersonOnTheDesktop(t *testing.T) {
 	// install started a headless daemon: this test runs its own, with
 	// the tray, on the private bus.
 	stopInstalledDaemon(t, e)
-	e.bus = startBus(t, filepath.Dir(e.home))
-	notes := &actionServer{}
-	dt := newDesktopWith(t, e.bus, func(c *dbus.Conn) {
-		c.Export(notes, "/org/freedesktop/Notifications", notifyName)
-	}, watcherName, notifyName)
-	e.runArgs = []string{}
-	e.start()
-	waitFor(t, "the tray to register", func() bool { return len(dt.items()) > 0 })
-	tray := &approvalTray{e: e, dt: dt, notes: notes, service: trayService(e)}
+	tray := startApprovalTrayIn(t, e)
+	dt, notes := tray.dt, tray.notes
 
 	// run has Codex run command while answer, if any, answers it.
 	run := func(t *testing.T, command string, answer func(t *testing.T)) string {
@@ -167,11 +156,6 @@ func stopInstalledDaemon(t *testing.T, e *env) {
 		}
 		return err != nil
 	})
-}
-
-// trayService is the bus name of the tray item of e's daemon.
-func trayService(e *env) string {
-	return "org.kde.StatusNotifierItem-" + strconv.Itoa(e.daemon.Process.Pid) + "-1"
 }
 
 // newAgentWorkIn makes the project again after an approved reset took
