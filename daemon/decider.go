@@ -15,9 +15,9 @@ import (
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/config"
-	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
