@@ -31,6 +31,10 @@ type Facts struct {
 	// judged as nested launches); Packages the npm packages that do
 	// (npx @openai/codex).
 	Programs, Packages []string
+	// Headless are the options that start the agent with nobody to
+	// answer its prompts (claude -p): an ask of such a run is held by
+	// agentjail for a person, as for an agent that cannot ask.
+	Headless []string
 	// Folder is the agent's own folder under the home directory
 	// (".codex"): install without --for wires an agent only where it is.
 	Folder string

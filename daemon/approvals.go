@@ -38,7 +38,7 @@ var errHookGone = errors.New("the hook went away")
 // judgeAsk settles an ask from a hook before it is answered: a grant of
 // the caller's that covers it allows it; otherwise, if approvals may
 // hold it, it is held (the returned held); otherwise the ask stands.
-func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]any, dec *wire.Decision, caller int) (*wire.Decision, *held, *decisionlog.Approval) {
+func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]any, dec *wire.Decision, caller int, hook func() int) (*wire.Decision, *held, *decisionlog.Approval) {
 	derived, _ := in["agentjail"].(map[string]any)
 	tool, _ := derived["tool_name"].(string)
 	call := approval.CallOf(in, dec, summary(tool, in, derived), caller)
@@ -49,7 +49,7 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 		}
 		return granted, nil, &decisionlog.Approval{By: "grant", Scope: g.Scope, Grant: g.ID, Digest: call.Digest()}
 	}
-	prompts := agentPrompts(req)
+	prompts := agentPrompts(req, hook)
 	hold := cfg.ApprovalTimeout > 0 && req.HoldMillis > 0 && (cfg.Approvals != "agent" || !prompts)
 	if !hold {
 		return dec, nil, nil
@@ -59,12 +59,18 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 }
 
 // agentPrompts reports whether the agent that sent req shows its own
-// prompt for an ask (agent.Prompter); an agent that does not say cannot.
-func agentPrompts(req *wire.Request) bool {
+// prompt for an ask (agent.Prompter) in this run: not one started
+// headless (claude -p), which hook, the hook's pid, runs under. An agent
+// that does not say cannot.
+func agentPrompts(req *wire.Request, hook func() int) bool {
 	top := agent.DecodeTop(req.Event)
 	a := agents.For(top, req.Agent)
 	p, ok := a.(agent.Prompter)
-	return ok && p.Prompts(top)
+	if !ok || !p.Prompts(top) {
+		return false
+	}
+	facts, _ := agents.Named(a.Name())
+	return !headlessRun(hook(), facts.Facts)
 }
 
 // hold opens h's approval, tells the hook it is held, and waits for a

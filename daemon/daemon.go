@@ -383,7 +383,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	resp, after, h := d.serve(ctx, body, cfg, accepted, caller)
+	resp, after, h := d.serve(ctx, body, cfg, accepted, caller, func() int { return connPID(conn) })
 	if h != nil {
 		// A call held for a person waits without a request slot: its
 		// decision is made, and the slots are for calls being decided.
@@ -481,7 +481,9 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 //
 // A call held for a person (see approvals.go) is answered later: its
 // held is returned, and its after logs the answer it got.
-func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int) (*wire.Response, func(delivered bool), *held) {
+//
+// hook is the pid of the caller (read only when a call is asked about).
+func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int, hook func() int) (*wire.Response, func(delivered bool), *held) {
 	var req wire.Request
 	err := json.Unmarshal(body, &req)
 	req.CallerUID = &caller // from the peer credentials, whatever the body said
@@ -537,7 +539,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		var h *held
 		var granted *decisionlog.Approval
 		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
-			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller)
+			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller, hook)
 		}
 		return &wire.Response{Decision: dec}, func(delivered bool) {
 			final, appr := dec, granted

@@ -37,3 +37,18 @@ func checkPeer(conn net.Conn, anyUser bool) (int, error) {
 // ownUID is the daemon's uid, read once: it never changes, and reading
 // it is a system call on every connection otherwise.
 var ownUID = os.Getuid()
+
+// connPID is the pid of the process at the other end of conn, or 0.
+func connPID(conn net.Conn) int {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return 0
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	raw.Control(func(fd uintptr) { pid = peerPID(int(fd)) })
+	return pid
+}

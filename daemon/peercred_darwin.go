@@ -13,3 +13,13 @@ func peerUID(fd int) (int, error) {
 	}
 	return int(cred.Uid), nil
 }
+
+// peerPID reads LOCAL_PEERPID: the pid of the process that connected
+// (the hook), or 0.
+func peerPID(fd int) int {
+	pid, err := unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+	if err != nil {
+		return 0
+	}
+	return pid
+}

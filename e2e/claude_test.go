@@ -266,6 +266,18 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("the file was written")
 		}
 	})
+	// claude -p turns an ask into a deny: agentjail sees -p on Claude
+	// Code's process and holds the call for a person instead.
+	t.Run("claude -p: an ask-class command runs once a person approves it", func(t *testing.T) {
+		answer := answerFromTerminal(t, e, "approve")
+		res := runClaude(t, e, api, work, "Bash", map[string]any{"command": "git reset --hard HEAD~3", "description": "Reset"})
+		a := answeredBy(t, answer)
+		got := res[0].Content
+		if a.call.agent != "claude-code" || strings.Contains(got, "agentjail") || !strings.Contains(got, "not a git repository") {
+			t.Errorf("agentjail pending showed:\n%s\ntool result (want git's own error: the reset ran):\n%s", a.call.listing, got)
+		}
+		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
+	})
 	t.Run("with the daemon stopped, fail-closed holds", func(t *testing.T) {
 		// The installed hook starts a daemon it finds missing: take the
 		// installed one away so none can be started.

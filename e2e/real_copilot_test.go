@@ -138,23 +138,9 @@ func TestRealCopilot(t *testing.T) {
 		}
 	})
 
-	t.Run("an ask-class command is not run and the model gets our reason", func(t *testing.T) {
-		reason := tryReason(t, e, work.dir, askClass)
-		head := work.head(t, e)
-		got := run(t, askClass, "--allow-all-tools")
-		if !strings.Contains(got, reasonCore(reason)) || !strings.HasPrefix(got, "Denied") {
-			t.Errorf("tool result:\n%s\nwant a denial with our reason (%s)", got, reason)
-		}
-		if now := work.head(t, e); now != head {
-			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
-		}
-	})
-
-	// Headless, Copilot CLI cannot ask and its event does not say so:
-	// approvals: agentjail holds the call for a person instead.
-	t.Run("with approvals: agentjail an ask-class command runs once a person approves it", func(t *testing.T) {
-		writeConfig(t, e, "approvals: agentjail\napproval_timeout: 30s\n")
-		defer writeConfig(t, e, "approval_timeout: 30s\n")
+	// Headless (-p), Copilot CLI cannot ask: agentjail sees its switch on
+	// the agent's process and holds the call for a person.
+	t.Run("headless, an ask-class command runs once a person approves it", func(t *testing.T) {
 		head := work.head(t, e)
 		answer := answerFromTerminal(t, e, "approve")
 		got := run(t, askClass, "--allow-all-tools")
@@ -163,6 +149,23 @@ func TestRealCopilot(t *testing.T) {
 			t.Errorf("agentjail pending showed:\n%s\ntool result:\n%s", a.call.listing, got)
 		}
 		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
+		if c := rec.one(t); c.Stdout != "" || c.Code != 0 {
+			t.Errorf("hook answered exit %d, stdout %q; want no objection, never a JSON allow that widens Copilot's own permissions", c.Code, c.Stdout)
+		}
+	})
+
+	t.Run("headless, an ask-class command nobody approves is not run and the model gets our reason", func(t *testing.T) {
+		writeConfig(t, e, "approval_timeout: 5s\n")
+		defer writeConfig(t, e, "approval_timeout: 30s\n")
+		reason := tryReason(t, e, work.dir, askClass)
+		head := work.head(t, e)
+		got := run(t, askClass, "--allow-all-tools")
+		if !strings.Contains(got, reasonCore(reason)) || !strings.HasPrefix(got, "Denied") || !strings.Contains(got, "nobody answered") {
+			t.Errorf("tool result:\n%s\nwant a denial with our reason (%s) and that nobody answered", got, reason)
+		}
+		if now := work.head(t, e); now != head {
+			t.Errorf("the reset ran: HEAD moved from %s to %s", head, now)
+		}
 	})
 
 	t.Run("uninstall leaves the hooks folder as it was", func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 	Name: "claude-code", Title: "Claude Code", Aliases: []string{"claude"},
 	Tools:    Tools,
-	Programs: []string{"claude"}, Packages: []string{"@anthropic-ai/claude-code"},
+	Programs: []string{"claude"}, Packages: []string{"@anthropic-ai/claude-code"}, Headless: []string{"-p", "--print"},
 	Folder:        ".claude",
 	HookFile:      ".claude/settings.json",
 	UserPlaces:    []string{".claude", ".claude/settings.json", ".claude/settings.local.json"},
@@ -31,7 +31,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 		Events:      "`PreToolUse`, a subagent's calls included ([subagents](#subagents))",
 		NoObjection: "no output",
 		Deny:        "JSON deny + reason on stderr, exit 2",
-		Ask:         "JSON ask (a headless `claude -p` denies: set `approvals: agentjail` to have agentjail hold it for a person)",
+		Ask:         "JSON ask; a headless `claude -p` (seen on its process) cannot ask: agentjail holds the call for a person",
 		Fails:       "the tool runs; with `fail_mode: closed` the entry sets `onFailure: block` and the hook denies",
 		Subagents:   "guarded: the hook fires for every call a subagent makes (2.1.330)",
 		System:      "`/etc/claude-code/managed-settings.d/50-agentjail.json`",

@@ -12,7 +12,7 @@ import (
 var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 	Name: "copilot", Title: "Copilot CLI", Aliases: []string{"copilot-cli", "github-copilot"},
 	Tools:    agent.Kinds(tools, nil),
-	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"},
+	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"}, Headless: []string{"-p", "--prompt"},
 	Folder:        ".copilot",
 	HookFile:      ".copilot/hooks/agentjail.json",
 	UserPlaces:    []string{".copilot", ".copilot/config.json", ".copilot/settings.json", ".copilot/hooks", ".copilot/hooks/agentjail.json"},
@@ -37,7 +37,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		Events:      "`preToolUse` (`toolArgs` a JSON object in 1.0.102; a JSON string is read too)",
 		NoObjection: "no output (an allow widens its prompts)",
 		Deny:        "`{\"permissionDecision\":\"deny\",…}` on stdout, exit 0",
-		Ask:         "JSON ask (headless denies: set `approvals: agentjail` to have agentjail hold it for a person)",
+		Ask:         "JSON ask; headless (`-p`, seen on its process) it cannot ask: agentjail holds the call for a person",
 		Fails:       "an error blocks the tool; a timeout runs it",
 		Subagents:   "not checked",
 		System:      "`/etc/github-copilot/policy.d/agentjail.json`",

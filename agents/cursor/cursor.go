@@ -9,6 +9,7 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 	Name: "cursor", Title: "Cursor",
 	Tools:         agent.Kinds(tools, nil),
 	Programs:      []string{"cursor-agent", "cursor"},
+	Headless:      []string{"-p", "--print"},
 	Folder:        ".cursor",
 	HookFile:      ".cursor/hooks.json",
 	UserPlaces:    []string{".cursor", ".cursor/hooks.json", ".cursor/cli-config.json", ".cursor/permissions.json"},

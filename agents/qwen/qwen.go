@@ -12,7 +12,7 @@ import (
 var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 	Name: "qwen", Title: "Qwen Code", Aliases: []string{"qwen-code"},
 	Tools:    agent.Kinds(tools, nil),
-	Programs: []string{"qwen"}, Packages: []string{"@qwen-code/qwen-code"},
+	Programs: []string{"qwen"}, Packages: []string{"@qwen-code/qwen-code"}, Headless: []string{"-p", "--prompt"},
 	Folder:        ".qwen",
 	HookFile:      ".qwen/settings.json",
 	UserPlaces:    []string{".qwen", ".qwen/settings.json"},

@@ -50,18 +50,12 @@ func ReadFrame(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// readAnswer reads one frame as ReadFrame does, usually in a single
-// read: the daemon writes each answer with one write, so header and body
-// arrive together.
-func readAnswer(r io.Reader) ([]byte, error) {
-	body, _, err := readAnswerAfter(r, nil)
-	return body, err
-}
-
-// readAnswerAfter is readAnswer for a stream of which some bytes were
-// read already (rest, the tail of the last read): it returns the body
-// and the bytes read past it, which begin the next frame (a held call's
-// answer follows its Held frame on one connection).
+// readAnswerAfter reads one frame as ReadFrame does, usually in a single
+// read (the daemon writes each answer with one write, so header and body
+// arrive together), for a stream of which some bytes were read already
+// (rest, the tail of the last read): it returns the body and the bytes
+// read past it, which begin the next frame (a held call's answer follows
+// its Held frame on one connection).
 func readAnswerAfter(r io.Reader, rest []byte) (body, more []byte, err error) {
 	buf := make([]byte, max(4<<10, len(rest)))
 	n := copy(buf, rest)
