@@ -2,8 +2,6 @@ package installer
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,17 +51,7 @@ func TestFailClosedInstallAndRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "fail_closed.golden.json")
-	if *update {
-		os.WriteFile(golden, withClosed, 0o644)
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test ./installer -update)", err)
-	}
-	if string(withClosed) != string(want) {
-		t.Errorf("got\n%s\nwant\n%s", withClosed, want)
-	}
+	sameAsGolden(t, "fail_closed.golden.json", withClosed)
 	if strings.Count(string(withClosed), "agentjail-hook") != 1 || !strings.Contains(string(withClosed), `"onFailure": "block"`) {
 		t.Errorf("not one fail-closed entry:\n%s", withClosed)
 	}

@@ -13,8 +13,8 @@ import (
 )
 
 // setSystemPaths points every agent's machine-wide file into a folder of
-// the test's.
-func setSystemPaths(t *testing.T) {
+// the test's, and returns it.
+func setSystemPaths(t *testing.T) string {
 	sys := t.TempDir()
 	setVar(t, &claudeManagedDir, filepath.Join(sys, "claude-code"))
 	setVar(t, &geminiSystemSettingsPath, filepath.Join(sys, "gemini-cli", "settings.json"))
@@ -25,6 +25,7 @@ func setSystemPaths(t *testing.T) {
 	setVar(t, &qwenSystemSettingsPath, filepath.Join(sys, "qwen-code", "settings.json"))
 	setVar(t, &droidSystemSettingsPath, filepath.Join(sys, "factory", "settings.json"))
 	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", "")
+	return sys
 }
 
 // hookUsesOf reads the hook commands, and the entry holding each, out of
@@ -262,7 +263,14 @@ func TestHoldGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "hold.golden.json")
+	sameAsGolden(t, "hold.golden.json", got)
+}
+
+// sameAsGolden compares got with testdata/name (written anew with
+// -update).
+func sameAsGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
 		os.WriteFile(golden, got, 0o644)
 	}
@@ -271,6 +279,6 @@ func TestHoldGolden(t *testing.T) {
 		t.Fatalf("%v (go test ./installer -update)", err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
+		t.Errorf("%s:\ngot\n%s\nwant\n%s", name, got, want)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -182,17 +180,7 @@ func TestAddHookGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden := filepath.Join("testdata", strings.ReplaceAll(tt.name, " ", "_")+".golden.json")
-		if *update {
-			os.WriteFile(golden, got, 0o644)
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (go test ./installer -update)", err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("%s:\ngot\n%s\nwant\n%s", tt.name, got, want)
-		}
+		sameAsGolden(t, strings.ReplaceAll(tt.name, " ", "_")+".golden.json", got)
 	}
 }
 

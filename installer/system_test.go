@@ -13,16 +13,7 @@ import (
 // system hook and the agent's fail-closed knob, and with managed-only
 // its "managed hooks only" switch, without touching the user's files.
 func TestSystemEdits(t *testing.T) {
-	sys := t.TempDir()
-	setVar(t, &claudeManagedDir, filepath.Join(sys, "claude-code"))
-	setVar(t, &geminiSystemSettingsPath, filepath.Join(sys, "gemini-cli", "settings.json"))
-	setVar(t, &cursorSystemHooksPath, filepath.Join(sys, "cursor", "hooks.json"))
-	setVar(t, &copilotPolicyDir, filepath.Join(sys, "github-copilot", "policy.d"))
-	setVar(t, &codexRequirements, filepath.Join(sys, "codex", "requirements.toml"))
-	setVar(t, &copilotManagedSettings, filepath.Join(sys, "github-copilot", "managed-settings.json"))
-	setVar(t, &qwenSystemSettingsPath, filepath.Join(sys, "qwen-code", "settings.json"))
-	setVar(t, &droidSystemSettingsPath, filepath.Join(sys, "factory", "settings.json"))
-	t.Setenv("QWEN_CODE_SYSTEM_SETTINGS_PATH", "")
+	sys := setSystemPaths(t)
 	for _, managedOnly := range []bool{false, true} {
 		o := Options{System: true, FailClosed: true, UserHome: t.TempDir(), ManagedHooksOnly: managedOnly}
 		edits, err := planEdits(o)
