@@ -55,6 +55,10 @@ type Options struct {
 	// all: "" means the installed one beside this hook, if this hook is
 	// the installed one (see installedDaemon); "-" never starts one.
 	AutoStart string
+	// Post: the hook runs for the agent's post-tool event (--post): it
+	// tells the daemon the call ran, prints nothing and exits 0 whatever
+	// happens, as the call has run already.
+	Post bool
 	// System: the hook of a system-mode install (--system), written in
 	// root-owned machine-wide settings. It asks the system daemon on its
 	// fixed socket, whatever the environment says, fails closed unless
@@ -90,6 +94,8 @@ Flags:
                       (default), codex, gemini, copilot or cursor; an event
                       whose shape is unmistakably one agent's is read as that
                       agent's without the flag
+  --post              run for the agent's post-tool event: tell the daemon the
+                      call ran (an unchecked one is recorded), print nothing
   --system            ask the system daemon (sudo agentjail install --system)
                       on its own socket, and block calls that cannot be
                       checked unless --fail-closed=false is given
@@ -125,6 +131,7 @@ func parseFlags(args []string) (Options, error) {
 	flags.StringVar(&opts.Agent, "agent", agents.Default, "the agent whose event format stdin carries: "+strings.Join(agents.Names(), ", "))
 	flags.BoolVar(&opts.System, "system", false, "ask the system daemon")
 	flags.DurationVar(&opts.Hold, "hold", 0, "how long a call may wait for a person")
+	flags.BoolVar(&opts.Post, "post", false, "run for the post-tool event")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return opts, err
@@ -185,6 +192,12 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	defer cancel()
 
 	event, err := readEvent(ctx, stdin)
+	if opts.Post {
+		if err != nil || len(event) > wire.MaxFrame {
+			return ExitOK
+		}
+		return observe(ctx, opts, event)
+	}
 	if err != nil {
 		return failure(opts, stdout, stderr, wire.CauseBadEvent, err.Error(), "the agent must send one JSON object on stdin")
 	}
@@ -256,6 +269,22 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		io.WriteString(stderr, ans.Stderr)
 	}
 	return ans.Exit
+}
+
+// observe tells the daemon a call ran. Nothing the daemon says changes
+// anything: the call has run, and the agent reads no answer.
+func observe(ctx context.Context, opts Options, event []byte) int {
+	if !isJSONObject(event) {
+		return ExitOK
+	}
+	client := opts.Client
+	if client == nil {
+		client = &wire.Client{}
+	}
+	adapter := agents.For(agent.DecodeTop(event), opts.Agent)
+	cwd, _ := os.Getwd()
+	client.Do(ctx, &wire.Request{Op: wire.OpObserve, Event: event, Cwd: cwd, Agent: adapter.Name()})
+	return ExitOK
 }
 
 func isJSONObject(b []byte) bool {

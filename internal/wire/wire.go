@@ -21,6 +21,10 @@ const (
 	OpStatus = "status" // report health, policy sources and counters
 	OpReload = "reload" // reload policies and config from disk now
 	OpRecent = "recent" // the caller's latest decisions (Request.Recent)
+	// OpObserve reports a tool call that ran (an agent's post-tool
+	// event): the daemon checks it was judged and records it if not. It
+	// answers with an empty Response; nothing the agent did changes.
+	OpObserve = "observe"
 )
 
 // Request is one call from a client to the daemon. A connection carries
