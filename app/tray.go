@@ -291,7 +291,7 @@ func lastError(st *wire.Status) string {
 	p := st.Problems[0]
 	label := map[string]string{
 		"policy": "policy error", "config": "config error", "eval": "evaluation error",
-		"decision_log": "decision log", "fail_open": "unchecked calls",
+		"decision_log": "decision log", "fail_open": "unchecked calls", "unchecked": "unchecked calls",
 		"hook_timeout": "hook timeout", "fail_mode": "fail mode",
 	}[p.Kind]
 	if label == "" {

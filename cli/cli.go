@@ -115,6 +115,7 @@ allow, ask or deny. The agent's hook (agentjail-hook) asks the daemon
 		newStatusCmd(),
 		newTryCmd(),
 		newLogsCmd(),
+		newAuditCmd(),
 		newReloadCmd(),
 		newTrayCmd(),
 		newPendingCmd(),

@@ -44,10 +44,10 @@ func (f logFilter) keep(r decisionlog.Record, now time.Time) bool {
 
 func newLogsCmd() *cobra.Command {
 	var (
-		n      int
-		follow bool
-		asJSON bool
-		f      logFilter
+		n                 int
+		follow, unchecked bool
+		asJSON            bool
+		f                 logFilter
 	)
 	cmd := &cobra.Command{
 		Use:   "logs [-n 20] [-f] [--verdict deny] [--tool Bash] [--session ID] [--since 1h] [--try|--all] [--json]",
@@ -64,10 +64,16 @@ latest it keeps in memory (` + fmt.Sprint(wire.MaxRecent) + ` of all users'); ru
 the whole log, every user's, with a UID column.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if unchecked {
+				if f.verdict != "" && f.verdict != decisionlog.VerdictUnchecked {
+					return exitWith(ExitUsage, "--unchecked and --verdict %s ask for two different things", f.verdict)
+				}
+				f.verdict = decisionlog.VerdictUnchecked
+			}
 			switch f.verdict {
-			case "", "allow", "ask", "deny":
+			case "", "allow", "ask", "deny", decisionlog.VerdictUnchecked:
 			default:
-				return exitWith(ExitUsage, "--verdict must be allow, ask or deny, not %q", f.verdict)
+				return exitWith(ExitUsage, "--verdict must be allow, ask, deny or unchecked, not %q", f.verdict)
 			}
 			if f.since < 0 {
 				return exitWith(ExitUsage, "--since must be a positive duration such as 1h or 30m, not %v", f.since)
@@ -113,7 +119,8 @@ the whole log, every user's, with a UID column.`,
 	cmd.Flags().IntVarP(&n, "lines", "n", 20, "how many of the latest decisions (0: all)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing new decisions")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines")
-	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: allow, ask or deny")
+	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: allow, ask, deny or unchecked")
+	cmd.Flags().BoolVar(&unchecked, "unchecked", false, "only the calls that ran without a decision (--verdict unchecked), with their likely cause")
 	cmd.Flags().StringVar(&f.tool, "tool", "", "only this tool (Bash, Read ...)")
 	cmd.Flags().StringVar(&f.agent, "agent", "", "only this agent's calls: claude-code, codex, gemini, copilot or cursor")
 	cmd.Flags().StringVar(&f.session, "session", "", "only this agent session id")
@@ -170,6 +177,9 @@ func (p *logPrinter) print(r decisionlog.Record) {
 	rules := safetext.Line(strings.Join(r.RuleIDs, ","))
 	if a := r.Approval; a != nil {
 		rules += " " + approvalWords(a) // last, so the columns stay put
+	}
+	if u := r.Unchecked; u != nil {
+		rules += "(" + safetext.Line(u.Cause) + "; seen in " + safetext.Line(u.Source) + ")"
 	}
 	if r.Undelivered {
 		rules += " (undelivered)"

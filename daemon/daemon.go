@@ -136,6 +136,9 @@ type Daemon struct {
 	// approvals are the calls held for a person and the grants people
 	// gave (see approvals.go).
 	approvals *approval.Store
+	// ledger remembers the calls judged, to account for every call that
+	// ran (see accounting.go).
+	ledger *ledger
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -187,6 +190,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 	if err := d.approvals.LoadError(); err != nil {
 		log.Warn("the grants are not in force", "err", err)
 	}
+	d.ledger = newLedger()
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = d.newWatcher()
 	// A hook that started this daemon left a marker so others would not
@@ -536,6 +540,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		// whereas the logging below runs after the write, when a later
 		// request's may have run first.
 		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
+		if req.Source == "" {
+			d.ledger.judged(in, time.Now())
+		}
 		var h *held
 		var granted *decisionlog.Approval
 		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
@@ -567,6 +574,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		d.decider.Load(ctx)
 		d.logLoad()
 		return &wire.Response{Status: d.Status()}, nil, nil
+	case wire.OpObserve:
+		d.observe(&req)
+		return &wire.Response{}, nil, nil
 	case wire.OpPending, wire.OpAnswer, wire.OpGrants, wire.OpRevoke:
 		return d.serveApprovals(&req, caller), nil, nil
 	case wire.OpRecent:
@@ -576,7 +586,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		return &wire.Response{Recent: rec}, nil, nil
 	}
-	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload, recent, pending, answer, grants and revoke", req.Op)}}, nil, nil
+	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload, recent, observe, pending, answer, grants and revoke", req.Op)}}, nil, nil
 }
 
 // decideBy decides req on a worker and answers by deadline whatever

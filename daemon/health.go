@@ -111,6 +111,9 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 	if fo := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); fo.n > 0 {
 		st.Problems = append(st.Problems, failOpenProblem(fo, d.opts.Home))
 	}
+	if p := d.uncheckedProblem(time.Now()); p != nil {
+		st.Problems = append(st.Problems, *p)
+	}
 	if p := notifyProblem(st.Notify, st.TrayShown, time.Now()); p != nil {
 		st.Problems = append(st.Problems, *p)
 	}

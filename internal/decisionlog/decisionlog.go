@@ -53,6 +53,22 @@ type Record struct {
 	// Approval is set for a call the policies asked a person about that
 	// agentjail held, or that a grant allowed.
 	Approval *Approval `json:"approval,omitempty"`
+	// Unchecked is set for a call that ran without a decision (Verdict
+	// VerdictUnchecked): the daemon learned of it afterwards.
+	Unchecked *Unchecked `json:"unchecked,omitempty"`
+}
+
+// VerdictUnchecked is the verdict of a call that ran and was never judged.
+const VerdictUnchecked = "unchecked"
+
+// Unchecked says how an unchecked call was found and why it likely ran
+// unchecked.
+type Unchecked struct {
+	Cause string `json:"cause"`
+	// Source is "post-tool event" or "the agent's record".
+	Source    string `json:"source"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Subagent  bool   `json:"subagent,omitempty"`
 }
 
 // Approval says how a held call ended, or which grant allowed a call.

@@ -1,0 +1,378 @@
+package daemon
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/plural"
+	"github.com/agentjail/agentjail/internal/wire"
+)
+
+// Accounting: every tool call an agent made is matched with a decision.
+// The daemon learns what ran from the agents' post-tool events (observe)
+// and from their own records of tool calls (reconcile); a call it never
+// judged is recorded as unchecked, with its likely cause.
+
+// ledgerMax bounds the judged calls remembered; ledgerWindow is how long
+// one is.
+const (
+	ledgerMax    = 20000
+	ledgerWindow = 24 * time.Hour
+)
+
+// uncheckedGrace is how long after a call is recorded its decision may
+// still come: the agent writes the call down before its hook runs.
+const uncheckedGrace = 15 * time.Second
+
+// ledger remembers the calls the daemon judged, by the agent's tool-use
+// id and by session, tool and input, and the sessions it has seen.
+type ledger struct {
+	mu       sync.Mutex
+	ids      map[string]time.Time // tool-use id -> when judged
+	digests  map[string]time.Time // session|tool|input digest -> when judged
+	sessions map[string]time.Time // session id -> last judged
+	order    []string             // keys of ids and digests, oldest first
+	reported map[string]bool      // calls reported unchecked (id or digest), so each is once
+	notWired map[string]bool      // agents reported as not wired
+}
+
+func newLedger() *ledger {
+	return &ledger{ids: map[string]time.Time{}, digests: map[string]time.Time{}, sessions: map[string]time.Time{}, reported: map[string]bool{}, notWired: map[string]bool{}}
+}
+
+// judged records a call the daemon decided: in is its policy input.
+func (l *ledger) judged(in map[string]any, now time.Time) {
+	id := toolUseID(in)
+	session := sessionOf(in)
+	tool, input := toolAndInput(in)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if id != "" {
+		l.ids[id] = now
+		l.order = append(l.order, "i"+id)
+	}
+	if d := callDigest(session, tool, input); d != "" {
+		l.digests[d] = now
+		l.order = append(l.order, "d"+d)
+	}
+	if session != "" {
+		l.sessions[session] = now
+	}
+	l.trim(now)
+}
+
+// trim drops the oldest entries past ledgerMax or ledgerWindow.
+func (l *ledger) trim(now time.Time) {
+	for len(l.order) > 0 {
+		k := l.order[0]
+		m := l.ids
+		if k[0] == 'd' {
+			m = l.digests
+		}
+		t, ok := m[k[1:]]
+		if len(l.order) <= ledgerMax && ok && now.Sub(t) < ledgerWindow {
+			break
+		}
+		if ok && (len(l.order) > ledgerMax || now.Sub(t) >= ledgerWindow) {
+			delete(m, k[1:])
+		}
+		l.order = l.order[1:]
+	}
+	if len(l.sessions) > ledgerMax {
+		clear(l.sessions)
+	}
+	if len(l.reported) > ledgerMax {
+		clear(l.reported)
+	}
+}
+
+// seen reports whether a call was judged, and whether its session was.
+func (l *ledger) seen(id, session, tool string, input []byte) (call, sess bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if id != "" {
+		_, call = l.ids[id]
+	}
+	if !call {
+		if d := callDigest(session, tool, input); d != "" {
+			_, call = l.digests[d]
+		}
+	}
+	_, sess = l.sessions[session]
+	return call, sess
+}
+
+// report marks a call reported; false if it was already.
+func (l *ledger) report(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reported[key] {
+		return false
+	}
+	l.reported[key] = true
+	return true
+}
+
+// callDigest names a call by session, tool and its input's bytes; "" when
+// there is nothing to name it by.
+func callDigest(session, tool string, input []byte) string {
+	if session == "" || tool == "" || len(input) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%d:%s%d:%s", len(session), session, len(tool), tool)
+	h.Write(compactJSON(input))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func compactJSON(b []byte) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
+}
+
+// toolUseID is the agent's id of the call in a policy input or event.
+func toolUseID(in map[string]any) string {
+	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId"} {
+		if s, _ := in[k].(string); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func sessionOf(in map[string]any) string {
+	for _, k := range []string{"session_id", "sessionId", "conversation_id"} {
+		if s, _ := in[k].(string); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// toolAndInput are the tool's name and input as the agent sent them.
+func toolAndInput(in map[string]any) (string, []byte) {
+	tool := ""
+	for _, k := range []string{"tool_name", "toolName"} {
+		if s, _ := in[k].(string); s != "" {
+			tool = s
+			break
+		}
+	}
+	for _, k := range []string{"tool_input", "toolArgs", "tool_args", "args", "input"} {
+		if v, ok := in[k]; ok {
+			b, _ := json.Marshal(v)
+			return tool, b
+		}
+	}
+	return tool, nil
+}
+
+// ranCall is one tool call an agent made, as its own record or its
+// post-tool event says.
+type ranCall struct {
+	Agent, Session, ID, Tool, Cwd string
+	Input                         json.RawMessage
+	Time                          time.Time
+	Subagent                      bool
+	// Source is where the daemon learned of it: "post-tool event" or
+	// "the agent's record".
+	Source string
+	// Done: its decision, if any, was made already (a post-tool event
+	// comes after it), so it is settled at once.
+	Done bool
+}
+
+// Causes of an unchecked call, worst first.
+const (
+	causeHooksOff  = "its session's hooks did not run (hooks switched off, or a nested agent started without them)"
+	causeSubagent  = "a subagent's call, which the agent did not send to the hook"
+	causeFailOpen  = "the hook could not reach the daemon and let it run (failed open)"
+	causeNoPreHook = "the agent ran its post-tool hook but not its pre-tool hook for this tool"
+	causeNoHook    = "the hook did not run for it"
+)
+
+// causeOrder ranks causes for status: the first is the worst.
+var causeOrder = []string{causeHooksOff, causeSubagent, causeFailOpen, causeNoPreHook, causeNoHook}
+
+// noCheckTools need no check by design (the agent's own to-do list and
+// plan): they are never unchecked.
+var noCheckTools = []string{"TodoWrite", "TodoRead", "ExitPlanMode", "update_plan", "todowrite", "todoread", "write_todos"}
+
+// account settles calls that ran: each one never judged, and past its
+// grace, is recorded unchecked once. Calls still within their grace are
+// returned to be looked at again.
+func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
+	for _, c := range calls {
+		if slices.Contains(noCheckTools, c.Tool) {
+			continue
+		}
+		call, sess := d.ledger.seen(c.ID, c.Session, c.Tool, c.Input)
+		if call {
+			continue
+		}
+		if !c.Done && !c.Time.IsZero() && now.Sub(c.Time) < uncheckedGrace {
+			later = append(later, c)
+			continue
+		}
+		key := c.ID
+		if key == "" {
+			key = callDigest(c.Session, c.Tool, c.Input)
+		}
+		if key == "" || !d.ledger.report(c.Agent+"|"+key) {
+			continue
+		}
+		d.recordUnchecked(c, d.causeOf(c, sess))
+	}
+	return later
+}
+
+// causeOf tells the likely cause of c going unchecked.
+func (d *Daemon) causeOf(c ranCall, sessionJudged bool) string {
+	switch {
+	case d.failedOpenNear(c.Time):
+		return causeFailOpen
+	case c.Subagent:
+		return causeSubagent
+	case c.Source == sourcePost:
+		return causeNoPreHook
+	case !sessionJudged:
+		return causeHooksOff
+	}
+	return causeNoHook
+}
+
+const (
+	sourcePost   = "post-tool event"
+	sourceRecord = "the agent's record"
+)
+
+// recordUnchecked writes an unchecked call to the decision log.
+func (d *Daemon) recordUnchecked(c ranCall, cause string) {
+	var in map[string]any
+	json.Unmarshal(c.Input, &in)
+	rec := decisionlog.Record{
+		Time: time.Now().UTC(), ID: newID(), SessionID: c.Session, Agent: c.Agent, Cwd: c.Cwd, Tool: c.Tool,
+		Summary: summary(c.Tool, map[string]any{"tool_input": in}, nil), Verdict: decisionlog.VerdictUnchecked,
+		Unchecked: &decisionlog.Unchecked{Cause: cause, Source: c.Source, ToolUseID: c.ID, Subagent: c.Subagent},
+	}
+	if rec.Summary == c.Tool {
+		rec.Summary = summaryOfInput(in)
+	}
+	if !c.Time.IsZero() {
+		rec.Time = c.Time.UTC()
+	}
+	d.decisions.Append(rec)
+	d.log.Warn("a tool call ran unchecked", "agent", c.Agent, "session", c.Session, "tool", c.Tool, "cause", cause)
+	if d.opts.OnDecision != nil {
+		d.opts.OnDecision(rec)
+	}
+}
+
+// summaryOfInput is a one-line view of an input no summary rule knows:
+// the first string field that looks like a command or a path.
+func summaryOfInput(in map[string]any) string {
+	for _, k := range []string{"cmd", "command", "file_path", "path", "url"} {
+		switch v := in[k].(type) {
+		case string:
+			return clip(v)
+		case []any:
+			var parts []string
+			for _, p := range v {
+				if s, ok := p.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			return clip(fmt.Sprint(parts))
+		}
+	}
+	return ""
+}
+
+// observe settles an agent's post-tool event: the call ran.
+func (d *Daemon) observe(req *wire.Request) {
+	top := agent.DecodeTop(req.Event)
+	a := agents.For(top, req.Agent)
+	ev := agent.Decode(req.Event)
+	if ev == nil {
+		return
+	}
+	tool, input := toolAndInput(ev)
+	c := ranCall{Agent: a.Name(), Session: sessionOf(ev), ID: toolUseID(ev), Tool: tool, Input: input, Source: sourcePost, Time: time.Now(), Done: true}
+	c.Cwd, _ = ev["cwd"].(string)
+	d.account([]ranCall{c}, time.Now())
+}
+
+// failedOpenNear reports whether the hook failed open within a few
+// seconds of t (its failure log).
+func (d *Daemon) failedOpenNear(t time.Time) bool {
+	if t.IsZero() {
+		return false
+	}
+	f, err := os.Open(filepath.Join(d.opts.Home, "hook-failures.jsonl"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > 64<<10 {
+		f.Seek(-64<<10, io.SeekEnd)
+	}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r struct {
+			Time, Mode string
+		}
+		if json.Unmarshal(sc.Bytes(), &r) != nil || r.Mode != "open" {
+			continue
+		}
+		if at, err := time.Parse(time.RFC3339, r.Time); err == nil && at.Sub(t).Abs() <= 5*time.Second {
+			return true
+		}
+	}
+	return false
+}
+
+// uncheckedWindow is how far back status counts unchecked calls.
+const uncheckedWindow = 24 * time.Hour
+
+// uncheckedProblem says how many calls ran unchecked in the last
+// uncheckedWindow, the worst cause first; nil when none did.
+func (d *Daemon) uncheckedProblem(now time.Time) *wire.Problem {
+	since := now.Add(-uncheckedWindow)
+	recs := d.decisions.Latest(1000, func(r decisionlog.Record) bool {
+		return r.Verdict == decisionlog.VerdictUnchecked && r.Time.After(since)
+	})
+	if len(recs) == 0 {
+		return nil
+	}
+	worst := len(causeOrder)
+	cause := ""
+	for _, r := range recs {
+		if r.Unchecked == nil {
+			continue
+		}
+		if i := slices.Index(causeOrder, r.Unchecked.Cause); i >= 0 && i < worst {
+			worst, cause = i, r.Unchecked.Cause
+		}
+	}
+	return &wire.Problem{
+		Kind:    "unchecked",
+		Message: fmt.Sprintf("%s ran unchecked in the last 24 h; the worst cause: %s", plural.Of(len(recs), "call"), cause),
+		Fix:     "`agentjail logs --unchecked` lists them and `agentjail audit` counts them per session; re-run `agentjail install` for an agent not wired, and keep its hooks on",
+	}
+}
