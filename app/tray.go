@@ -14,6 +14,7 @@ import (
 	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
+	"github.com/agentjail/agentjail/internal/safetext"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -102,6 +103,9 @@ type Tray struct {
 
 	// approved are the latest calls a person approved, newest first.
 	approved []decisionlog.Record
+	// uncheckedSessions are the agent sessions with an unchecked call
+	// notified already.
+	uncheckedSessions map[string]bool
 
 	// host is who shows the tray, as watchHost last found it; nil where
 	// that cannot be told (macOS, where the menu bar always shows it).
@@ -215,13 +219,38 @@ func (t *Tray) Decided(r decisionlog.Record) {
 	if ApprovedByPerson(r) {
 		t.approved = append([]decisionlog.Record{r}, t.approved[:min(len(t.approved), RecentMax-1)]...)
 	}
+	firstUnchecked := false
+	if r.Verdict == decisionlog.VerdictUnchecked {
+		// The first unchecked call of a session is notified; the rest
+		// are counted in status and the menu's health line.
+		if t.uncheckedSessions == nil || len(t.uncheckedSessions) > 1000 {
+			t.uncheckedSessions = map[string]bool{}
+		}
+		key := r.Agent + "\x00" + r.SessionID
+		firstUnchecked = !t.uncheckedSessions[key]
+		t.uncheckedSessions[key] = true
+	}
 	t.mu.Unlock()
+	if firstUnchecked && t.opts.Notifier != nil {
+		t.opts.Notifier.Alert(UncheckedText(r))
+	}
 	// A call the person denied themselves needs no notification.
 	byPerson := r.Approval != nil && r.Approval.By == "person"
 	if r.Verdict == "deny" && !byPerson && t.opts.Notifier != nil {
 		t.opts.Notifier.Deny(r)
 	}
 	t.refresh()
+}
+
+// UncheckedText is the notification for the first call of a session
+// that ran without a decision.
+func UncheckedText(r decisionlog.Record) (title, body string) {
+	cause := ""
+	if r.Unchecked != nil {
+		cause = r.Unchecked.Cause
+	}
+	return fmt.Sprintf("agentjail: a %s call ran unchecked", safetext.Line(r.Agent)),
+		fmt.Sprintf("%s: %s\n%s\n`agentjail logs --unchecked` lists them", safetext.Line(r.Tool), safetext.Line(r.Summary), safetext.Line(cause))
 }
 
 // FailOpenRun notifies a run of calls that ran unchecked (see
