@@ -59,7 +59,7 @@ open. ` + "`agentjail logs --unchecked`" + ` lists the unchecked calls with thei
 			out := cmd.OutOrStdout()
 			if asJSON {
 				b, _ := json.MarshalIndent(rows, "", "  ")
-				fmt.Fprintln(out, safetext.JSON(b))
+				fmt.Fprintf(out, "%s\n", safetext.JSON(b))
 				return nil
 			}
 			printAudit(out, rows, since)
