@@ -1,0 +1,326 @@
+package toolrecords
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The fixtures are lines of records the pinned CLIs wrote against a fake
+// model API that asked for one tool call (`cat README.md`), trimmed to a
+// few lines, paths rewritten to /home/dev/work.
+func TestParseRealRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, file string
+		want              []Call
+	}{
+		{"claude code, main conversation", "claude-code", "claude-code.jsonl", []Call{{
+			Session: "22269663-75de-4f82-b0ef-c0f23f459dce", ID: "toolu_fake1", Tool: "Bash",
+			Input: json.RawMessage(`{"command":"cat README.md","description":"Read the readme"}`), Cwd: "/home/dev/work",
+		}}},
+		{"claude code, a call starting a subagent", "claude-code", "claude-code-agent.jsonl", []Call{{
+			Session: "c8b81328-9b20-415b-97e7-1e5254c5b700", ID: "toolu_agent1", Tool: "Agent",
+			Input: json.RawMessage(`{"description":"Read the readme","prompt":"Subagent task 7f3c: read the key.","run_in_background":false,"subagent_type":"general-purpose"}`),
+			Cwd:   "/home/dev/work",
+		}}},
+		{"claude code, the subagent's own file", "claude-code", "claude-code-subagent.jsonl", []Call{{
+			Session: "c8b81328-9b20-415b-97e7-1e5254c5b700", ID: "toolu_sub_bash", Tool: "Bash",
+			Input: json.RawMessage(`{"command":"cat README.md","description":"Read the readme"}`), Cwd: "/home/dev/work", Subagent: true,
+		}}},
+		{"codex exec", "codex", "codex.jsonl", []Call{{
+			Session: "01a21665-bda0-7731-8838-3c50c9057deb", ID: "call_1", Tool: "exec_command",
+			Input: json.RawMessage(`{"cmd":"cat README.md"}`), Cwd: "/home/dev/work",
+		}}},
+		{"gemini cli, a message written twice", "gemini", "gemini/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", []Call{{
+			Session: "f0aaf155-e18f-4f5b-98eb-6fecc6593027", ID: "run_shell_command__run_shell_command_1795672135692_0", Tool: "run_shell_command",
+			Input: json.RawMessage(`{"command":"cat README.md"}`), Cwd: "/home/dev/work",
+		}}},
+		{"qwen code", "qwen", "qwen.jsonl", []Call{{
+			Session: "4c9603e9-73ce-4251-9219-c814161bbd03", ID: "call_1", Tool: "run_shell_command",
+			Input: json.RawMessage(`{"command":"cat README.md","description":"Run it"}`), Cwd: "/home/dev/work",
+		}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join("testdata", filepath.FromSlash(tc.file))
+			f := NewFollower(Options{})
+			f.Follow(tc.agent, path)
+			got, st := f.Poll()
+			if st.Errors != 0 || st.Skipped != 0 || st.Files != 1 {
+				t.Fatalf("stats %+v", st)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d calls, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				g := got[i]
+				if g.Time.IsZero() {
+					t.Errorf("call %d has no time", i)
+				}
+				w.Agent, w.File, w.Time = tc.agent, path, g.Time
+				if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) {
+					t.Errorf("call %d:\n got %+v\nwant %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// claudeLine is one Claude Code tool call in the recorded shape.
+func claudeLine(id, command string) string {
+	in, _ := json.Marshal(map[string]string{"command": command})
+	return `{"parentUuid":"p","isSidechain":false,"message":{"content":[{"id":"` + id + `","input":` + string(in) +
+		`,"name":"Bash","type":"tool_use"}],"id":"msg_fake","role":"assistant","stop_reason":"tool_use","type":"message","usage":{"server_tool_use":{"web_search_requests":0}}},` +
+		`"type":"assistant","uuid":"u","timestamp":"2026-11-26T05:48:20.915Z","cwd":"/home/dev/work","sessionId":"s1","version":"2.1.330"}` + "\n"
+}
+
+// fillerLine is a Claude Code entry with no tool call, padded to about n bytes.
+func fillerLine(n int) string {
+	head := `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":"`
+	tail := `"},"uuid":"u","timestamp":"2026-11-26T05:48:20.855Z","cwd":"/home/dev/work","sessionId":"s1"}` + "\n"
+	return head + strings.Repeat("x", max(0, n-len(head)-len(tail))) + tail
+}
+
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+func ids(calls []Call) string {
+	var s []string
+	for _, c := range calls {
+		s = append(s, c.ID)
+	}
+	return strings.Join(s, ",")
+}
+
+func TestIncremental(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s1.jsonl")
+	f := NewFollower(Options{MaxLine: 4096})
+	f.Follow("claude-code", path)
+	poll := func(want string) Stats {
+		t.Helper()
+		got, st := f.Poll()
+		if ids(got) != want || st.Errors != 0 {
+			t.Fatalf("got %q (%+v), want %q", ids(got), st, want)
+		}
+		return st
+	}
+
+	poll("") // not there yet
+	appendFile(t, path, fillerLine(200)+claudeLine("a", "ls"))
+	poll("a")
+	if st := poll(""); st.Bytes != 0 {
+		t.Fatalf("an unchanged file was read again: %+v", st)
+	}
+
+	t.Run("only what was appended is read", func(t *testing.T) {
+		line := claudeLine("b", "pwd")
+		appendFile(t, path, line)
+		if st := poll("b"); st.Bytes != int64(len(line)) {
+			t.Fatalf("read %d bytes, appended %d", st.Bytes, len(line))
+		}
+	})
+
+	t.Run("a partial last line waits", func(t *testing.T) {
+		line := claudeLine("c", "date")
+		appendFile(t, path, line[:len(line)/2])
+		poll("")
+		appendFile(t, path, line[len(line)/2:])
+		poll("c")
+	})
+
+	t.Run("a line over MaxLine is skipped and counted", func(t *testing.T) {
+		long := claudeLine("big", strings.Repeat("y", 5000))
+		appendFile(t, path, long+claudeLine("d", "id"))
+		if st := poll("d"); st.Skipped != 1 {
+			t.Fatalf("stats %+v", st)
+		}
+		// One still being written is dropped as it comes, not read again.
+		long = claudeLine("big2", strings.Repeat("z", 9000))
+		appendFile(t, path, long[:6000])
+		if st := poll(""); st.Skipped != 1 {
+			t.Fatalf("stats %+v", st)
+		}
+		appendFile(t, path, long[6000:]+claudeLine("e", "uname"))
+		if st := poll("e"); st.Skipped != 0 || st.Bytes != int64(len(long)-6000+len(claudeLine("e", "uname"))) {
+			t.Fatalf("stats %+v", st)
+		}
+	})
+
+	t.Run("a replaced file is read from the start", func(t *testing.T) {
+		next := filepath.Join(dir, "next")
+		os.WriteFile(next, []byte(claudeLine("f", "ls")+claudeLine("g", "ls")+strings.Repeat(fillerLine(3000), 10)), 0o600) // longer than what was read
+		if err := os.Rename(next, path); err != nil {
+			t.Fatal(err)
+		}
+		poll("f,g")
+	})
+
+	t.Run("a file that shrank is read from the start", func(t *testing.T) {
+		os.WriteFile(path, []byte(claudeLine("h", "ls")), 0o600)
+		poll("h")
+	})
+}
+
+// TestRoots finds each agent's records where DefaultRoots says they are,
+// keeps to the newest MaxFiles and leaves out files older than Since.
+func TestRoots(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"CODEX_HOME": filepath.Join(home, "codex-home")}
+	roots := DefaultRoots(home, func(k string) string { return env[k] })
+	copyTo := func(fixture, dst string, mod time.Time) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(fixture)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst = filepath.Join(home, filepath.FromSlash(dst))
+		os.MkdirAll(filepath.Dir(dst), 0o700)
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(dst, mod, mod)
+	}
+	// The files were last written a minute apart from 05:41 on the day
+	// of the fixtures, whose records are from 05:48.
+	base := time.Date(2026, 11, 26, 5, 40, 0, 0, time.UTC)
+	at := func(min int) time.Time { return base.Add(time.Duration(min) * time.Minute) }
+	copyTo("claude-code-agent.jsonl", ".claude/projects/-home-dev-work/c8b8.jsonl", at(1))
+	copyTo("claude-code-subagent.jsonl", ".claude/projects/-home-dev-work/c8b8/subagents/agent-aa63.jsonl", at(2))
+	copyTo("codex.jsonl", "codex-home/sessions/2026/11/26/rollout-2026-11-26T05-48-16-01a2.jsonl", at(3))
+	copyTo("gemini/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", ".gemini/tmp/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", at(4))
+	copyTo("gemini/work/.project_root", ".gemini/tmp/work/.project_root", at(0))
+	copyTo("qwen.jsonl", ".qwen/projects/-home-dev-work/chats/4c96.jsonl", at(5))
+	copyTo("codex.jsonl", ".codex/sessions/2026/11/26/rollout-elsewhere.jsonl", at(6)) // CODEX_HOME moved it
+	copyTo("qwen.jsonl", ".claude/projects/notes.md", at(6))                           // not a record
+
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"all", Options{}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1"},
+		{"the newest two", Options{MaxFiles: 2}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
+		{"files written since", Options{Since: at(4)}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Roots = roots
+			calls, st := NewFollower(tc.opts).Poll()
+			var got []string
+			for _, c := range calls {
+				got = append(got, c.Agent+"/"+c.ID)
+				if c.Cwd != "/home/dev/work" {
+					t.Errorf("%s: cwd %q", c.File, c.Cwd)
+				}
+			}
+			if strings.Join(got, ",") != tc.want || st.Errors != 0 {
+				t.Fatalf("got %v (%+v)\nwant %s", got, st, tc.want)
+			}
+		})
+	}
+}
+
+func TestSinceSkipsOlderRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	b, _ := os.ReadFile(filepath.Join("testdata", "codex.jsonl"))
+	os.WriteFile(path, b, 0o600)
+	call := time.Date(2026, 11, 26, 5, 48, 16, 271e6, time.UTC) // when Codex recorded its call
+	for _, tc := range []struct {
+		name  string
+		since time.Time
+		want  int
+	}{
+		{"since just before", call.Add(-time.Millisecond), 1},
+		{"since just after", call.Add(time.Millisecond), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewFollower(Options{Since: tc.since})
+			f.Follow("codex", path)
+			if got, st := f.Poll(); len(got) != tc.want || st.Files != 1 {
+				t.Fatalf("got %+v (%+v), want %d calls", got, st, tc.want)
+			}
+		})
+	}
+}
+
+// TestLargeTranscript follows a 100 MB transcript: every call is found,
+// every byte is read once, and memory does not grow with the file.
+func TestLargeTranscript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 100 MB")
+	}
+	const size, every = 100 << 20, 1000
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	fd, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(fd, 1<<20)
+	filler := fillerLine(1024)
+	var written, want int
+	for i := 0; written < size; i++ {
+		line := filler
+		if i%every == 0 {
+			line = claudeLine(fmt.Sprintf("t%d", want), "echo "+strings.Repeat("a", 100))
+			want++
+		}
+		w.WriteString(line)
+		written += len(line)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	fd.Close()
+
+	f := NewFollower(Options{})
+	f.Follow("claude-code", path)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	calls, st := f.Poll()
+	runtime.ReadMemStats(&after)
+	if len(calls) != want || st.Bytes != int64(written) || st.Errors != 0 || st.Skipped != 0 {
+		t.Fatalf("%d calls of %d, %d bytes read of %d, %+v", len(calls), want, st.Bytes, written, st)
+	}
+	const bound = 32 << 20
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > bound {
+		t.Errorf("reading %d MB allocated %d MB", written>>20, alloc>>20)
+	}
+	if after.HeapInuse > bound {
+		t.Errorf("heap in use %d MB", after.HeapInuse>>20)
+	}
+
+	more := claudeLine("last", "ls") + filler
+	appendFile(t, path, more)
+	calls, st = f.Poll()
+	if ids(calls) != "last" || st.Bytes != int64(len(more)) {
+		t.Fatalf("after appending %d bytes: %q, %+v", len(more), ids(calls), st)
+	}
+}
+
+// A line that cannot hold a call is not decoded at all.
+func TestFillerLinesDoNotAllocate(t *testing.T) {
+	line := []byte(fillerLine(1024))
+	allocs := testing.AllocsPerRun(100, func() {
+		if formats["claude-code"].holds(line) {
+			t.Fatal("a filler line looks like a call")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations a line", allocs)
+	}
+}
