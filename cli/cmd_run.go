@@ -86,6 +86,14 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		Agents:   agentHealth,
 	}
 	var d *daemon.Daemon
+	opts.AgentWired = func(name string) bool {
+		for _, a := range installer.Agents(agentOptions(d.Decider().Config())) {
+			if a.Name == name {
+				return a.Wired
+			}
+		}
+		return true // not an agent the installer knows: cannot tell
+	}
 	if desktop {
 		// Notifications follow config.yaml's notifications key as the
 		// daemon last loaded it (d is set before any decision is made).

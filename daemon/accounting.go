@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -222,6 +223,16 @@ func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
 		if slices.Contains(noCheckTools, c.Tool) {
 			continue
 		}
+		if c.Source == sourceRecord && !d.wired(c.Agent) {
+			// Not wired at all: said once, as the agent, not per call.
+			if d.ledger.report("not wired|" + c.Agent) {
+				d.log.Warn("an agent that is not wired made calls", "agent", c.Agent, "fix", "agentjail install --for "+c.Agent)
+				d.ledger.mu.Lock()
+				d.ledger.notWired[c.Agent] = true
+				d.ledger.mu.Unlock()
+			}
+			continue
+		}
 		call, sess := d.ledger.seen(c.ID, c.Session, c.Tool, c.Input)
 		if call {
 			continue
@@ -240,6 +251,49 @@ func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
 		d.recordUnchecked(c, d.causeOf(c, sess))
 	}
 	return later
+}
+
+// wired reports whether agent has agentjail's hook (assumed so when the
+// daemon cannot tell), asking the installer at most every wiredCheck.
+func (d *Daemon) wired(agent string) bool {
+	if d.opts.AgentWired == nil {
+		return true
+	}
+	d.wiredMu.Lock()
+	defer d.wiredMu.Unlock()
+	if w, ok := d.wiredSeen[agent]; ok && time.Since(w.at) < wiredCheck {
+		return w.wired
+	}
+	if d.wiredSeen == nil {
+		d.wiredSeen = map[string]wiredAt{}
+	}
+	w := d.opts.AgentWired(agent)
+	d.wiredSeen[agent] = wiredAt{w, time.Now()}
+	return w
+}
+
+// wiredCheck is how long an agent's wiring is taken as known.
+const wiredCheck = 30 * time.Second
+
+type wiredAt struct {
+	wired bool
+	at    time.Time
+}
+
+// notWiredProblems report each agent that made calls without being
+// wired, once.
+func (d *Daemon) notWiredProblems() []wire.Problem {
+	d.ledger.mu.Lock()
+	defer d.ledger.mu.Unlock()
+	var out []wire.Problem
+	for a := range d.ledger.notWired {
+		if d.wired(a) {
+			continue
+		}
+		out = append(out, wire.Problem{Kind: "agent_not_wired", Message: a + " made tool calls that agentjail never checked: it is not wired", Fix: "agentjail install --for " + a})
+	}
+	slices.SortFunc(out, func(a, b wire.Problem) int { return strings.Compare(a.Message, b.Message) })
+	return out
 }
 
 // causeOf tells the likely cause of c going unchecked.

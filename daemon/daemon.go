@@ -72,6 +72,10 @@ type Options struct {
 	// DecisionLog is the decision log's path; "" means decisions.jsonl
 	// in Home.
 	DecisionLog string
+	// AgentWired, when set, says whether an agent has agentjail's hook
+	// (installer.Agents): the calls of an agent not wired are not each
+	// unchecked, the agent is reported once as not wired.
+	AgentWired func(agent string) bool
 	// OnFailOpenRun, when set (a tray runs), hears of each new run of
 	// fail-opens (wire.FailOpenRun) to notify the user at once. It must
 	// not block.
@@ -139,6 +143,14 @@ type Daemon struct {
 	// ledger remembers the calls judged, to account for every call that
 	// ran (see accounting.go).
 	ledger *ledger
+	// transcripts are record files hook events named, for followRecords;
+	// followed those already sent.
+	transcripts chan transcriptPath
+	followedMu  sync.Mutex
+	followed    map[string]bool
+	// wiredSeen caches Options.AgentWired.
+	wiredMu   sync.Mutex
+	wiredSeen map[string]wiredAt
 }
 
 // New loads policies and takes the socket. It fails if another daemon
@@ -191,6 +203,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		log.Warn("the grants are not in force", "err", err)
 	}
 	d.ledger = newLedger()
+	d.transcripts, d.followed = make(chan transcriptPath, 64), map[string]bool{}
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = d.newWatcher()
 	// A hook that started this daemon left a marker so others would not
@@ -225,6 +238,7 @@ func (d *Daemon) Run(ctx context.Context) {
 	bg.Go(func() { d.watch(ctx) })
 	bg.Go(func() { d.guardSocket(ctx, cancel) })
 	bg.Go(func() { d.watchFailOpens(ctx) })
+	bg.Go(func() { d.followRecords(ctx) })
 	bg.Go(func() {
 		<-ctx.Done()
 		d.ln.stopListening()
@@ -542,6 +556,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
 		if req.Source == "" {
 			d.ledger.judged(in, time.Now())
+			if p, _ := in["transcript_path"].(string); p != "" {
+				d.followTranscript(req.Agent, p)
+			}
 		}
 		var h *held
 		var granted *decisionlog.Approval

@@ -114,6 +114,7 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 	if p := d.uncheckedProblem(time.Now()); p != nil {
 		st.Problems = append(st.Problems, *p)
 	}
+	st.Problems = append(st.Problems, d.notWiredProblems()...)
 	if p := notifyProblem(st.Notify, st.TrayShown, time.Now()); p != nil {
 		st.Problems = append(st.Problems, *p)
 	}

@@ -1,0 +1,90 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/toolrecords"
+)
+
+// recordsPoll is how often the agents' records of tool calls are read:
+// an unchecked call is reported within a few seconds.
+const recordsPoll = 2 * time.Second
+
+// maxLater bounds the calls kept for another look (within their grace).
+const maxLater = 4096
+
+// followRecords reads the agents' own records of the tool calls they
+// made (toolrecords: Claude Code's transcripts, Codex's session files,
+// ...) until ctx ends, and accounts for every call in them. The system
+// daemon does not: each user's records are their own.
+func (d *Daemon) followRecords(ctx context.Context) {
+	if d.opts.System || d.opts.UserHome == "" {
+		return
+	}
+	f := toolrecords.NewFollower(toolrecords.Options{Roots: toolrecords.DefaultRoots(d.opts.UserHome, os.Getenv), Since: d.recordsSince()})
+	tick := time.NewTicker(recordsPoll)
+	defer tick.Stop()
+	var later []ranCall
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p := <-d.transcripts:
+			f.Follow(p.agent, p.path)
+		case <-tick.C:
+			calls, _ := f.Poll()
+			ran := later
+			for _, c := range calls {
+				ran = append(ran, ranCall{Agent: c.Agent, Session: c.Session, ID: c.ID, Tool: c.Tool, Cwd: c.Cwd, Input: c.Input, Time: c.Time, Subagent: c.Subagent, Source: sourceRecord})
+			}
+			later = d.account(ran, time.Now())
+			if len(later) > maxLater {
+				later = later[len(later)-maxLater:]
+			}
+		}
+	}
+}
+
+// recordsSince is where the records are read from: the last decision the
+// log holds from before this start (so calls made while the daemon was
+// down are accounted for), at most a day back; with no decision at all,
+// now: calls made before agentjail was installed are not unchecked.
+func (d *Daemon) recordsSince() time.Time {
+	now := time.Now()
+	last := d.decisions.Latest(1, func(r decisionlog.Record) bool { return r.Source == "" })
+	if len(last) == 0 || now.Sub(last[0].Time) > 24*time.Hour {
+		return now
+	}
+	return last[0].Time
+}
+
+// transcriptPath is a record file a hook event named.
+type transcriptPath struct{ agent, path string }
+
+// followTranscript asks followRecords to read path too (a transcript_path
+// an event named, wherever the agent keeps it). It never blocks.
+func (d *Daemon) followTranscript(agent, path string) {
+	if path == "" || d.transcripts == nil {
+		return
+	}
+	d.followedMu.Lock()
+	seen := d.followed[path]
+	if !seen {
+		if len(d.followed) > 1000 {
+			clear(d.followed)
+		}
+		d.followed[path] = true
+	}
+	d.followedMu.Unlock()
+	if seen {
+		return
+	}
+	select {
+	case d.transcripts <- transcriptPath{agent, path}:
+	default:
+	}
+}
+
