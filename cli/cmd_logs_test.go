@@ -71,7 +71,7 @@ func TestLogsAndPolicyTestRefuseBadArguments(t *testing.T) {
 		code int
 		want string
 	}{
-		{"unknown verdict", []string{"logs", "--verdict", "maybe"}, ExitUsage, `--verdict must be allow, ask or deny, not "maybe"`},
+		{"unknown verdict", []string{"logs", "--verdict", "maybe"}, ExitUsage, `--verdict must be allow, ask, deny or unchecked, not "maybe"`},
 		{"negative since", []string{"logs", "--since", "-1h"}, ExitUsage, "--since must be a positive duration"},
 		{"missing policy folder", []string{"policy", "test", "/nonexistent"}, ExitError, "/nonexistent: no such file or directory"},
 		{"a file for a folder", []string{"policy", "test", "/etc/hostname"}, ExitError, "is not a folder"},

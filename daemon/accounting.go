@@ -62,8 +62,9 @@ func (l *ledger) judged(in map[string]any, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != "" {
-		l.ids[id] = now
-		l.order = append(l.order, "i"+id)
+		k := idKey(session, id)
+		l.ids[k] = now
+		l.order = append(l.order, "i"+k)
 	}
 	if d := callDigest(session, tool, input); d != "" {
 		l.digests[d] = now
@@ -105,7 +106,7 @@ func (l *ledger) seen(id, session, tool string, input []byte) (call, sess bool) 
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != "" {
-		_, call = l.ids[id]
+		_, call = l.ids[idKey(session, id)]
 	}
 	if !call {
 		if d := callDigest(session, tool, input); d != "" {
@@ -126,6 +127,10 @@ func (l *ledger) report(key string) bool {
 	l.reported[key] = true
 	return true
 }
+
+// idKey is a tool-use id within its session: ids are the model's, and
+// only unique within a conversation.
+func idKey(session, id string) string { return session + "\x00" + id }
 
 // callDigest names a call by session, tool and its input's bytes; "" when
 // there is nothing to name it by.
@@ -241,8 +246,10 @@ func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
 			later = append(later, c)
 			continue
 		}
-		key := c.ID
-		if key == "" {
+		key := ""
+		if c.ID != "" {
+			key = idKey(c.Session, c.ID)
+		} else {
 			key = callDigest(c.Session, c.Tool, c.Input)
 		}
 		if key == "" || !d.ledger.report(c.Agent+"|"+key) {

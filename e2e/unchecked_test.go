@@ -1,0 +1,197 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentjail/agentjail/internal/toolrecords"
+)
+
+// uncheckedRec is the part of an unchecked record the tests read.
+type uncheckedRec struct {
+	SessionID string `json:"session_id"`
+	Agent     string `json:"agent"`
+	Summary   string `json:"summary"`
+	Verdict   string `json:"verdict"`
+	Unchecked *struct {
+		Cause  string `json:"cause"`
+		Source string `json:"source"`
+	} `json:"unchecked"`
+}
+
+// uncheckedCalls are the records `agentjail logs --unchecked --json` shows.
+func uncheckedCalls(t *testing.T, e *env) []uncheckedRec {
+	t.Helper()
+	r := e.cli("logs", "--unchecked", "--json", "-n", "0")
+	var out []uncheckedRec
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var rec uncheckedRec
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Verdict == "unchecked" {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// uncheckedWith waits (the records are read every two seconds, and a
+// call gets 15 s for its decision) for an unchecked call whose summary
+// holds needle.
+func uncheckedWith(t *testing.T, e *env, needle string) uncheckedRec {
+	t.Helper()
+	var found uncheckedRec
+	defer func() {
+		if found.Verdict == "" {
+			b, _ := os.ReadFile(filepath.Join(e.ajHome, "agentjail.log"))
+			t.Logf("the daemon's log:\n%s", b)
+			t.Logf("logs:\n%s", e.cli("logs", "-n", "0", "--json").stdout)
+			filepath.Walk(filepath.Join(e.home, ".claude"), func(p string, fi os.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					t.Logf("file %s (%d bytes, %v)", p, fi.Size(), fi.ModTime())
+				}
+				return nil
+			})
+			f := toolrecords.NewFollower(toolrecords.Options{Roots: toolrecords.DefaultRoots(e.home, func(string) string { return "" })})
+			calls, st := f.Poll()
+			t.Logf("follower: %+v %+v", calls, st)
+		}
+	}()
+	waitForLong(t, "an unchecked call running "+needle, 60*time.Second, func() bool {
+		for _, r := range uncheckedCalls(t, e) {
+			if strings.Contains(r.Summary, needle) {
+				found = r
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+func waitForLong(t *testing.T, what string, limit time.Duration, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out after %v waiting for %s", limit, what)
+}
+
+// auditOf is `agentjail audit --json`'s row of session.
+func auditOf(t *testing.T, e *env, session string) map[string]any {
+	t.Helper()
+	var rows []map[string]any
+	r := e.cli("audit", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+		t.Fatalf("audit --json: %v\n%s%s", err, r.stdout, r.stderr)
+	}
+	for _, row := range rows {
+		if row["session"] == session {
+			return row
+		}
+	}
+	return nil
+}
+
+// claudeSession runs `claude -p` in dir with extra environment, the
+// model asking for one Bash command, and returns the session id.
+func claudeSession(t *testing.T, e *env, api *fakeAPI, dir, command string, extra ...string) string {
+	t.Helper()
+	api.script("Bash", map[string]any{"command": command, "description": "Run it"})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBinary(t), "-p", "Do the task.", "--output-format", "json", "--permission-mode", "default")
+	cmd.Dir = dir
+	cmd.Env = append(append(e.environ(),
+		"ANTHROPIC_BASE_URL="+api.url,
+		"ANTHROPIC_API_KEY=sk-ant-fake",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	), extra...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, out)
+	}
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	if i := strings.Index(string(out), "{"); i >= 0 {
+		json.Unmarshal(out[i:], &res)
+	}
+	if res.SessionID == "" {
+		t.Fatalf("claude gave no session id:\n%s", out)
+	}
+	return res.SessionID
+}
+
+// Every call real Claude Code made is accounted for, from its own
+// transcripts: a guarded session has none unchecked; a nested run with
+// its hooks switched off, and a run while the daemon was down (the hook
+// failed open), are reported unchecked with their session and cause.
+func TestRealClaudeUncheckedCalls(t *testing.T) {
+	claudeBinary(t)
+	e := newEnv(t)
+	api := startFakeAPI(t)
+	os.WriteFile(filepath.Join(e.home, ".claude.json"), []byte("{}"), 0o600)
+	os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700)
+	work := filepath.Join(e.home, "work")
+	os.MkdirAll(work, 0o755)
+	os.WriteFile(filepath.Join(work, "README.md"), []byte("hello\n"), 0o644)
+	if r := e.cli("install"); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	t.Cleanup(func() { e.cli("uninstall") })
+
+	guarded := claudeSession(t, e, api, work, "echo guarded-run")
+	t.Run("a guarded session has no unchecked call", func(t *testing.T) {
+		waitForLong(t, "the session in audit", 30*time.Second, func() bool {
+			row := auditOf(t, e, guarded)
+			return row != nil && row["judged"].(float64) >= 1
+		})
+		// Past the grace a call gets, nothing of it is unchecked.
+		time.Sleep(17 * time.Second)
+		if row := auditOf(t, e, guarded); row["unchecked"].(float64) != 0 {
+			t.Errorf("audit of the guarded session: %v", row)
+		}
+	})
+
+	t.Run("a nested run with hooks off is reported unchecked", func(t *testing.T) {
+		session := claudeSession(t, e, api, work, "echo nested-unguarded", "CLAUDE_CODE_SIMPLE=1")
+		rec := uncheckedWith(t, e, "echo nested-unguarded")
+		if rec.SessionID != session || rec.Agent != "claude-code" || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
+			t.Errorf("unchecked record %+v %+v; want session %s, hooks off", rec, rec.Unchecked, session)
+		}
+		if r := e.cli("status"); r.code != 4 || !strings.Contains(r.stdout, "ran unchecked") {
+			t.Errorf("status (exit %d):\n%s", r.code, r.stdout)
+		}
+	})
+
+	t.Run("calls made while the daemon was down are reported once it is back", func(t *testing.T) {
+		daemonBin := filepath.Join(e.ajHome, "bin", "agentjail")
+		os.Rename(daemonBin, daemonBin+".away")
+		pid := daemonPID(t, e)
+		syscall.Kill(pid, syscall.SIGTERM)
+		waitFor(t, "the daemon to stop", func() bool { return syscall.Kill(pid, 0) != nil })
+		session := claudeSession(t, e, api, work, "echo while-down")
+		os.Rename(daemonBin+".away", daemonBin)
+		if r := e.cli("install"); r.code != 0 { // starts the daemon again
+			t.Fatalf("install: %+v", r)
+		}
+		rec := uncheckedWith(t, e, "echo while-down")
+		if rec.SessionID != session || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "failed open") {
+			t.Errorf("unchecked record %+v %+v; want session %s, failed open", rec, rec.Unchecked, session)
+		}
+		if row := auditOf(t, e, session); row == nil || row["failed_open"].(float64) < 1 {
+			t.Errorf("audit of the session: %v", row)
+		}
+	})
+}
