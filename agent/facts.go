@@ -73,6 +73,11 @@ type Facts struct {
 	// --fail-closed, that makes the agent block a call when the hook
 	// cannot start at all; install sets it with fail_mode: closed.
 	FailClosed Knob
+	// PostEvent is the agent's event for a tool call that has run, where
+	// install adds a second entry running the hook with --post, so the
+	// daemon learns of every call that ran, judged or not; "" for an
+	// agent install gives none.
+	PostEvent string
 	// HookTimeout is how the agent bounds one run of the hook: install
 	// sets it above the hook's own deadline and its hold, since most
 	// agents run the tool when they stop a hook that is late.

@@ -114,8 +114,12 @@ func agentsTable() string {
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, a := range All {
 		r := a.Table
+		events := r.Events
+		if a.PostEvent != "" {
+			events += "; after each call, `" + a.PostEvent + "` with `--post` (reports that the call ran)"
+		}
 		fmt.Fprintf(&b, "| %s (%s) | `%s`: %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			a.Title, r.Proven, a.Name, r.Install, r.Events, r.NoObjection, r.Deny, r.Ask, r.Fails, r.Subagents, r.System)
+			a.Title, r.Proven, a.Name, r.Install, events, r.NoObjection, r.Deny, r.Ask, r.Fails, r.Subagents, r.System)
 	}
 	return b.String()
 }

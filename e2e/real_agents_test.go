@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,8 +166,20 @@ exit $c
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// calls are the finished hook runs since the last reset, oldest first.
+// calls are the finished pre-tool hook runs since the last reset,
+// oldest first; postCalls the post-tool ones (--post), which report a
+// call that ran.
 func (h *hookRecorder) calls() []hookCall {
+	return slices.DeleteFunc(h.all(), isPost)
+}
+
+func (h *hookRecorder) postCalls() []hookCall {
+	return slices.DeleteFunc(h.all(), func(c hookCall) bool { return !isPost(c) })
+}
+
+func isPost(c hookCall) bool { return strings.HasSuffix(c.Args, " --post") }
+
+func (h *hookRecorder) all() []hookCall {
 	h.t.Helper()
 	codes, _ := filepath.Glob(filepath.Join(h.dir, "*.code"))
 	sort.Strings(codes)
@@ -193,6 +206,12 @@ func (h *hookRecorder) one(t *testing.T) hookCall {
 	calls := h.calls()
 	if len(calls) != 1 {
 		t.Fatalf("the agent ran the hook %d times, want once: %+v", len(calls), calls)
+	}
+	// The post-tool hook, where the call ran, says nothing and exits 0.
+	for _, c := range h.postCalls() {
+		if c.Code != 0 || c.Stdout != "" || c.Stderr != "" {
+			t.Errorf("the post-tool hook answered: %+v", c)
+		}
 	}
 	return calls[0]
 }

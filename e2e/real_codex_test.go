@@ -70,12 +70,23 @@ func TestRealCodex(t *testing.T) {
 				ours = append(ours, h)
 			}
 		}
-		if len(ours) != 1 {
-			t.Fatalf("hooks/list shows %d agentjail hooks, want 1: %v", len(ours), hooks)
+		// The PreToolUse hook and its PostToolUse twin (--post), each
+		// trusted at its own key.
+		if len(ours) != 2 {
+			t.Fatalf("hooks/list shows %d agentjail hooks, want 2: %v", len(ours), hooks)
 		}
-		if ours[0]["trustStatus"] != "trusted" {
-			cfg, _ := os.ReadFile(configPath)
-			t.Fatalf("Codex says our hook is %v (key %v, current hash %v); config.toml:\n%s", ours[0]["trustStatus"], ours[0]["key"], ours[0]["currentHash"], cfg)
+		post := 0
+		for _, h := range ours {
+			if cmd, _ := h["command"].(string); strings.HasSuffix(cmd, " --post") {
+				post++
+			}
+			if h["trustStatus"] != "trusted" {
+				cfg, _ := os.ReadFile(configPath)
+				t.Fatalf("Codex says our hook %v is %v (key %v, current hash %v); config.toml:\n%s", h["command"], h["trustStatus"], h["key"], h["currentHash"], cfg)
+			}
+		}
+		if post != 1 {
+			t.Errorf("want one --post hook among ours: %v", ours)
 		}
 	})
 

@@ -87,7 +87,7 @@ func TestAgentInstallRoundTrip(t *testing.T) {
 			".gemini/settings.json": "{\n  // my theme\n  \"theme\": \"dark\", /* trailing */\n  \"hooks\": {\n    \"AfterTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"log.sh\"}]}], // mine\n  },\n}\n",
 		}, func(t *testing.T, o Options) {
 			s := read(t, o.geminiSettingsPath())
-			for _, want := range []string{"// my theme", "/* trailing */", "// mine", "log.sh", `"BeforeTool"`, "--agent gemini", `"matcher": "*"`, "\n    \"BeforeTool\": [\n      {\n"} {
+			for _, want := range []string{"// my theme", "/* trailing */", "// mine", "log.sh", `"BeforeTool"`, "--agent gemini", "--agent gemini --post", `"agentjail-post"`, `"matcher": "*"`, "\n    \"BeforeTool\": [\n      {\n"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("settings.json lacks %q:\n%s", want, s)
 				}
@@ -96,7 +96,7 @@ func TestAgentInstallRoundTrip(t *testing.T) {
 		{"gemini, no file", "gemini", nil, nil},
 		{"copilot", "copilot", map[string]string{".copilot/hooks/mine.json": "{\"version\":1,\"hooks\":{}}"}, func(t *testing.T, o Options) {
 			s := read(t, o.copilotHooksPath())
-			if !strings.Contains(s, `"preToolUse"`) || !strings.Contains(s, "--agent copilot") || !strings.Contains(s, `"bash"`) {
+			if !strings.Contains(s, `"preToolUse"`) || !strings.Contains(s, "--agent copilot") || !strings.Contains(s, `"bash"`) || !strings.Contains(s, `"postToolUse"`) || !strings.Contains(s, "--agent copilot --post") {
 				t.Errorf("agentjail.json:\n%s", s)
 			}
 		}},
@@ -104,12 +104,12 @@ func TestAgentInstallRoundTrip(t *testing.T) {
 			".cursor/hooks.json": "{\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [{\"command\": \"fmt.sh\"}],\n    \"beforeShellExecution\": [{\"command\": \"audit.sh\"}]\n  }\n}\n",
 		}, func(t *testing.T, o Options) {
 			s := read(t, o.cursorHooksPath())
-			for _, e := range []string{"preToolUse", "beforeShellExecution", "beforeReadFile", "beforeMCPExecution"} {
+			for _, e := range []string{"preToolUse", "beforeShellExecution", "beforeReadFile", "beforeMCPExecution", "postToolUse"} {
 				if !strings.Contains(s, `"`+e+`"`) {
 					t.Errorf("hooks.json lacks %s:\n%s", e, s)
 				}
 			}
-			if strings.Count(s, "--agent cursor") != 4 || !strings.Contains(s, "audit.sh") || !strings.Contains(s, "fmt.sh") || strings.Contains(s, "failClosed") {
+			if strings.Count(s, "--agent cursor") != 5 || strings.Count(s, "--agent cursor --post") != 1 || !strings.Contains(s, "audit.sh") || !strings.Contains(s, "fmt.sh") || strings.Contains(s, "failClosed") {
 				t.Errorf("hooks.json:\n%s", s)
 			}
 		}},

@@ -23,7 +23,7 @@ func (claudePart) off(o Options) []string { return o.claudeOff() }
 func (claudePart) edits(o Options) []fileEdit {
 	path := o.SettingsPath()
 	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
-		out, err := AddHook(path, old, o.entry())
+		out, err := o.addHooks(claude.Agent.Name, path, old, o.entry())
 		if err == nil && o.System && o.ManagedHooksOnly {
 			out, err = setTopLevel(path, out, "allowManagedHooksOnly", true)
 		}

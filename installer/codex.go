@@ -63,11 +63,15 @@ func (o Options) codexEntry() HookEntry {
 func (codexPart) edits(o Options) []fileEdit {
 	if o.System {
 		return []fileEdit{{path: codexRequirements, add: func(old []byte) ([]byte, error) {
-			return addCodexRequirements(codexRequirements, old, o.codexEntry(), o.ManagedHooksOnly)
+			var post HookEntry
+			if postEvent("codex") != "" {
+				post = o.postEntry(o.codexEntry())
+			}
+			return addCodexRequirements(codexRequirements, old, o.codexEntry(), post, o.ManagedHooksOnly)
 		}}}
 	}
 	hooksPath, configPath := o.codexHooksPath(), o.codexConfigPath()
-	addHooks := func(old []byte) ([]byte, error) { return AddHook(hooksPath, old, o.codexEntry()) }
+	addHooks := func(old []byte) ([]byte, error) { return o.addHooks("codex", hooksPath, old, o.codexEntry()) }
 	return []fileEdit{
 		{path: hooksPath, add: addHooks},
 		{path: configPath, add: func(old []byte) ([]byte, error) {
@@ -85,13 +89,21 @@ func (codexPart) edits(o Options) []fileEdit {
 			if err != nil {
 				return nil, err
 			}
-			key, hash, err := CodexTrust(abs, hooks)
-			if err != nil {
+			if _, _, err := CodexTrust(abs, hooks); err != nil {
 				return nil, err
 			}
-			out, err := addCodexTrust(configPath, old, key, hash)
-			if err != nil {
-				return nil, err
+			// Each of our hooks (pre-tool and post-tool) is trusted at
+			// its own key.
+			out := old
+			var keys []string
+			for _, h := range handlers {
+				if !h.ours {
+					continue
+				}
+				if out, err = addCodexTrust(configPath, out, h.key, h.hash); err != nil {
+					return nil, err
+				}
+				keys = append(keys, h.key)
 			}
 			// The trust install wrote for places our hook has left goes,
 			// unless the user has since trusted their own hook there.
@@ -101,7 +113,7 @@ func (codexPart) edits(o Options) []fileEdit {
 				}
 				return hooksOnDisk(p)
 			}
-			out, _, err = pruneCodexTrust(configPath, out, key, hooksAt)
+			out, _, err = pruneCodexTrust(configPath, out, keys, hooksAt)
 			return out, err
 		}},
 	}
@@ -131,17 +143,19 @@ func CodexTrust(hooksPath string, hooks []byte) (key, hash string, err error) {
 		return "", "", err
 	}
 	for _, h := range handlers {
-		if h.ours {
+		if h.ours && h.event == "pre_tool_use" {
 			return h.key, h.hash, nil
 		}
 	}
 	return "", "", fmt.Errorf("%s has no agentjail hook under PreToolUse", hooksPath)
 }
 
-// codexHandler is one PreToolUse handler of a Codex hooks.json, counted
-// as Codex counts it.
+// codexHandler is one PreToolUse or PostToolUse handler of a Codex
+// hooks.json, counted as Codex counts it.
 type codexHandler struct {
-	// key is Codex's trust key, "<hooks.json>:pre_tool_use:<group>:<handler>":
+	// event is Codex's name of its event: pre_tool_use or post_tool_use.
+	event string
+	// key is Codex's trust key, "<hooks.json>:<event>:<group>:<handler>":
 	// every handler of a group counts, those Codex skips (a prompt hook,
 	// an empty command) included.
 	key string
@@ -156,58 +170,67 @@ type codexHandler struct {
 	hash string
 }
 
-// codexHandlers lists the PreToolUse handlers of a Codex hooks.json.
+// codexHandlers lists the PreToolUse and PostToolUse handlers of a
+// Codex hooks.json.
 func codexHandlers(hooksPath string, hooks []byte) ([]codexHandler, error) {
+	type group struct {
+		Matcher *string `json:"matcher"`
+		Hooks   []struct {
+			Type    string          `json:"type"`
+			Command string          `json:"command"`
+			Timeout *uint64         `json:"timeout"`
+			Async   bool            `json:"async"`
+			Status  *string         `json:"statusMessage"`
+			Limit   json.RawMessage `json:"additionalContextLimit"`
+		} `json:"hooks"`
+	}
 	var doc struct {
 		Hooks struct {
-			PreToolUse []struct {
-				Matcher *string `json:"matcher"`
-				Hooks   []struct {
-					Type    string          `json:"type"`
-					Command string          `json:"command"`
-					Timeout *uint64         `json:"timeout"`
-					Async   bool            `json:"async"`
-					Status  *string         `json:"statusMessage"`
-					Limit   json.RawMessage `json:"additionalContextLimit"`
-				} `json:"hooks"`
-			} `json:"PreToolUse"`
+			PreToolUse  []group `json:"PreToolUse"`
+			PostToolUse []group `json:"PostToolUse"`
 		} `json:"hooks"`
 	}
 	if err := json.Unmarshal(hooks, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", hooksPath, err)
 	}
 	var out []codexHandler
-	for g, group := range doc.Hooks.PreToolUse {
-		for h, hook := range group.Hooks {
-			c := codexHandler{
-				key:  fmt.Sprintf("%s:pre_tool_use:%d:%d", hooksPath, g, h),
-				ours: hook.Type == "command" && agentconfig.IsHookCommand(hook.Command),
+	for _, ev := range []struct {
+		name   string
+		groups []group
+	}{{"pre_tool_use", doc.Hooks.PreToolUse}, {"post_tool_use", doc.Hooks.PostToolUse}} {
+		for g, group := range ev.groups {
+			for h, hook := range group.Hooks {
+				c := codexHandler{
+					event: ev.name,
+					key:   fmt.Sprintf("%s:%s:%d:%d", hooksPath, ev.name, g, h),
+					ours:  hook.Type == "command" && agentconfig.IsHookCommand(hook.Command),
+				}
+				limit, limitOK := contextLimit(hook.Limit)
+				if hook.Type == "command" && limitOK {
+					timeout := uint64(600) // Codex's default
+					if hook.Timeout != nil {
+						timeout = max(*hook.Timeout, 1)
+					}
+					var b strings.Builder
+					b.WriteString(`{"event_name":"` + ev.name + `","hooks":[{`)
+					if limit != "" {
+						b.WriteString(`"additionalContextLimit":` + limit + ",")
+					}
+					fmt.Fprintf(&b, `"async":%t`, hook.Async)
+					b.WriteString(`,"command":` + serdeString(hook.Command))
+					if hook.Status != nil {
+						b.WriteString(`,"statusMessage":` + serdeString(*hook.Status))
+					}
+					fmt.Fprintf(&b, `,"timeout":%d,"type":"command"}]`, timeout)
+					if group.Matcher != nil {
+						b.WriteString(`,"matcher":` + serdeString(*group.Matcher))
+					}
+					b.WriteString("}")
+					sum := sha256.Sum256([]byte(b.String()))
+					c.hash = "sha256:" + hex.EncodeToString(sum[:])
+				}
+				out = append(out, c)
 			}
-			limit, limitOK := contextLimit(hook.Limit)
-			if hook.Type == "command" && limitOK {
-				timeout := uint64(600) // Codex's default
-				if hook.Timeout != nil {
-					timeout = max(*hook.Timeout, 1)
-				}
-				var b strings.Builder
-				b.WriteString(`{"event_name":"pre_tool_use","hooks":[{`)
-				if limit != "" {
-					b.WriteString(`"additionalContextLimit":` + limit + ",")
-				}
-				fmt.Fprintf(&b, `"async":%t`, hook.Async)
-				b.WriteString(`,"command":` + serdeString(hook.Command))
-				if hook.Status != nil {
-					b.WriteString(`,"statusMessage":` + serdeString(*hook.Status))
-				}
-				fmt.Fprintf(&b, `,"timeout":%d,"type":"command"}]`, timeout)
-				if group.Matcher != nil {
-					b.WriteString(`,"matcher":` + serdeString(*group.Matcher))
-				}
-				b.WriteString("}")
-				sum := sha256.Sum256([]byte(b.String()))
-				c.hash = "sha256:" + hex.EncodeToString(sum[:])
-			}
-			out = append(out, c)
 		}
 	}
 	return out, nil

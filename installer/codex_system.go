@@ -26,11 +26,11 @@ const (
 
 // addCodexRequirements returns the requirements file with our block:
 // the feature pin (unless the file pins it already) and our PreToolUse
-// hook at the end, and with managedOnly, allow_managed_hooks_only at
+// hook (and its PostToolUse twin, post, unless that is empty) at the end, and with managedOnly, allow_managed_hooks_only at
 // the top, where a top-level key must be. A file that pins hooks off,
 // or has a [features] table without the key, is refused: only its
 // owner can say what it meant.
-func addCodexRequirements(file string, old []byte, entry HookEntry, managedOnly bool) ([]byte, error) {
+func addCodexRequirements(file string, old []byte, entry, post HookEntry, managedOnly bool) ([]byte, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(old, &doc); err != nil {
 		return nil, fmt.Errorf("%s: not valid TOML (%v); fix it first: Codex does not start while it is broken", file, err)
@@ -56,9 +56,14 @@ func addCodexRequirements(file string, old []byte, entry HookEntry, managedOnly 
 	default:
 		tail.WriteString("[features]\nhooks = true\n")
 	}
-	for _, h := range entry.Hooks {
-		fmt.Fprintf(&tail, "[[hooks.PreToolUse]]\nmatcher = %s\n[[hooks.PreToolUse.hooks]]\ntype = %s\ncommand = %s\ntimeout = %d\n",
-			strconv.Quote(entry.Matcher), strconv.Quote(h.Type), tomlString(h.Command), h.Timeout)
+	for _, ev := range []struct {
+		name  string
+		entry HookEntry
+	}{{"PreToolUse", entry}, {"PostToolUse", post}} {
+		for _, h := range ev.entry.Hooks {
+			fmt.Fprintf(&tail, "[[hooks.%[1]s]]\nmatcher = %[2]s\n[[hooks.%[1]s.hooks]]\ntype = %[3]s\ncommand = %[4]s\ntimeout = %[5]d\n",
+				ev.name, strconv.Quote(ev.entry.Matcher), strconv.Quote(h.Type), tomlString(h.Command), h.Timeout)
+		}
 	}
 	tail.WriteString(codexBlockEnd + "\n")
 	var out []byte

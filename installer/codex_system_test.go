@@ -10,6 +10,11 @@ func codexSystemEntry() HookEntry {
 	return o.codexEntry()
 }
 
+func codexSystemPost() HookEntry {
+	o := Options{System: true, FailClosed: true}
+	return o.postEntry(o.codexEntry())
+}
+
 // The requirements file gets the hook and the feature pin, parses, and
 // comes back as it was when the hook is taken out.
 func TestCodexRequirementsRoundTrip(t *testing.T) {
@@ -20,7 +25,7 @@ func TestCodexRequirementsRoundTrip(t *testing.T) {
 		"[[hooks.PostToolUse]]\nmatcher = \"*\"\n[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"/usr/bin/logger\"\n",
 	} {
 		for _, managedOnly := range []bool{false, true} {
-			got, err := addCodexRequirements("/etc/codex/requirements.toml", []byte(old), codexSystemEntry(), managedOnly)
+			got, err := addCodexRequirements("/etc/codex/requirements.toml", []byte(old), codexSystemEntry(), codexSystemPost(), managedOnly)
 			if err != nil {
 				t.Fatalf("%q: %v", old, err)
 			}
@@ -30,10 +35,13 @@ func TestCodexRequirementsRoundTrip(t *testing.T) {
 			if !strings.Contains(string(got), "--system --agent codex") {
 				t.Errorf("the hook is not the system hook:\n%s", got)
 			}
+			if !strings.Contains(string(got), "[[hooks.PostToolUse.hooks]]\ntype = \"command\"\ncommand = \"/usr/local/libexec/agentjail/agentjail-hook --system --agent codex --post\"\ntimeout = 5\n") {
+				t.Errorf("the post-tool hook is not there:\n%s", got)
+			}
 			if managedOnly && !strings.HasPrefix(string(got), codexBlockBegin+"\nallow_managed_hooks_only = true\n") {
 				t.Errorf("allow_managed_hooks_only must come first, before any table:\n%s", got)
 			}
-			again, err := addCodexRequirements("/etc/codex/requirements.toml", got, codexSystemEntry(), managedOnly)
+			again, err := addCodexRequirements("/etc/codex/requirements.toml", got, codexSystemEntry(), codexSystemPost(), managedOnly)
 			if err != nil || string(again) != string(got) {
 				t.Errorf("a second install changed the file (%v):\n%s\n---\n%s", err, got, again)
 			}
@@ -54,7 +62,7 @@ func TestCodexRequirementsRefused(t *testing.T) {
 		"allowed = [\n":                   "not valid TOML",
 		"hooks = \"inline\"\n":            "cannot be added",
 	} {
-		_, err := addCodexRequirements("/etc/codex/requirements.toml", []byte(old), codexSystemEntry(), false)
+		_, err := addCodexRequirements("/etc/codex/requirements.toml", []byte(old), codexSystemEntry(), codexSystemPost(), false)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want one saying %q", old, err, want)
 		}

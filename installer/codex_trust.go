@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -188,7 +189,9 @@ func judgeListed(listed []codexListing, hooksPath, fix string) string {
 	var notes []string
 	for _, l := range listed {
 		for _, h := range l.Hooks {
-			if h.HandlerType == "command" && agentconfig.IsHookCommand(h.Command) && same(h.SourcePath, hooksPath) {
+			// The post-tool hook only reports calls that ran: the
+			// pre-tool one is what must run.
+			if h.HandlerType == "command" && agentconfig.IsHookCommand(h.Command) && !parseHookFlags(h.Command).post && same(h.SourcePath, hooksPath) {
 				ours = append(ours, h)
 			}
 		}
@@ -434,8 +437,8 @@ func stateKey(header string) (string, bool) {
 	return "", false
 }
 
-// pruneCodexTrust settles the trust tables install wrote, other than the
-// one for keep (our hook where it is now; "" at uninstall). A table
+// pruneCodexTrust settles the trust tables install wrote, other than
+// those for keep (our hooks where they are now; none at uninstall). A table
 // whose trusted_hash is the hash of the hook now at its key, and that
 // hook is not ours, trusts the user's own hook: the user (through Codex,
 // which rewrites the value in place) trusted it there, so the table
@@ -443,7 +446,7 @@ func stateKey(header string) (string, bool) {
 // table goes: it trusts nothing now, or a hook of ours that is leaving.
 // hooksAt gives the handlers of the hooks.json a key names. It reports
 // whether anything changed.
-func pruneCodexTrust(file string, cur []byte, keep string, hooksAt func(hooksPath string) []codexHandler) ([]byte, bool, error) {
+func pruneCodexTrust(file string, cur []byte, keep []string, hooksAt func(hooksPath string) []codexHandler) ([]byte, bool, error) {
 	doc, err := checkTOML(file, cur)
 	if err != nil {
 		return nil, false, err
@@ -454,7 +457,7 @@ func pruneCodexTrust(file string, cur []byte, keep string, hooksAt func(hooksPat
 	// From the last, so earlier offsets stay right.
 	for i := len(tables) - 1; i >= 0; i-- {
 		t := tables[i]
-		if t.key == keep {
+		if slices.Contains(keep, t.key) {
 			continue
 		}
 		trusted, _ := trustedHash(doc, t.key)
@@ -478,6 +481,9 @@ func pruneCodexTrust(file string, cur []byte, keep string, hooksAt func(hooksPat
 // is its hash.
 func userTrusted(key, trusted string, hooksAt func(string) []codexHandler) bool {
 	i := strings.LastIndex(key, ":pre_tool_use:")
+	if j := strings.LastIndex(key, ":post_tool_use:"); j > i {
+		i = j
+	}
 	if i < 0 {
 		return false
 	}
@@ -503,5 +509,5 @@ func hooksOnDisk(hooksPath string) []codexHandler {
 // uninstall, leaving those that now trust the user's own hook (see
 // pruneCodexTrust).
 func removeCodexTrust(file string, cur []byte) ([]byte, bool, error) {
-	return pruneCodexTrust(file, cur, "", hooksOnDisk)
+	return pruneCodexTrust(file, cur, nil, hooksOnDisk)
 }

@@ -18,7 +18,7 @@ func TestCodexHandlersMatchCodex(t *testing.T) {
 	tests := []struct {
 		name  string
 		hooks string
-		want  []codexHandler // in order; only these fields compared
+		want  []codexHandler // in order; event "" is pre_tool_use
 	}{
 		{"a prompt hook and an empty command count for the key",
 			`{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"prompt","prompt":"x"},{"type":"command","command":""},{"type":"command",` + ours + `,"timeout":5}]},{"hooks":[{"type":"command",` + ours + `,"async":true}]}]}}`,
@@ -40,6 +40,7 @@ func TestCodexHandlersMatchCodex(t *testing.T) {
 				{key: "/h/hooks.json:pre_tool_use:0:0", ours: true, hash: "sha256:6650e86669ece0a19d2a4b202c38107e9d8a71e171f8968c2d8cb59fed4f82b4"},
 				{key: "/h/hooks.json:pre_tool_use:1:0", ours: true, hash: "sha256:2ee3b488d0bafb9bceaab1a1906d61746992b451bc8689214821fe0a6ff9d0f6"},
 				{key: "/h/hooks.json:pre_tool_use:2:0", ours: true, hash: "sha256:609726972084b8de23a4c9ba3ae46c39661a5598afc7eef2a40830c5d3424183"},
+				{event: "post_tool_use", key: "/h/hooks.json:post_tool_use:0:0", hash: "?"},
 			}},
 		{"a limit that is not a whole number has no known hash",
 			`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"mine","additionalContextLimit":1.5}]}]}}`,
@@ -56,6 +57,9 @@ func TestCodexHandlersMatchCodex(t *testing.T) {
 			}
 			for i, w := range tt.want {
 				g := got[i]
+				if w.event == "" {
+					w.event = "pre_tool_use"
+				}
 				if w.hash == "?" { // a hash, whatever it is
 					w.hash = g.hash
 					if g.hash == "" {
@@ -140,7 +144,7 @@ func TestCodexMovedHookRepaired(t *testing.T) {
 		t.Errorf("install changed hooks.json:\n%s\nwant\n%s", got, moved)
 	}
 	cfg := read(t, o.codexConfigPath())
-	if !strings.HasPrefix(cfg, userConfig) || strings.Contains(cfg, ":pre_tool_use:0:0") || strings.Count(cfg, codexMark) != 1 {
+	if !strings.HasPrefix(cfg, userConfig) || strings.Contains(cfg, ":pre_tool_use:0:0") || strings.Count(cfg, codexMark) != 2 {
 		t.Errorf("config.toml after repair:\n%s", cfg)
 	}
 	// Repairing again changes nothing.
@@ -208,8 +212,8 @@ func TestCodexStaleTrustAtUsersHook(t *testing.T) {
 			if usersTrust && !strings.Contains(got, handlers[0].hash) {
 				t.Errorf("the user's trust is gone:\n%s", got)
 			}
-			if n := strings.Count(got, codexMark); n != 1 {
-				t.Errorf("%d tables marked as ours, want 1 (the new place):\n%s", n, got)
+			if n := strings.Count(got, codexMark); n != 2 {
+				t.Errorf("%d tables marked as ours, want 2 (the pre-tool hook's new place, the post-tool hook's):\n%s", n, got)
 			}
 			if c := checkCodex(t, o); c.Problem != "" {
 				t.Errorf("after repair: %+v", c)
@@ -236,7 +240,9 @@ func TestCodexTrustByConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := read(t, o.codexConfigPath())
-	write(t, o.codexConfigPath(), cfg+"enabled = false\n")
+	// Our pre-tool hook's table switched off (the post-tool one's, last,
+	// counts for nothing here).
+	write(t, o.codexConfigPath(), strings.Replace(cfg, ":pre_tool_use:0:0\"]\n", ":pre_tool_use:0:0\"]\nenabled = false\n", 1))
 	if c := checkCodex(t, o); !strings.Contains(c.Problem, "switches it off") || !strings.Contains(c.Problem, "to switch it back on") {
 		t.Errorf("switched off: %+v", c)
 	}

@@ -36,17 +36,24 @@ func (p copilotPart) found(o Options) bool { return foundByFacts(p, o.copilotHom
 // copilotFile is the whole hooks file: preToolUse runs the hook with a
 // timeout of agentTimeout (in seconds); Copilot
 // runs the tool when a hook times out, and blocks it when a hook fails.
+// postToolUse runs it with --post, bounded by postTimeout.
 func (o Options) copilotFile() []byte {
-	return mustJSONIndent(map[string]any{
-		"version": 1,
-		"hooks": map[string]any{
-			"preToolUse": []any{map[string]any{
-				"type":       "command",
-				"bash":       o.agentHookCommand("copilot"),
-				"timeoutSec": int(o.agentTimeout() / time.Second),
-			}},
-		},
-	})
+	cmd := o.agentHookCommand("copilot")
+	hooks := map[string]any{
+		"preToolUse": []any{map[string]any{
+			"type":       "command",
+			"bash":       cmd,
+			"timeoutSec": int(o.agentTimeout() / time.Second),
+		}},
+	}
+	if ev := postEvent("copilot"); ev != "" {
+		hooks[ev] = []any{map[string]any{
+			"type":       "command",
+			"bash":       postCommand(cmd),
+			"timeoutSec": int(o.postTimeout() / time.Second),
+		}}
+	}
+	return mustJSONIndent(map[string]any{"version": 1, "hooks": hooks})
 }
 
 func mustJSONIndent(v any) []byte {

@@ -46,9 +46,17 @@ func (o Options) cursorEntry() cursorEntry {
 	return cursorEntry{Command: o.agentHookCommand("cursor"), FailClosed: o.FailClosed}
 }
 
+// cursorPostEntry is the post-tool event's entry: the hook with --post,
+// and no failClosed (the call has run; there is nothing to block).
+func (o Options) cursorPostEntry() cursorEntry {
+	return cursorEntry{Command: postCommand(o.agentHookCommand("cursor"))}
+}
+
 func (cursorPart) edits(o Options) []fileEdit {
 	path := o.cursorHooksPath()
-	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return addCursorHooks(path, old, o.cursorEntry()) }}}
+	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
+		return addCursorHooks(path, old, o.cursorEntry(), o.cursorPostEntry())
+	}}}
 }
 
 func (cursorPart) known(o Options) []string { return []string{o.cursorHooksPath()} }
@@ -60,14 +68,25 @@ func jsonEncoder(w io.Writer) *json.Encoder {
 }
 
 // addCursorHooks returns hooks.json with our entry under each of
-// cursor.Events, replacing ours where it differs, keeping everything
-// else byte for byte.
-func addCursorHooks(file string, src []byte, entry cursorEntry) ([]byte, error) {
+// cursor.Events, and post under its post-tool event, replacing ours
+// where it differs, keeping everything else byte for byte.
+func addCursorHooks(file string, src []byte, pre, post cursorEntry) ([]byte, error) {
 	if len(strings.TrimSpace(string(src))) == 0 {
 		src = []byte("{\n  \"version\": 1\n}\n")
 	}
-	for i := 0; i < len(cursor.Events); i++ {
-		event := cursor.Events[i]
+	type add struct {
+		event string
+		entry cursorEntry
+	}
+	var adds []add
+	for _, e := range cursor.Events {
+		adds = append(adds, add{e, pre})
+	}
+	if cursor.Agent.PostEvent != "" {
+		adds = append(adds, add{cursor.Agent.PostEvent, post})
+	}
+	for i := 0; i < len(adds); i++ {
+		event, entry := adds[i].event, adds[i].entry
 		if err := checkJSON(file, src); err != nil {
 			return nil, err
 		}

@@ -90,7 +90,7 @@ func (droidPart) edits(o Options) []fileEdit {
 	if o.System {
 		path := droidSystemSettingsPath
 		return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
-			out, err := AddHook(path, old, o.droidEntry())
+			out, err := o.addHooks("droid", path, old, o.droidEntry())
 			if err == nil && o.ManagedHooksOnly {
 				out, err = setTopLevel(path, out, "allowManagedHooksOnly", true)
 			}
@@ -99,9 +99,9 @@ func (droidPart) edits(o Options) []fileEdit {
 	}
 	path := o.droidTarget()
 	if path == o.droidSettingsPath() {
-		return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return AddHook(path, old, o.droidEntry()) }}}
+		return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return o.addHooks("droid", path, old, o.droidEntry()) }}}
 	}
-	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return addDroidHooks(path, old, o.droidEntry()) }}}
+	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) { return o.addDroidHooks(path, old, o.droidEntry()) }}}
 }
 
 func (droidPart) known(o Options) []string {
@@ -138,9 +138,19 @@ func (droidPart) off(o Options) []string {
 }
 
 // addDroidHooks returns a Droid hooks file (events at the top level)
-// with our PreToolUse entry added, or updated where it is; everything
-// else is kept byte for byte, and unchanged input comes back unchanged.
-func addDroidHooks(file string, src []byte, entry HookEntry) ([]byte, error) {
+// with our PreToolUse entry and its PostToolUse twin added, or updated
+// where they are; everything else is kept byte for byte, and unchanged
+// input comes back unchanged.
+func (o Options) addDroidHooks(file string, src []byte, entry HookEntry) ([]byte, error) {
+	out, err := addDroidHook(file, src, "PreToolUse", entry)
+	if ev := postEvent("droid"); err == nil && ev != "" {
+		out, err = addDroidHook(file, out, ev, o.postEntry(entry))
+	}
+	return out, err
+}
+
+// addDroidHook adds one event's entry to a Droid hooks file.
+func addDroidHook(file string, src []byte, event string, entry HookEntry) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte("{}\n")
 	}
@@ -157,24 +167,7 @@ func addDroidHooks(file string, src []byte, entry HookEntry) ([]byte, error) {
 	if err := checkDuplicates(file, src, root, ""); err != nil {
 		return nil, err
 	}
-	ed := newEditor(src)
-	pre := root.get("PreToolUse")
-	switch {
-	case pre == nil:
-		return ed.insertMember(root, "PreToolUse", []HookEntry{entry}), nil
-	case pre.kind != '[':
-		return nil, fmt.Errorf("%s: \"PreToolUse\" is not an array; nothing was written", file)
-	}
-	for _, el := range pre.elements {
-		if !isOurEntry(src, el) {
-			continue
-		}
-		if sameJSON(src[el.start:el.end], entry) {
-			return src, nil
-		}
-		return ed.replace(el, entry), nil
-	}
-	return ed.insertElement(pre, entry), nil
+	return addEntryAt(file, src, newEditor(src), root, "", event, entry)
 }
 
 // removeDroidHooks takes every entry that runs agentjail-hook out of a

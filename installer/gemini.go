@@ -49,10 +49,28 @@ func (o Options) geminiEntry() map[string]any {
 	}
 }
 
+// geminiPostEntry is the AfterTool entry: the hook with --post, bounded
+// by postTimeout (in milliseconds). Its name is its own, so that a
+// hooksConfig.disabled naming "agentjail" still means the pre-tool hook.
+func (o Options) geminiPostEntry() map[string]any {
+	return map[string]any{
+		"matcher": "*",
+		"hooks": []any{map[string]any{
+			"name":    "agentjail-post",
+			"type":    "command",
+			"command": postCommand(o.agentHookCommand("gemini")),
+			"timeout": o.postTimeout().Milliseconds(),
+		}},
+	}
+}
+
 func (geminiPart) edits(o Options) []fileEdit {
 	path := o.geminiSettingsPath()
 	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
 		out, err := addGeminiHook(path, old, o.geminiEntry())
+		if ev := postEvent("gemini"); err == nil && ev != "" {
+			out, err = addGeminiHookAt(path, out, ev, o.geminiPostEntry())
+		}
 		if err == nil && o.System {
 			// The system file is merged last: its hooksConfig.enabled
 			// true outweighs a user's false, which would otherwise turn
@@ -121,6 +139,11 @@ func ourEntries(hooks map[string]any) map[string][]int {
 // where the file is indented (two spaces for a new file), on one line
 // where the whole file is.
 func addGeminiHook(file string, old []byte, entry map[string]any) ([]byte, error) {
+	return addGeminiHookAt(file, old, "BeforeTool", entry)
+}
+
+// addGeminiHookAt is addGeminiHook for the entry of any event.
+func addGeminiHookAt(file string, old []byte, event string, entry map[string]any) ([]byte, error) {
 	unit, pretty := indentUnit(old)
 	if len(strings.TrimSpace(string(old))) == 0 {
 		old = []byte("{}\n")
@@ -134,27 +157,27 @@ func addGeminiHook(file string, old []byte, entry map[string]any) ([]byte, error
 	var at string // where the new value lands
 	switch hooks, ok := doc["hooks"].(map[string]any); {
 	case doc["hooks"] == nil:
-		op = map[string]any{"op": "add", "path": "/hooks", "value": map[string]any{"BeforeTool": []any{entry}}}
+		op = map[string]any{"op": "add", "path": "/hooks", "value": map[string]any{event: []any{entry}}}
 		at = "/hooks"
 	case !ok:
 		return nil, fmt.Errorf("%s: \"hooks\" is not an object; nothing was written", file)
-	case hooks["BeforeTool"] == nil:
-		op = map[string]any{"op": "add", "path": "/hooks/BeforeTool", "value": []any{entry}}
-		at = "/hooks/BeforeTool"
+	case hooks[event] == nil:
+		op = map[string]any{"op": "add", "path": "/hooks/" + jsonPointer(event), "value": []any{entry}}
+		at = "/hooks/" + jsonPointer(event)
 	default:
-		list, ok := hooks["BeforeTool"].([]any)
+		list, ok := hooks[event].([]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: \"hooks.BeforeTool\" is not an array; nothing was written", file)
+			return nil, fmt.Errorf("%s: \"hooks.%s\" is not an array; nothing was written", file, event)
 		}
-		if idx := ourEntries(map[string]any{"BeforeTool": list})["BeforeTool"]; len(idx) > 0 {
+		if idx := ourEntries(map[string]any{event: list})[event]; len(idx) > 0 {
 			if sameJSON(mustJSON(list[idx[0]]), entry) {
 				return old, nil
 			}
-			at = fmt.Sprintf("/hooks/BeforeTool/%d", idx[0])
+			at = fmt.Sprintf("/hooks/%s/%d", jsonPointer(event), idx[0])
 			op = map[string]any{"op": "replace", "path": at, "value": entry}
 		} else {
-			op = map[string]any{"op": "add", "path": "/hooks/BeforeTool/-", "value": entry}
-			at = fmt.Sprintf("/hooks/BeforeTool/%d", len(list))
+			op = map[string]any{"op": "add", "path": "/hooks/" + jsonPointer(event) + "/-", "value": entry}
+			at = fmt.Sprintf("/hooks/%s/%d", jsonPointer(event), len(list))
 		}
 	}
 	patch, _ := json.Marshal([]map[string]any{op})

@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,6 +129,12 @@ func checkHold(t *testing.T, name, path string, u hookUse, wantHold, clineHold s
 		t.Fatalf("%s: %v", name, err)
 	}
 	hook, _ := time.ParseDuration(f.timeout)
+	if f.post {
+		// The post-tool entry: nothing is held after a call ran, so the
+		// agent waits for the hook's deadline and the margin alone.
+		hold = 0
+		wantAgentWaits = time.Duration(math.Ceil(hookRun(hook, 0).Seconds()))*time.Second + agentMargin
+	}
 	a := facts(agentPartNamed(name)).HookTimeout
 	var own time.Duration
 	switch {
@@ -255,11 +262,12 @@ func TestHoldProblems(t *testing.T) {
 }
 
 // Claude Code's settings as install writes them with a hold: the
-// command's --hold and the entry's timeout above it.
+// command's --hold and the entry's timeout above it; the PostToolUse
+// entry's timeout short, as nothing is held after a call ran.
 func TestHoldGolden(t *testing.T) {
 	user := "{\n  \"model\": \"opus\"\n}\n"
 	o := Options{Home: "/home/u/.agentjail", FailClosed: true, ApprovalTimeout: 60 * time.Second}
-	got, err := AddHook("settings.json", []byte(user), o.entry())
+	got, err := o.addHooks("claude-code", "settings.json", []byte(user), o.entry())
 	if err != nil {
 		t.Fatal(err)
 	}

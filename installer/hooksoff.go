@@ -250,6 +250,7 @@ type hookFlags struct {
 	failClosed bool
 	timeout    string
 	hold       string // "" without --hold: nothing held
+	post       bool   // --post: the entry of the agent's post-tool event
 }
 
 func parseHookFlags(cmd string) hookFlags {
@@ -272,6 +273,10 @@ func parseHookFlags(cmd string) hookFlags {
 			f.timeout = fields[i+2]
 		case strings.HasPrefix(a, "-timeout="):
 			f.timeout = strings.TrimPrefix(a, "-timeout=")
+		case a == "-post" || a == "-post=true":
+			f.post = true
+		case a == "-post=false":
+			f.post = false
 		case a == "-hold" && i+2 < len(fields):
 			f.hold = fields[i+2]
 		case strings.HasPrefix(a, "-hold="):
@@ -353,7 +358,9 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		case !o.FailClosed && f.failClosed:
 			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
 		}
-		if knob := failClosedKnob(agent); knob.Key != "" && o.FailClosed && u.entry[knob.Key] != knob.Value {
+		// A post-tool entry blocks nothing (its call has run), so it has
+		// no knob to carry.
+		if knob := failClosedKnob(agent); knob.Key != "" && o.FailClosed && !f.post && u.entry[knob.Key] != knob.Value {
 			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.Key, mustJSON(knob.Value)))
 		}
 		if f.timeout != wantTimeout {
@@ -362,6 +369,9 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		hold, holdErr := f.holdDuration()
 		if want := o.holdFor(agent); holdErr != nil || hold != want {
 			add(fmt.Sprintf("%s: the hook command has %s but config.yaml sets approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(f.hold), o.ApprovalTimeout, holdFlag(want.String())))
+		}
+		if f.post {
+			hold = 0 // a call that has run is not held
 		}
 		if p := agentTimeoutProblem(agent, u, f, hold); p != "" {
 			add(where + ": " + p)

@@ -168,6 +168,26 @@ func (o Options) agentTimeout() time.Duration {
 	return time.Duration(math.Ceil(run.Seconds()))*time.Second + agentMargin
 }
 
+// postCommand is the hook command of an agent's post-tool entry: its
+// pre-tool command with --post, so the daemon hears of a call that ran
+// from the same hook with the same flags (a --hold there holds nothing).
+func postCommand(pre string) string { return pre + " --post" }
+
+// postTimeout is how long an agent lets the post-tool hook run: the
+// hook's own deadline rounded up to a whole second, plus agentMargin.
+// The hook holds nothing there and always exits 0, so the agent never
+// waits on it for longer, and never fails a call for it.
+func (o Options) postTimeout() time.Duration {
+	run := hookRun(o.HookTimeout, 0)
+	return time.Duration(math.Ceil(run.Seconds()))*time.Second + agentMargin
+}
+
+// postEvent is the agent's post-tool event install wires ("" for none).
+func postEvent(name string) string {
+	a, _ := agents.Named(name)
+	return a.PostEvent
+}
+
 // holdFor is the --hold of the agent's hook: approval_timeout, cut short
 // for an agent whose bound on the hook is its own and fixed (Cline's
 // 120 s), so that it never stops a held hook.

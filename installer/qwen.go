@@ -66,7 +66,7 @@ func (o Options) qwenEntry() HookEntry {
 func (qwenPart) edits(o Options) []fileEdit {
 	path := o.qwenSettingsPath()
 	return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
-		out, err := AddHook(path, old, o.qwenEntry())
+		out, err := o.addHooks("qwen", path, old, o.qwenEntry())
 		if err == nil && o.System {
 			out, err = setTopLevel(path, out, "disableAllHooks", false)
 		}

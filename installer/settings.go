@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
 )
@@ -40,6 +41,11 @@ const hookBinary = "agentjail-hook"
 // order and formatting included, is kept byte for byte. Unchanged input
 // comes back unchanged.
 func AddHook(file string, settings []byte, entry HookEntry) ([]byte, error) {
+	return addHookAt(file, settings, "PreToolUse", entry)
+}
+
+// addHookAt is AddHook for the entry of any event under "hooks".
+func addHookAt(file string, settings []byte, event string, entry HookEntry) ([]byte, error) {
 	if len(bytes.TrimSpace(settings)) == 0 {
 		settings = []byte("{}\n")
 	}
@@ -60,30 +66,58 @@ func AddHook(file string, settings []byte, entry HookEntry) ([]byte, error) {
 	hooks := root.get("hooks")
 	switch {
 	case hooks == nil:
-		return ed.insertMember(root, "hooks", map[string][]HookEntry{"PreToolUse": {entry}}), nil
+		return ed.insertMember(root, "hooks", map[string][]HookEntry{event: {entry}}), nil
 	case hooks.kind != '{':
 		return nil, fmt.Errorf("%s: \"hooks\" is not an object; nothing was written", file)
 	}
 	if err := checkDuplicates(file, settings, hooks, "hooks."); err != nil {
 		return nil, err
 	}
-	pre := hooks.get("PreToolUse")
+	return addEntryAt(file, settings, ed, hooks, "hooks.", event, entry)
+}
+
+// addEntryAt adds entry to the array of event in the object obj (whose
+// path in the file is prefix), or updates our entry there.
+func addEntryAt(file string, src []byte, ed *editor, obj *node, prefix, event string, entry HookEntry) ([]byte, error) {
+	list := obj.get(event)
 	switch {
-	case pre == nil:
-		return ed.insertMember(hooks, "PreToolUse", []HookEntry{entry}), nil
-	case pre.kind != '[':
-		return nil, fmt.Errorf("%s: \"hooks.PreToolUse\" is not an array; nothing was written", file)
+	case list == nil:
+		return ed.insertMember(obj, event, []HookEntry{entry}), nil
+	case list.kind != '[':
+		return nil, fmt.Errorf("%s: \"%s%s\" is not an array; nothing was written", file, prefix, event)
 	}
-	for _, el := range pre.elements {
-		if !isOurEntry(settings, el) {
+	for _, el := range list.elements {
+		if !isOurEntry(src, el) {
 			continue
 		}
-		if sameJSON(settings[el.start:el.end], entry) {
-			return settings, nil
+		if sameJSON(src[el.start:el.end], entry) {
+			return src, nil
 		}
 		return ed.replace(el, entry), nil
 	}
-	return ed.insertElement(pre, entry), nil
+	return ed.insertElement(list, entry), nil
+}
+
+// postEntry is the post-tool twin of a pre-tool entry: the same hook
+// command with --post, bounded by postTimeout, and never an onFailure
+// (the call has run; there is nothing left to block).
+func (o Options) postEntry(pre HookEntry) HookEntry {
+	e := HookEntry{Matcher: pre.Matcher}
+	for _, h := range pre.Hooks {
+		e.Hooks = append(e.Hooks, HookCommand{Type: h.Type, Command: postCommand(h.Command), Timeout: int(o.postTimeout() / time.Second)})
+	}
+	return e
+}
+
+// addHooks adds an agent's entries to a settings file in Claude Code's
+// format: pre under PreToolUse and, where the agent has a post-tool
+// event, its post twin under that.
+func (o Options) addHooks(name, file string, settings []byte, pre HookEntry) ([]byte, error) {
+	out, err := AddHook(file, settings, pre)
+	if ev := postEvent(name); err == nil && ev != "" {
+		out, err = addHookAt(file, out, ev, o.postEntry(pre))
+	}
+	return out, err
 }
 
 // checkDuplicates refuses an object with a key written twice. JSON

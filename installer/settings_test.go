@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -176,11 +177,46 @@ func TestAddHookGolden(t *testing.T) {
 		default:
 			continue
 		}
-		got, err := AddHook("settings.json", []byte(tt.text), ourEntry)
+		got, err := Options{}.addHooks("claude-code", "settings.json", []byte(tt.text), ourEntry)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameAsGolden(t, strings.ReplaceAll(tt.name, " ", "_")+".golden.json", got)
+	}
+}
+
+// The PostToolUse entry goes beside the PreToolUse one, the same command
+// with --post and a short timeout; adding both again changes nothing,
+// and where both arrays were there, removing gives the file back byte
+// for byte.
+func TestPostEntryRoundTrip(t *testing.T) {
+	user := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"audit.sh\"}]}\n    ],\n    \"PostToolUse\": [\n      {\"matcher\": \"Write\", \"hooks\": [{\"type\": \"command\", \"command\": \"prettier --write\"}]}\n    ]\n  }\n}\n"
+	o := Options{Home: "/home/u/.agentjail", FailClosed: true, ApprovalTimeout: time.Minute}
+	got, err := o.addHooks("claude-code", "settings.json", []byte(user), o.entry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Hooks map[string][]HookEntry `json:"hooks"`
+	}
+	if err := json.Unmarshal(got, &doc); err != nil {
+		t.Fatal(err)
+	}
+	pre, post := doc.Hooks["PreToolUse"], doc.Hooks["PostToolUse"]
+	if len(pre) != 2 || len(post) != 2 {
+		t.Fatalf("want the user's entry and ours under each event:\n%s", got)
+	}
+	p := post[1].Hooks[0]
+	if p.Command != pre[1].Hooks[0].Command+" --post" || p.Timeout != 5 || p.OnFailure != "" || post[1].Matcher != "*" {
+		t.Errorf("post entry %+v, pre %+v", p, pre[1].Hooks[0])
+	}
+	again, err := o.addHooks("claude-code", "settings.json", got, o.entry())
+	if err != nil || string(again) != string(got) {
+		t.Errorf("a second run changed the file (%v):\n%s", err, again)
+	}
+	back, removed, err := RemoveHooks("settings.json", got)
+	if err != nil || !removed || string(back) != user {
+		t.Errorf("removed=%v err=%v:\n%s\nwant\n%s", removed, err, back, user)
 	}
 }
 

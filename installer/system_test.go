@@ -3,8 +3,10 @@ package installer
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,6 +53,18 @@ func TestSystemEdits(t *testing.T) {
 		for name, text := range got {
 			if !strings.Contains(text, "agentjail-hook --system") {
 				t.Errorf("%s does not run the system hook:\n%s", name, text)
+			}
+		}
+		// Each machine-wide file of an agent with a post-tool event
+		// carries its --post entry too.
+		for _, name := range []string{"managed-settings.d/50-agentjail.json", "codex/requirements.toml", "gemini-cli/settings.json", "policy.d/agentjail.json", "cursor/hooks.json", "qwen-code/settings.json", "factory/settings.json"} {
+			text, ok := got[name]
+			if !ok {
+				t.Errorf("no system edit of %s among %v", name, slices.Collect(maps.Keys(got)))
+				continue
+			}
+			if !strings.Contains(text, " --post") {
+				t.Errorf("%s has no post-tool entry:\n%s", name, text)
 			}
 		}
 	}

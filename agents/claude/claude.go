@@ -25,6 +25,7 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 	Credentials: []string{".claude/.credentials.json"},
 	FailClosed:  agent.Knob{Key: "onFailure", Value: "block"},
 	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
+	PostEvent:   "PostToolUse",
 	Table: agent.Row{
 		Proven:      "2.1.330",
 		Install:     "`~/.claude/settings.json`",

@@ -26,6 +26,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 	},
 	Credentials: []string{".codex/auth.json"},
 	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
+	PostEvent:   "PostToolUse",
 	Table: agent.Row{
 		Proven:      "0.169.0",
 		Install:     "`~/.codex/hooks.json`, and the hook's trust in `~/.codex/config.toml` (`[hooks.state.\"<key>\"] trusted_hash`, computed as Codex does)",

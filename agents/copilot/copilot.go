@@ -31,6 +31,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 		{Env: "COPILOT_CLI_DIST_DIR", Verdict: "ask", Why: "copilot started with COPILOT_CLI_DIST_DIR runs the CLI from another folder, whose hook loading agentjail has not checked"},
 	},
 	HookTimeout: agent.Timeout{Key: "timeoutSec", Unit: time.Second},
+	PostEvent:   "postToolUse",
 	Table: agent.Row{
 		Proven:      "1.0.102",
 		Install:     "`~/.copilot/hooks/agentjail.json`",

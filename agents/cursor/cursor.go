@@ -17,6 +17,7 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 	Machine:       []string{"/etc/cursor", "/Library/Application Support/Cursor"},
 	Roots:         []agent.Root{{Var: "HOME", Files: []string{".cursor/hooks.json"}}},
 	FailClosed:    agent.Knob{Key: "failClosed", Value: true},
+	PostEvent:     "postToolUse",
 	Table: agent.Row{
 		Proven:      "not run here: no CLI that runs without a login; tested with the events of its documentation",
 		Install:     "`~/.cursor/hooks.json` (`preToolUse`, `beforeShellExecution`, `beforeReadFile`, `beforeMCPExecution`)",

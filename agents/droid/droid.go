@@ -25,6 +25,7 @@ var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 	Credentials: []string{".factory/auth.json"},
 	HooksOff:    []string{"hooksDisabled", "allowManagedHooksOnly"},
 	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
+	PostEvent:   "PostToolUse",
 	Table: agent.Row{
 		Proven:      "0.225.1 (its Linux binary 0.225.2)",
 		Install:     "`PreToolUse` in `~/.factory/hooks.json` (keyed by event, no `hooks` wrapper), or in the file whose `PreToolUse` Droid runs",

@@ -32,6 +32,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 		{Env: "GEMINI_RESTRICTED_MODE", Verdict: "ask", Why: "gemini started with GEMINI_RESTRICTED_MODE skips every settings hook, agentjail's included"},
 	},
 	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Millisecond},
+	PostEvent:   "AfterTool",
 	Table: agent.Row{
 		Proven:      "0.61.0",
 		Install:     "`hooks.BeforeTool` in `~/.gemini/settings.json`, comments kept",

@@ -26,6 +26,7 @@ var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 	Credentials: []string{".qwen/oauth_creds.json"},
 	HooksOff:    []string{"disableAllHooks"},
 	HookTimeout: agent.Timeout{Key: "timeout", Unit: time.Second},
+	PostEvent:   "PostToolUse",
 	Table: agent.Row{
 		Proven:      "0.24.4",
 		Install:     "`PreToolUse` in `~/.qwen/settings.json` (`$QWEN_HOME`), Claude Code's format",

@@ -36,6 +36,12 @@ const installed = `{
 
 const ourCmd = `"command": "/home/u/.agentjail/bin/agentjail-hook"`
 
+// postEntry is the PostToolUse entry install puts beside the PreToolUse
+// one; installedWithPost the settings with both.
+const postEntry = `"PostToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/home/u/.agentjail/bin/agentjail-hook --post", "timeout": 5}]}]`
+
+var installedWithPost = strings.Replace(installed, `"hooks": {`, `"hooks": {`+"\n    "+postEntry+",", 1)
+
 func edit(old, new string) map[string]any {
 	return map[string]any{"file_path": "/home/u/.claude/settings.json", "old_string": old, "new_string": new}
 }
@@ -64,6 +70,13 @@ func TestJudgeClaudeSettings(t *testing.T) {
 		removes bool
 		problem string // a part of the problem, when removes
 	}{
+		// The post-tool entry only reports calls that ran: taking it out
+		// or changing it leaves every call checked, but the pre-tool
+		// entry beside it is still ours.
+		{"post entry removed", installedWithPost, "Edit", edit(postEntry+",", ""), false, ""},
+		{"post command changed", installedWithPost, "Edit", edit(`agentjail-hook --post"`, `agentjail-hook --post --timeout 9s"`), false, ""},
+		{"pre entry renamed, post kept", installedWithPost, "Edit", edit(`"PreToolUse"`, `"Stop"`), true, "hooks.PreToolUse"},
+		{"pre command replaced, post kept", installedWithPost, "Edit", edit(ourCmd, `"command": "true"`), true, "agentjail hook"},
 		// The guard removed, renamed or weakened.
 		{"rename hooks", installed, "Edit", edit(`"hooks": {`, `"hookz": {`), true, `out of "hooks"`},
 		{"rename PreToolUse", installed, "Edit", edit(`"PreToolUse"`, `"PostToolUse"`), true, "out of hooks.PreToolUse"},
