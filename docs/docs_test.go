@@ -13,7 +13,7 @@ import (
 
 // readmeMax is the README's budget: what a newcomer reads before
 // installing; everything else belongs on a page of docs/.
-const readmeMax = 17000
+const readmeMax = 18000
 
 func TestReadmeSize(t *testing.T) {
 	b, err := os.ReadFile("../README.md")

@@ -195,3 +195,38 @@ func TestRealClaudeUncheckedCalls(t *testing.T) {
 		}
 	})
 }
+
+// The same for real Codex, from its session files: a guarded run leaves
+// nothing unchecked; a run with its hooks switched off by the command
+// line (-c features.hooks=false) is reported unchecked.
+func TestRealCodexUncheckedCalls(t *testing.T) {
+	codex := agentCLI(t, "codex")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	writeCodexHome(t, e, api, "")
+	installFor(t, e, "codex")
+	run := func(t *testing.T, command string, extra ...string) {
+		t.Helper()
+		api.script(&modelCall{Name: "exec_command", Args: map[string]any{"cmd": command}})
+		args := append(append([]string{"exec"}, extra...), "--skip-git-repo-check", "-s", "danger-full-access", "Do the task.")
+		r := runProcess(t, agentEnv(e, "FAKE_MODEL_KEY=x"), work.dir, codex, args, 90*time.Second)
+		if r.code != 0 {
+			t.Fatalf("codex exec: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	}
+	t.Run("a guarded run has no unchecked call", func(t *testing.T) {
+		run(t, "echo codex-guarded")
+		time.Sleep(17 * time.Second) // past the grace a call gets
+		for _, r := range uncheckedCalls(t, e) {
+			t.Errorf("unchecked: %+v", r)
+		}
+	})
+	t.Run("a run with its hooks off is reported unchecked", func(t *testing.T) {
+		run(t, "echo codex-unguarded", "-c", "features.hooks=false")
+		rec := uncheckedWith(t, e, "echo codex-unguarded")
+		if rec.Agent != "codex" || rec.SessionID == "" || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
+			t.Errorf("unchecked record %+v %+v", rec, rec.Unchecked)
+		}
+	})
+}
