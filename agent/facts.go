@@ -35,6 +35,10 @@ type Facts struct {
 	// answer its prompts (claude -p): an ask of such a run is held by
 	// agentjail for a person, as for an agent that cannot ask.
 	Headless []string
+	// Records are where the agent keeps its own record of the tool calls
+	// it made, and their format: the daemon reads them to account for
+	// every call (internal/toolrecords).
+	Records []Records
 	// Folder is the agent's own folder under the home directory
 	// (".codex"): install without --for wires an agent only where it is.
 	Folder string
@@ -174,4 +178,14 @@ func (f Facts) ShellTool(tool string) bool {
 		}
 	}
 	return false
+}
+
+// Records is one place an agent records its tool calls: the files
+// matching Pattern (path.Match per segment, "**" for any folders) under
+// EnvSub of the first of Env that is set, else under HomeSub of the
+// home directory, read by toolrecords' reader named Format.
+type Records struct {
+	Env             []string
+	EnvSub, HomeSub string
+	Pattern, Format string
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/toolrecords"
 )
@@ -24,7 +25,11 @@ func (d *Daemon) followRecords(ctx context.Context) {
 	if d.opts.System || d.opts.UserHome == "" {
 		return
 	}
-	f := toolrecords.NewFollower(toolrecords.Options{Roots: toolrecords.DefaultRoots(d.opts.UserHome, os.Getenv), Since: d.recordsSince()})
+	var roots []toolrecords.Root
+	for _, a := range agents.All {
+		roots = append(roots, toolrecords.Roots(d.opts.UserHome, os.Getenv, a.Name, a.Records)...)
+	}
+	f := toolrecords.NewFollower(toolrecords.Options{Roots: roots, Since: d.recordsSince()})
 	tick := time.NewTicker(recordsPoll)
 	defer tick.Stop()
 	var later []ranCall
@@ -33,7 +38,9 @@ func (d *Daemon) followRecords(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case p := <-d.transcripts:
-			f.Follow(p.agent, p.path)
+			if a, ok := agents.Named(p.agent); ok && len(a.Records) > 0 {
+				f.Follow(a.Name, a.Records[0].Format, p.path)
+			}
 		case <-tick.C:
 			calls, _ := f.Poll()
 			ran := later
@@ -87,4 +94,3 @@ func (d *Daemon) followTranscript(agent, path string) {
 	default:
 	}
 }
-

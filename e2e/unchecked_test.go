@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/agentjail/agentjail/internal/toolrecords"
 )
 
 // uncheckedRec is the part of an unchecked record the tests read.
@@ -57,9 +55,7 @@ func uncheckedWith(t *testing.T, e *env, needle string) uncheckedRec {
 				}
 				return nil
 			})
-			f := toolrecords.NewFollower(toolrecords.Options{Roots: toolrecords.DefaultRoots(e.home, func(string) string { return "" })})
-			calls, st := f.Poll()
-			t.Logf("follower: %+v %+v", calls, st)
+
 		}
 	}()
 	waitForLong(t, "an unchecked call running "+needle, 60*time.Second, func() bool {

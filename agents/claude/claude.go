@@ -13,6 +13,10 @@ var Agent = agent.Agent{Adapter: claude{}, Facts: agent.Facts{
 	Name: "claude-code", Title: "Claude Code", Aliases: []string{"claude"},
 	Tools:    Tools,
 	Programs: []string{"claude"}, Packages: []string{"@anthropic-ai/claude-code"}, Headless: []string{"-p", "--print"},
+	Records: []agent.Records{
+		{Env: []string{"CLAUDE_CONFIG_DIR"}, EnvSub: "projects", HomeSub: ".claude/projects", Pattern: "*/*.jsonl", Format: "claude-transcript"},
+		{Env: []string{"CLAUDE_CONFIG_DIR"}, EnvSub: "projects", HomeSub: ".claude/projects", Pattern: "*/*/subagents/agent-*.jsonl", Format: "claude-transcript"},
+	},
 	Folder:        ".claude",
 	HookFile:      ".claude/settings.json",
 	UserPlaces:    []string{".claude", ".claude/settings.json", ".claude/settings.local.json"},

@@ -15,6 +15,7 @@ var Agent = agent.Agent{Adapter: codex{}, Facts: agent.Facts{
 	Name: "codex", Title: "Codex", Aliases: []string{"codex-cli"},
 	Tools:    tools,
 	Programs: []string{"codex"}, Packages: []string{"@openai/codex"},
+	Records:       []agent.Records{{Env: []string{"CODEX_HOME"}, EnvSub: "sessions", HomeSub: ".codex/sessions", Pattern: "**/rollout-*.jsonl", Format: "codex-rollout"}},
 	Folder:        ".codex",
 	HookFile:      ".codex/hooks.json",
 	UserPlaces:    []string{".codex", ".codex/hooks.json", ".codex/config.toml"},

@@ -15,6 +15,7 @@ var Agent = agent.Agent{Adapter: gemini{}, Facts: agent.Facts{
 	// give the shell.
 	Tools:    agent.Kinds(tools, map[string]string{"ShellTool": agent.KindShell}),
 	Programs: []string{"gemini"}, Packages: []string{"@google/gemini-cli"},
+	Records:       []agent.Records{{Env: []string{"GEMINI_CLI_HOME"}, EnvSub: ".gemini/tmp", HomeSub: ".gemini/tmp", Pattern: "*/chats/session-*.jsonl", Format: "gemini-chat"}},
 	Folder:        ".gemini",
 	HookFile:      ".gemini/settings.json",
 	UserPlaces:    []string{".gemini", ".gemini/settings.json"},

@@ -13,6 +13,7 @@ var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 	Name: "qwen", Title: "Qwen Code", Aliases: []string{"qwen-code"},
 	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"qwen"}, Packages: []string{"@qwen-code/qwen-code"}, Headless: []string{"-p", "--prompt"},
+	Records:       []agent.Records{{Env: []string{"QWEN_RUNTIME_DIR", "QWEN_HOME"}, EnvSub: "projects", HomeSub: ".qwen/projects", Pattern: "*/chats/*.jsonl", Format: "qwen-chat"}},
 	Folder:        ".qwen",
 	HookFile:      ".qwen/settings.json",
 	UserPlaces:    []string{".qwen", ".qwen/settings.json"},

@@ -31,12 +31,12 @@ func (f *format) holds(line []byte) bool {
 	return false
 }
 
-// formats are the readers by agent name, as the agents package names them.
+// formats are the readers by format name (agent.Records.Format).
 var formats = map[string]*format{
-	"claude-code": {hints: hints(`"tool_use"`), parse: parseClaude},
-	"codex":       {hints: hints(`"session_meta"`, `"turn_context"`, `"function_call"`, `"custom_tool_call"`, `"local_shell_call"`), parse: parseCodex},
-	"gemini":      {hints: hints(`"projectHash"`, `"toolCalls"`), parse: parseGemini, start: geminiCwd},
-	"qwen":        {hints: hints(`"functionCall"`), parse: parseQwen},
+	"claude-transcript": {hints: hints(`"tool_use"`), parse: parseClaude},
+	"codex-rollout":     {hints: hints(`"session_meta"`, `"turn_context"`, `"function_call"`, `"custom_tool_call"`, `"local_shell_call"`), parse: parseCodex},
+	"gemini-chat":       {hints: hints(`"projectHash"`, `"toolCalls"`), parse: parseGemini, start: geminiCwd},
+	"qwen-chat":         {hints: hints(`"functionCall"`), parse: parseQwen},
 }
 
 func hints(s ...string) [][]byte {

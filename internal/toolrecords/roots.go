@@ -1,37 +1,33 @@
 package toolrecords
 
 import (
+	"github.com/agentjail/agentjail/agent"
+
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 )
 
-// DefaultRoots are where the agents this package reads keep their records
-// for a user whose home is home, with env the environment (os.Getenv).
-// The variables the agents themselves honour move them: CLAUDE_CONFIG_DIR,
-// CODEX_HOME, GEMINI_CLI_HOME, QWEN_RUNTIME_DIR and QWEN_HOME.
-func DefaultRoots(home string, env func(string) string) []Root {
+// Roots are where an agent named agentName keeps its records, by its
+// facts (recs), for a user whose home is home, with env the environment
+// (os.Getenv): a variable the agent honours moves them.
+func Roots(home string, env func(string) string, agentName string, recs []agent.Records) []Root {
 	if env == nil {
 		env = func(string) string { return "" }
 	}
-	or := func(v, def string) string {
-		if v != "" {
-			return v
+	var out []Root
+	for _, r := range recs {
+		dir := filepath.Join(home, r.HomeSub)
+		for _, v := range r.Env {
+			if x := env(v); x != "" {
+				dir = filepath.Join(x, r.EnvSub)
+				break
+			}
 		}
-		return def
+		out = append(out, Root{Agent: agentName, Dir: dir, Pattern: r.Pattern, Format: r.Format})
 	}
-	claude := filepath.Join(or(env("CLAUDE_CONFIG_DIR"), filepath.Join(home, ".claude")), "projects")
-	codex := filepath.Join(or(env("CODEX_HOME"), filepath.Join(home, ".codex")), "sessions")
-	gemini := filepath.Join(or(env("GEMINI_CLI_HOME"), home), ".gemini", "tmp")
-	qwen := filepath.Join(or(env("QWEN_RUNTIME_DIR"), or(env("QWEN_HOME"), filepath.Join(home, ".qwen"))), "projects")
-	return []Root{
-		{Agent: "claude-code", Dir: claude, Pattern: "*/*.jsonl"},
-		{Agent: "claude-code", Dir: claude, Pattern: "*/*/subagents/agent-*.jsonl"},
-		{Agent: "codex", Dir: codex, Pattern: "**/rollout-*.jsonl"},
-		{Agent: "gemini", Dir: gemini, Pattern: "*/chats/session-*.jsonl"},
-		{Agent: "qwen", Dir: qwen, Pattern: "*/chats/*.jsonl"},
-	}
+	return out
 }
 
 // maxDepth bounds how deep a "**" descends.

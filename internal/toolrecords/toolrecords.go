@@ -37,6 +37,8 @@ type Root struct {
 	Agent   string
 	Dir     string
 	Pattern string
+	// Format is the reader of its files (agent.Records.Format).
+	Format string
 }
 
 // Options configure a Follower. The zero value follows nothing until
@@ -82,20 +84,20 @@ type Follower struct {
 	opts Options
 
 	mu       sync.Mutex
-	files    map[string]*file  // by path
-	followed map[string]string // path → agent, from Follow
+	files    map[string]*file     // by path
+	followed map[string][2]string // path → agent and format, from Follow
 	rd       *bufio.Reader
 	line     []byte // the current line, at most MaxLine bytes
 }
 
 // file is what the Follower remembers of one record file.
 type file struct {
-	path, agent string
-	info        os.FileInfo // at the last read, to see a replaced file
-	off         int64       // bytes consumed
-	inLong      bool        // off is inside a line longer than MaxLine
-	mod         time.Time
-	st          fileState
+	path, agent, format string
+	info                os.FileInfo // at the last read, to see a replaced file
+	off                 int64       // bytes consumed
+	inLong              bool        // off is inside a line longer than MaxLine
+	mod                 time.Time
+	st                  fileState
 }
 
 // fileState is what a format learns from earlier lines of a file.
@@ -113,18 +115,19 @@ func NewFollower(opts Options) *Follower {
 	if opts.MaxFiles <= 0 {
 		opts.MaxFiles = defaultMaxFiles
 	}
-	return &Follower{opts: opts, files: map[string]*file{}, followed: map[string]string{}}
+	return &Follower{opts: opts, files: map[string]*file{}, followed: map[string][2]string{}}
 }
 
-// Follow adds one file now, as agent's record (the transcript_path a hook
-// event named). It is read from where the Follower got to, or from 0.
-func (f *Follower) Follow(agent, path string) {
-	if formats[agent] == nil || path == "" {
+// Follow adds one file now, as agent's record in format (the
+// transcript_path a hook event named). It is read from where the
+// Follower got to, or from 0.
+func (f *Follower) Follow(agent, format, path string) {
+	if formats[format] == nil || path == "" {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.followed[filepath.Clean(path)] = agent
+	f.followed[filepath.Clean(path)] = [2]string{agent, format}
 }
 
 // Poll reads what was appended to the followed files since the last Poll
@@ -148,8 +151,8 @@ func (f *Follower) Poll() ([]Call, Stats) {
 }
 
 type candidate struct {
-	path, agent string
-	info        os.FileInfo
+	path, agent, format string
+	info                os.FileInfo
 }
 
 // discover lists the files to read this Poll: those under the roots and
@@ -157,7 +160,7 @@ type candidate struct {
 func (f *Follower) discover(fail func(error)) []candidate {
 	seen := map[string]bool{}
 	var out []candidate
-	add := func(path, agent string, info os.FileInfo) {
+	add := func(path, agent, format string, info os.FileInfo) {
 		if seen[path] || !info.Mode().IsRegular() {
 			return
 		}
@@ -165,9 +168,9 @@ func (f *Follower) discover(fail func(error)) []candidate {
 			return
 		}
 		seen[path] = true
-		out = append(out, candidate{path, agent, info})
+		out = append(out, candidate{path, agent, format, info})
 	}
-	for path, agent := range f.followed {
+	for path, af := range f.followed {
 		info, err := os.Stat(path)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
@@ -175,16 +178,16 @@ func (f *Follower) discover(fail func(error)) []candidate {
 			}
 			continue
 		}
-		add(path, agent, info)
+		add(path, af[0], af[1], info)
 	}
 	for _, r := range f.opts.Roots {
-		if formats[r.Agent] == nil {
-			fail(fmt.Errorf("toolrecords: no reader for agent %q", r.Agent))
+		if formats[r.Format] == nil {
+			fail(fmt.Errorf("toolrecords: no reader for format %q", r.Format))
 			continue
 		}
 		dir := expandHome(r.Dir)
 		walk(dir, strings.Split(r.Pattern, "/"), 0, func(path string, info os.FileInfo) {
-			add(path, r.Agent, info)
+			add(path, r.Agent, r.Format, info)
 		}, fail)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -228,8 +231,8 @@ func (f *Follower) prune(cands []candidate) {
 // read reads c from the offset it had reached, appending the calls found.
 func (f *Follower) read(c candidate, calls []Call, st *Stats, fail func(error)) []Call {
 	fs := f.files[c.path]
-	if fs == nil || fs.agent != c.agent {
-		fs = &file{path: c.path, agent: c.agent}
+	if fs == nil || fs.agent != c.agent || fs.format != c.format {
+		fs = &file{path: c.path, agent: c.agent, format: c.format}
 		f.files[c.path] = fs
 	}
 	fs.mod = c.info.ModTime()
@@ -249,10 +252,10 @@ func (f *Follower) read(c candidate, calls []Call, st *Stats, fail func(error)) 
 	}
 	if fs.info == nil || !os.SameFile(fs.info, info) || info.Size() < fs.off {
 		// New, replaced or truncated: from the start, with nothing learnt.
-		*fs = file{path: c.path, agent: c.agent, mod: info.ModTime()}
+		*fs = file{path: c.path, agent: c.agent, format: c.format, mod: info.ModTime()}
 	}
 	fs.info = info
-	format := formats[c.agent]
+	format := formats[c.format]
 	if fs.off == 0 && !fs.inLong {
 		fs.st = fileState{subagent: strings.Contains(filepath.ToSlash(c.path), "/subagents/")}
 		if format.start != nil {

@@ -1,6 +1,8 @@
 package toolrecords
 
 import (
+	"github.com/agentjail/agentjail/agents"
+
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -49,7 +51,7 @@ func TestParseRealRecords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join("testdata", filepath.FromSlash(tc.file))
 			f := NewFollower(Options{})
-			f.Follow(tc.agent, path)
+			f.Follow(tc.agent, formatOf(t, tc.agent), path)
 			got, st := f.Poll()
 			if st.Errors != 0 || st.Skipped != 0 || st.Files != 1 {
 				t.Fatalf("stats %+v", st)
@@ -110,7 +112,7 @@ func TestIncremental(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s1.jsonl")
 	f := NewFollower(Options{MaxLine: 4096})
-	f.Follow("claude-code", path)
+	f.Follow("claude-code", formatOf(t, "claude-code"), path)
 	poll := func(want string) Stats {
 		t.Helper()
 		got, st := f.Poll()
@@ -176,12 +178,15 @@ func TestIncremental(t *testing.T) {
 	})
 }
 
-// TestRoots finds each agent's records where DefaultRoots says they are,
+// TestRoots finds each agent's records where its facts say they are,
 // keeps to the newest MaxFiles and leaves out files older than Since.
 func TestRoots(t *testing.T) {
 	home := t.TempDir()
 	env := map[string]string{"CODEX_HOME": filepath.Join(home, "codex-home")}
-	roots := DefaultRoots(home, func(k string) string { return env[k] })
+	var roots []Root
+	for _, a := range agents.All {
+		roots = append(roots, Roots(home, func(k string) string { return env[k] }, a.Name, a.Records)...)
+	}
 	copyTo := func(fixture, dst string, mod time.Time) {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(fixture)))
@@ -249,7 +254,7 @@ func TestSinceSkipsOlderRecords(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewFollower(Options{Since: tc.since})
-			f.Follow("codex", path)
+			f.Follow("codex", formatOf(t, "codex"), path)
 			if got, st := f.Poll(); len(got) != tc.want || st.Files != 1 {
 				t.Fatalf("got %+v (%+v), want %d calls", got, st, tc.want)
 			}
@@ -287,7 +292,7 @@ func TestLargeTranscript(t *testing.T) {
 	fd.Close()
 
 	f := NewFollower(Options{})
-	f.Follow("claude-code", path)
+	f.Follow("claude-code", formatOf(t, "claude-code"), path)
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -316,11 +321,21 @@ func TestLargeTranscript(t *testing.T) {
 func TestFillerLinesDoNotAllocate(t *testing.T) {
 	line := []byte(fillerLine(1024))
 	allocs := testing.AllocsPerRun(100, func() {
-		if formats["claude-code"].holds(line) {
+		if formats["claude-transcript"].holds(line) {
 			t.Fatal("a filler line looks like a call")
 		}
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations a line", allocs)
 	}
+}
+
+// formatOf is the format of agent's records, by its facts.
+func formatOf(t testing.TB, agent string) string {
+	t.Helper()
+	a, ok := agents.Named(agent)
+	if !ok || len(a.Records) == 0 {
+		t.Fatalf("%s has no records in its facts", agent)
+	}
+	return a.Records[0].Format
 }
