@@ -184,6 +184,18 @@ func writeText(w io.Writer, text string) {
 	messageEnd(w, "end_turn")
 }
 
+// claudeEnv is the environment Claude Code runs in against api, offline.
+func claudeEnv(e *env, api *fakeAPI, extra ...string) []string {
+	return append(append(e.environ(),
+		"ANTHROPIC_BASE_URL="+api.url,
+		"ANTHROPIC_API_KEY=sk-ant-fake",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	), extra...)
+}
+
 // runClaude runs `claude -p` in dir against the fake API and returns the
 // tool results the model got back.
 func runClaude(t *testing.T, e *env, api *fakeAPI, dir, tool string, input map[string]any) []toolResult {
@@ -193,14 +205,7 @@ func runClaude(t *testing.T, e *env, api *fakeAPI, dir, tool string, input map[s
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claudeBinary(t), "-p", "Do the task.", "--output-format", "json", "--permission-mode", "default")
 	cmd.Dir = dir
-	cmd.Env = append(e.environ(),
-		"ANTHROPIC_BASE_URL="+api.url,
-		"ANTHROPIC_API_KEY=sk-ant-fake",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-	)
+	cmd.Env = claudeEnv(e, api)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("claude: %v\n%s", err, out)

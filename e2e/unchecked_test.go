@@ -105,14 +105,7 @@ func claudeSession(t *testing.T, e *env, api *fakeAPI, dir, command string, extr
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claudeBinary(t), "-p", "Do the task.", "--output-format", "json", "--permission-mode", "default")
 	cmd.Dir = dir
-	cmd.Env = append(append(e.environ(),
-		"ANTHROPIC_BASE_URL="+api.url,
-		"ANTHROPIC_API_KEY=sk-ant-fake",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_AUTOUPDATER=1",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-	), extra...)
+	cmd.Env = claudeEnv(e, api, extra...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("claude: %v\n%s", err, out)
