@@ -263,4 +263,12 @@ func TestRealClaudeSubagent(t *testing.T) {
 			t.Errorf("the hook did not see the %s call as expected; saw %v", tool, seen)
 		}
 	}
+
+	// The pinned version sends its subagents' calls to the hook: the
+	// accounting, reading the subagent's own transcript, finds every one
+	// of them judged (past the grace a call gets).
+	time.Sleep(18 * time.Second)
+	for _, r := range uncheckedCalls(t, e) {
+		t.Errorf("a subagent call was reported unchecked though the hook judged it: %+v %+v", r, r.Unchecked)
+	}
 }
