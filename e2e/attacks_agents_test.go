@@ -222,8 +222,8 @@ func agentOutcome(agent string, r result) (string, string) {
 	return "broken", fmt.Sprintf("exit %d, stdout %.200q, stderr %.200q", r.code, r.stdout, r.stderr)
 }
 
-// installedHook is the hook command line `agentjail install` wrote into
-// an agent's settings file.
+// installedHook is the pre-tool hook command line `agentjail install`
+// wrote into an agent's settings file.
 func installedHook(t *testing.T, path string) []string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -236,7 +236,8 @@ func installedHook(t *testing.T, path string) []string {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, v := range x {
-				if s, ok := v.(string); ok && (k == "command" || k == "bash") && strings.Contains(s, "agentjail-hook") {
+				// The post-tool entry (--post) only reports calls that ran.
+				if s, ok := v.(string); ok && (k == "command" || k == "bash") && strings.Contains(s, "agentjail-hook") && !strings.HasSuffix(s, " --post") {
 					found = append(found, s)
 				}
 				walk(v)
