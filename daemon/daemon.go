@@ -554,18 +554,22 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		// whereas the logging below runs after the write, when a later
 		// request's may have run first.
 		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
-		if req.Source == "" {
-			d.ledger.judged(in, time.Now())
-			if p, _ := in["transcript_path"].(string); p != "" {
-				d.followTranscript(req.Agent, p)
-			}
-		}
 		var h *held
 		var granted *decisionlog.Approval
 		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
 			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller, hook)
 		}
+		judgedAt := time.Now()
 		return &wire.Response{Decision: dec}, func(delivered bool) {
+			if req.Source == "" {
+				// Bookkeeping for the accounting, once the hook has its
+				// answer: a call is settled against this at least
+				// uncheckedGrace later.
+				d.ledger.judged(in, judgedAt)
+				if p, _ := in["transcript_path"].(string); p != "" {
+					d.followTranscript(req.Agent, p)
+				}
+			}
 			final, appr := dec, granted
 			if h != nil && h.final != nil {
 				final, appr = h.final, h.approval
