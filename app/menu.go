@@ -42,8 +42,12 @@ type Snapshot struct {
 	Running        bool
 	Rules          int
 	DecisionsToday int
-	LastError      string               // a policy, config or evaluation error, or fail-opens
-	Recent         []decisionlog.Record // newest first
+	LastError      string // a policy, config or evaluation error, or fail-opens
+	// Unchecked is the daemon's count of calls that ran unchecked in the
+	// last day, with the worst cause ("" when none did), and Fix what to
+	// do about them.
+	Unchecked, UncheckedFix string
+	Recent                  []decisionlog.Record // newest first
 	// Agents are the agents the installer knows, found on this machine or
 	// not, and whether each already has the hook.
 	Agents      []AgentHook
@@ -79,6 +83,10 @@ type Menu struct {
 	WaitingHeader string
 	Waiting       []WaitingItem // at most WaitingMax
 	Status        string
+	// Unchecked is the line under the status saying calls ran unchecked
+	// ("" when none did); choosing it shows UncheckedMore.
+	Unchecked     string
+	UncheckedMore RecentItem
 	Recent        []RecentItem
 	NoRecent      bool // the recent list has nothing yet
 	// Hooks are the hook items, at most HooksMax: one per agent found
@@ -202,7 +210,7 @@ func BuildMenu(s Snapshot) Menu {
 	switch {
 	case len(s.Waiting) > 0: // the person is needed now: above everything else
 		m.Icon = IconWaiting
-	case !s.Running || s.LastError != "":
+	case !s.Running || s.LastError != "" || s.Unchecked != "":
 		m.Icon = IconDegraded
 	case len(s.Recent) > 0 && s.Now.Sub(s.Recent[0].Time) < BlockedWindow:
 		m.Icon = IconBlocked
@@ -219,6 +227,13 @@ func BuildMenu(s Snapshot) Menu {
 		m.Status += " — " + short(s.LastError, 60)
 	}
 	m.Tooltip = m.Status
+	if s.Running && s.Unchecked != "" {
+		m.Unchecked = "⚠ " + short(s.Unchecked, 100)
+		m.UncheckedMore = RecentItem{Heading: "agentjail: calls ran unchecked", Reason: safetext.Text(s.Unchecked + ".\n" + s.UncheckedFix)}
+		if s.LastError == "" {
+			m.Tooltip += " — " + short(s.Unchecked, 100)
+		}
+	}
 	switch m.Icon {
 	case IconBlocked:
 		m.Tooltip += fmt.Sprintf(" — blocked %s", short(s.Recent[0].Summary, 40))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 func TestBuildMenu(t *testing.T) {
@@ -100,5 +101,30 @@ func TestHookItems(t *testing.T) {
 	}
 	if n := len(BuildMenu(Snapshot{Agents: many}).Hooks); n != HooksMax {
 		t.Errorf("%d hook items, bound %d", n, HooksMax)
+	}
+}
+
+// Calls that ran unchecked have their own line under the status and turn
+// the icon to a warning, whatever the first problem is; the status line
+// keeps the other problems.
+func TestMenuSaysCallsRanUnchecked(t *testing.T) {
+	now := time.Date(2026, 11, 21, 15, 4, 0, 0, time.Local)
+	msg := "3 calls ran unchecked in the last 24 h; the worst cause: its session's hooks did not run"
+	m := BuildMenu(Snapshot{Now: now, Running: true, Rules: 60, Unchecked: msg, UncheckedFix: "`agentjail logs --unchecked` lists them"})
+	if m.Icon != IconDegraded || m.Unchecked != "⚠ "+msg || m.Status != "agentjail: running, 60 rules loaded, 0 decisions today" || !strings.HasSuffix(m.Tooltip, " — "+msg) {
+		t.Errorf("got %+v", m)
+	}
+	if m.UncheckedMore.Heading != "agentjail: calls ran unchecked" || m.UncheckedMore.Reason != msg+".\n`agentjail logs --unchecked` lists them" {
+		t.Errorf("chosen, it shows %+v", m.UncheckedMore)
+	}
+	if m := BuildMenu(Snapshot{Now: now, Running: true}); m.Unchecked != "" || m.Icon != IconHealthy {
+		t.Errorf("no unchecked calls: %+v", m)
+	}
+	st := &wire.Status{Problems: []wire.Problem{{Kind: "unchecked", Message: msg, Fix: "f"}, {Kind: "policy", Message: "team.rego:5:1: unexpected }", Fix: "edit it"}}}
+	if got := lastError(st); got != "policy error: team.rego:5:1: unexpected }; fix: edit it" {
+		t.Errorf("the status line's problem: %q", got)
+	}
+	if got := lastError(&wire.Status{Problems: st.Problems[:1]}); got != "" {
+		t.Errorf("only unchecked calls, the status line's problem: %q", got)
 	}
 }

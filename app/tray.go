@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -286,6 +287,11 @@ func (t *Tray) snapshot() Snapshot {
 	if st != nil {
 		s.Rules = st.Rules
 		s.LastError = lastError(st)
+		for _, p := range st.Problems {
+			if p.Kind == "unchecked" {
+				s.Unchecked, s.UncheckedFix = p.Message, p.Fix
+			}
+		}
 		s.Org = orgLine(st.Org)
 	}
 	s.Recent = t.opts.Daemon.RecentDenies(RecentMax)
@@ -311,16 +317,18 @@ func (t *Tray) snapshot() Snapshot {
 }
 
 // lastError is the problem the tray shows the daemon degraded for, if
-// any: the first of the daemon's present problems (wire.Status.Problems),
-// with what fixes or clears it.
+// any: the first of the daemon's present problems (wire.Status.Problems)
+// but calls that ran unchecked (Snapshot.Unchecked), with what fixes or
+// clears it.
 func lastError(st *wire.Status) string {
-	if len(st.Problems) == 0 {
+	i := slices.IndexFunc(st.Problems, func(p wire.Problem) bool { return p.Kind != "unchecked" })
+	if i < 0 { // none, or only calls that ran unchecked, which have their own line
 		return ""
 	}
-	p := st.Problems[0]
+	p := st.Problems[i]
 	label := map[string]string{
 		"policy": "policy error", "config": "config error", "eval": "evaluation error",
-		"decision_log": "decision log", "fail_open": "unchecked calls", "unchecked": "unchecked calls",
+		"decision_log": "decision log", "fail_open": "unchecked calls",
 		"hook_timeout": "hook timeout", "fail_mode": "fail mode",
 	}[p.Kind]
 	if label == "" {

@@ -17,7 +17,9 @@ const TrayBuilt = true
 // items are the tray's menu items, created once and updated in place.
 type items struct {
 	status, recent, none, pause, policies, reload, log, quit *systray.MenuItem
-	recentItems                                              []*systray.MenuItem
+	// unchecked says calls ran unchecked, under the status.
+	unchecked   *systray.MenuItem
+	recentItems []*systray.MenuItem
 	// hooks are HooksMax items, shown as the menu's hook items need.
 	hooks []*systray.MenuItem
 	// waitHeader and waiting (WaitingMax slots) list the calls waiting
@@ -82,6 +84,8 @@ func build() *items {
 	}
 	it.status = systray.AddMenuItem("agentjail", "")
 	it.status.Disable()
+	it.unchecked = systray.AddMenuItem("", "choose to see what to do about them")
+	it.unchecked.Hide()
 	systray.AddSeparator()
 	it.recent = systray.AddMenuItem("Recent blocks and approvals", "the last calls agentjail denied or you approved")
 	it.none = it.recent.AddSubMenuItem("(none yet)", "")
@@ -111,6 +115,12 @@ func apply(it *items, m Menu) {
 	systray.SetTooltip(m.Tooltip)
 	applyWaiting(it, m, time.Now())
 	it.status.SetTitle(label(m.Status))
+	if m.Unchecked != "" {
+		it.unchecked.SetTitle(label(m.Unchecked))
+		it.unchecked.Show()
+	} else {
+		it.unchecked.Hide()
+	}
 	if m.NoRecent {
 		it.none.Show()
 	} else {
@@ -239,6 +249,10 @@ func (t *Tray) loop(ctx context.Context, it *items) {
 		case a := <-it.answers:
 			t.answer(a)
 			render()
+		case <-it.unchecked.ClickedCh:
+			if current.Unchecked != "" && t.opts.Notifier != nil {
+				go t.opts.Notifier.deliver(current.UncheckedMore.Heading, current.UncheckedMore.Reason, time.Now())
+			}
 		case i := <-clicks:
 			if i < len(current.Recent) && t.opts.Notifier != nil {
 				// Show the full reason.
