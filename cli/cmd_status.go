@@ -239,6 +239,7 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		printConfig(out, st)
 		printAgents(out, rep.Agents)
 		printOrg(out, st.Org)
+		printAccounting(out, st.Accounting)
 		if st.EvalErrors > 0 {
 			fmt.Fprintf(out, "evaluation errors: %d (last: %s); those calls were denied\n", st.EvalErrors, line(st.LastEvalErr))
 		}
@@ -440,4 +441,14 @@ func daemonError(err error) error {
 		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, wire.StartAdviceFor(clientSocket()))
 	}
 	return exitWith(ExitError, "%v", err)
+}
+
+// printAccounting says what the daemon read of the calls the agents ran,
+// so a user can see the accounting at work (docs/accounting.md).
+func printAccounting(out io.Writer, a *wire.Accounting) {
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(out, "accounting: %s read from %s (%s), %s; %d found judged (since the daemon started)\n",
+		plural.Of(int(a.RecordCalls), "call"), plural.Of(a.RecordFiles, "agent record file"), plural.Of(int(a.SubagentCalls), "subagent call"), plural.Of(int(a.PostEvents), "post-tool event"), a.Judged)
 }

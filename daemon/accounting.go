@@ -48,6 +48,26 @@ type ledger struct {
 	order    []string             // keys of ids and digests, oldest first
 	reported map[string]bool      // calls reported unchecked (id or digest), so each is once
 	notWired map[string]bool      // agents reported as not wired
+	counts   wire.Accounting      // what status shows of it
+}
+
+// count counts one sighting of a call the agents ran, and whether it was
+// found judged.
+func (l *ledger) count(c ranCall, judged bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case c.Source == sourcePost:
+		l.counts.PostEvents++
+	case c.Subagent:
+		l.counts.SubagentCalls++
+		l.counts.RecordCalls++
+	default:
+		l.counts.RecordCalls++
+	}
+	if judged {
+		l.counts.Judged++
+	}
 }
 
 func newLedger() *ledger {
@@ -240,12 +260,14 @@ func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
 		}
 		call, sess := d.ledger.seen(c.ID, c.Session, c.Tool, c.Input)
 		if call {
+			d.ledger.count(c, true)
 			continue
 		}
 		if !c.Done && !c.Time.IsZero() && now.Sub(c.Time) < uncheckedGrace {
 			later = append(later, c)
 			continue
 		}
+		d.ledger.count(c, false)
 		key := ""
 		if c.ID != "" {
 			key = idKey(c.Session, c.ID)
@@ -435,5 +457,15 @@ func (d *Daemon) uncheckedProblem(now time.Time) *wire.Problem {
 		Kind:    "unchecked",
 		Message: fmt.Sprintf("%s ran unchecked in the last 24 h; the worst cause: %s", plural.Of(len(recs), "call"), cause),
 		Fix:     "`agentjail logs --unchecked` lists them and `agentjail audit` counts them per session; re-run `agentjail install` for an agent not wired, and keep its hooks on",
+	}
+}
+
+// fillAccounting puts the accounting's counts in st.
+func (d *Daemon) fillAccounting(st *wire.Status) {
+	d.ledger.mu.Lock()
+	defer d.ledger.mu.Unlock()
+	if d.readsRecords() || d.ledger.counts != (wire.Accounting{}) {
+		c := d.ledger.counts
+		st.Accounting = &c
 	}
 }

@@ -61,6 +61,9 @@ func TestPostToolEventsAccountForEveryCall(t *testing.T) {
 	if !found {
 		t.Errorf("status problems %+v, want the unchecked call", st.Problems)
 	}
+	if a := st.Accounting; a == nil || a.PostEvents != 3 || a.Judged != 1 || a.RecordCalls != 0 {
+		t.Errorf("status accounting %+v, want 3 post-tool events, 1 found judged", a)
+	}
 }
 
 // readRecords is every record of d's decision log now.

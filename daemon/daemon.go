@@ -751,6 +751,7 @@ func (d *Daemon) Status() *wire.Status {
 	d.fillHealth(st)
 	d.fillFailRun(st, time.Now())
 	d.fillOrg(st)
+	d.fillAccounting(st)
 	return st
 }
 

@@ -22,7 +22,7 @@ const maxLater = 4096
 // ...) until ctx ends, and accounts for every call in them. The system
 // daemon does not: each user's records are their own.
 func (d *Daemon) followRecords(ctx context.Context) {
-	if d.opts.System || d.opts.UserHome == "" {
+	if !d.readsRecords() {
 		return
 	}
 	var roots []toolrecords.Root
@@ -42,7 +42,10 @@ func (d *Daemon) followRecords(ctx context.Context) {
 				f.Follow(a.Name, a.Records[0].Format, p.path)
 			}
 		case <-tick.C:
-			calls, _ := f.Poll()
+			calls, stats := f.Poll()
+			d.ledger.mu.Lock()
+			d.ledger.counts.RecordFiles = stats.Files
+			d.ledger.mu.Unlock()
 			ran := later
 			for _, c := range calls {
 				ran = append(ran, ranCall{Agent: c.Agent, Session: c.Session, ID: c.ID, Tool: c.Tool, Cwd: c.Cwd, Input: c.Input, Time: c.Time, Subagent: c.Subagent, Source: sourceRecord})
@@ -54,6 +57,11 @@ func (d *Daemon) followRecords(ctx context.Context) {
 		}
 	}
 }
+
+// readsRecords reports whether this daemon reads the agents' records: a
+// user's daemon does; the system daemon does not (each user's records are
+// their own).
+func (d *Daemon) readsRecords() bool { return !d.opts.System && d.opts.UserHome != "" }
 
 // recordsSince is where the records are read from: the last decision the
 // log holds from before this start (so calls made while the daemon was

@@ -265,10 +265,17 @@ func TestRealClaudeSubagent(t *testing.T) {
 	}
 
 	// The pinned version sends its subagents' calls to the hook: the
-	// accounting, reading the subagent's own transcript, finds every one
-	// of them judged (past the grace a call gets).
+	// accounting reads the subagent's own transcript (both key reads are
+	// only there) and finds every one of them judged, past the grace a
+	// call gets.
+	waitForLong(t, "the subagent's calls read from its transcript", 30*time.Second, func() bool {
+		return accountingOf(t, e).SubagentCalls >= 2
+	})
 	time.Sleep(18 * time.Second)
 	for _, r := range uncheckedCalls(t, e) {
 		t.Errorf("a subagent call was reported unchecked though the hook judged it: %+v %+v", r, r.Unchecked)
+	}
+	if a := accountingOf(t, e); a.Judged < a.RecordCalls+a.PostEvents {
+		t.Errorf("not every call read was found judged: %+v", a)
 	}
 }

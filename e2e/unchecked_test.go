@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // uncheckedRec is the part of an unchecked record the tests read.
@@ -96,6 +99,26 @@ func auditOf(t *testing.T, e *env, session string) map[string]any {
 	return nil
 }
 
+// accountingOf is what `agentjail status --json` says the daemon read of
+// the calls the agents ran; the text form must say the same.
+func accountingOf(t *testing.T, e *env) wire.Accounting {
+	t.Helper()
+	var rep struct {
+		Daemon struct {
+			Accounting *wire.Accounting `json:"accounting"`
+		} `json:"daemon"`
+	}
+	r := e.cli("status", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Daemon.Accounting == nil {
+		t.Fatalf("status --json has no accounting (%v):\n%s%s", err, r.stdout, r.stderr)
+	}
+	// The counts may grow between the two: only the form is compared.
+	if text := e.cli("status").stdout; !regexp.MustCompile(`\naccounting: \d+ calls? read from \d+ agent record files? \(\d+ subagent calls?\), \d+ post-tool events?; \d+ found judged`).MatchString(text) {
+		t.Errorf("status text has no accounting line:\n%s", text)
+	}
+	return *rep.Daemon.Accounting
+}
+
 // claudeSession runs `claude -p` in dir with extra environment, the
 // model asking for one Bash command, and returns the session id.
 func claudeSession(t *testing.T, e *env, api *fakeAPI, dir, command string, extra ...string) string {
@@ -161,6 +184,54 @@ func TestRealClaudeUncheckedCalls(t *testing.T) {
 		}
 		if r := e.cli("status"); r.code != 4 || !strings.Contains(r.stdout, "ran unchecked") {
 			t.Errorf("status (exit %d):\n%s", r.code, r.stdout)
+		}
+	})
+
+	// The pre-tool hook gives up on the daemon at once (its --timeout
+	// cut to a microsecond, as a daemon late under load would make it)
+	// and lets the call run; the post-tool hook reaches the daemon, which
+	// reports the call from that event, not at the next read of the
+	// transcript, and knows why from the hook's failure log.
+	t.Run("a call the hook let run unchecked is reported from the post-tool event", func(t *testing.T) {
+		settings := filepath.Join(e.home, ".claude", "settings.json")
+		orig, err := os.ReadFile(settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.WriteFile(settings, orig, 0o600)
+		var cfg map[string]any
+		if err := json.Unmarshal(orig, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		pre := cfg["hooks"].(map[string]any)["PreToolUse"].([]any)
+		rewired := 0
+		for _, entry := range pre {
+			for _, h := range entry.(map[string]any)["hooks"].([]any) {
+				h := h.(map[string]any)
+				if cmd, _ := h["command"].(string); strings.Contains(cmd, "agentjail-hook") {
+					h["command"] = cmd + " --timeout 1us"
+					rewired++
+				}
+			}
+		}
+		if rewired != 1 {
+			t.Fatalf("%d pre-tool entries of ours in %s", rewired, orig)
+		}
+		b, _ := json.Marshal(cfg)
+		if err := os.WriteFile(settings, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		session := claudeSession(t, e, api, work, "echo let-through")
+		ran := false
+		for _, r := range api.received() {
+			ran = ran || strings.Contains(r.Content, "let-through")
+		}
+		if !ran {
+			t.Fatalf("the call should have run, failed open; the model got %+v", api.received())
+		}
+		rec := uncheckedWith(t, e, "echo let-through")
+		if rec.SessionID != session || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "failed open") || rec.Unchecked.Source != "post-tool event" {
+			t.Errorf("unchecked record %+v %+v; want session %s, failed open, from the post-tool event", rec, rec.Unchecked, session)
 		}
 	})
 

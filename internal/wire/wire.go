@@ -271,6 +271,20 @@ type Status struct {
 	// Org is the org policy (config.yaml's opa: section): nil when no
 	// fleet is configured.
 	Org *OrgStatus `json:"org,omitempty"`
+	// Accounting says what the daemon learnt of the calls the agents
+	// ran, since it started: nil when it reads no records.
+	Accounting *Accounting `json:"accounting,omitempty"`
+}
+
+// Accounting counts, since the daemon started, what it read of the calls
+// the agents say they ran (their records and post-tool events) and how
+// many of those it had judged.
+type Accounting struct {
+	RecordFiles   int   `json:"record_files"`   // the agents' record files followed
+	RecordCalls   int64 `json:"record_calls"`   // tool calls read from them
+	SubagentCalls int64 `json:"subagent_calls"` // of those, subagents' calls
+	PostEvents    int64 `json:"post_events"`    // post-tool events heard
+	Judged        int64 `json:"judged"`         // sightings of either found judged
 }
 
 // OrgStatus is the state of the org policy that OPA's bundle plugin
