@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -152,24 +151,32 @@ func (l *ledger) report(key string) bool {
 // only unique within a conversation.
 func idKey(session, id string) string { return session + "\x00" + id }
 
-// callDigest names a call by session, tool and its input's bytes; "" when
-// there is nothing to name it by.
+// callDigest names a call by session, tool and its input; "" when there
+// is nothing to name it by.
 func callDigest(session, tool string, input []byte) string {
 	if session == "" || tool == "" || len(input) == 0 {
 		return ""
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%d:%s%d:%s", len(session), session, len(tool), tool)
-	h.Write(compactJSON(input))
+	h.Write(canonicalJSON(input))
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-func compactJSON(b []byte) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, b) != nil {
+// canonicalJSON is b with its object members in key order and its numbers
+// written one way: a record keeps the input as the model wrote it, while
+// the judged side is re-encoded from the decoded event, so the same input
+// must give the same bytes either way. b itself if it is not JSON.
+func canonicalJSON(b []byte) []byte {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
 		return b
 	}
-	return buf.Bytes()
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // toolUseID is the agent's id of the call in a policy input or event.

@@ -75,3 +75,19 @@ func readRecords(t *testing.T, d *daemontest.Daemon) []decisionlog.Record {
 	}
 	return recs
 }
+
+// A decision is logged with its session whichever field the agent names
+// it in (Copilot CLI's sessionId): the audit counts a session's judged
+// calls by it.
+func TestDecisionsKeepTheSessionOfEveryShape(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	client := &wire.Client{Socket: d.Socket}
+	event := []byte(`{"sessionId":"s-copilot","timestamp":1795679111375,"cwd":"/work/p","toolName":"bash","toolArgs":{"command":"echo copilot-shape","description":"Run it"}}`)
+	if _, err := client.Decide(context.Background(), &wire.Request{Event: event, Agent: "copilot"}); err != nil {
+		t.Fatal(err)
+	}
+	rec := recordWith(t, d, "the judged call", func(r decisionlog.Record) bool { return r.Summary == "echo copilot-shape" })
+	if rec.SessionID != "s-copilot" || rec.Agent != "copilot" {
+		t.Errorf("decision %+v, want session s-copilot", rec)
+	}
+}

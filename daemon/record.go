@@ -24,7 +24,7 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 		EvalMicros: dec.EvalMicros,
 		Revision:   dec.Revision,
 	}
-	r.SessionID, _ = in["session_id"].(string)
+	r.SessionID = sessionOf(in) // session_id, Copilot CLI's sessionId, Cursor's conversation_id
 	// The tool as the agent names it, whichever field of its event
 	// carries it (tool_name, toolName ...).
 	if r.Tool, _ = derived["tool_name"].(string); r.Tool == "" {

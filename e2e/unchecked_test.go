@@ -290,3 +290,168 @@ func TestRealCodexUncheckedCalls(t *testing.T) {
 		}
 	})
 }
+
+// guardedHasNoneUnchecked checks, past the grace a call gets, that
+// session has a judged call and none unchecked.
+func guardedHasNoneUnchecked(t *testing.T, e *env, session string) {
+	t.Helper()
+	waitForLong(t, "the session in audit", 30*time.Second, func() bool {
+		row := auditOf(t, e, session)
+		return row != nil && row["judged"].(float64) >= 1
+	})
+	time.Sleep(17 * time.Second)
+	if row := auditOf(t, e, session); row["unchecked"].(float64) != 0 || row["seen"] != row["judged"] {
+		t.Errorf("audit of the guarded session: %v", row)
+	}
+}
+
+// The same for real Copilot CLI, from its session's events.jsonl. It
+// gives its hook no id of the call, so a recorded call is matched with
+// its decision by session, tool and input. Copilot has no switch that
+// turns its hooks off headless (disableAllHooks in settings.json, the
+// user's or the repository's, left the hooks file's hooks running), so
+// the escaped session is one started with another COPILOT_HOME, which
+// holds no hooks, whose session-state is the user's: its hooks, post-tool
+// one included, did not run, and its record is where the daemon reads.
+func TestRealCopilotUncheckedCalls(t *testing.T) {
+	copilot := agentCLI(t, "copilot")
+	cache, err := filepath.Abs(filepath.Join("..", ".tools", "copilot", "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	installFor(t, e, "copilot")
+	run := func(t *testing.T, command string, extra ...string) string {
+		t.Helper()
+		api.script(&modelCall{Name: "bash", Args: map[string]any{"command": command, "description": "Run it"}})
+		r := runProcess(t, append(agentEnv(e,
+			"COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_BASE_URL="+api.url+"/v1",
+			"COPILOT_PROVIDER_API_KEY=x",
+			"COPILOT_MODEL="+copilotModel,
+			"COPILOT_AUTO_UPDATE=false",
+			"XDG_CACHE_HOME="+cache,
+		), extra...), work.dir, copilot, []string{"-p", "Do the task.", "--allow-all-tools"}, 90*time.Second)
+		out := r.stdout + r.stderr
+		if r.code != 0 {
+			t.Fatalf("copilot: exit %d\n%s", r.code, out)
+		}
+		oneResult(t, api, out)
+		_, session, ok := strings.Cut(out, "--resume=")
+		if session, _, _ = strings.Cut(session, "\n"); !ok || strings.TrimSpace(session) == "" {
+			t.Fatalf("copilot named no session:\n%s", out)
+		}
+		return strings.TrimSpace(session)
+	}
+
+	guarded := run(t, "echo copilot-guarded")
+	t.Run("a guarded session has no unchecked call", func(t *testing.T) {
+		guardedHasNoneUnchecked(t, e, guarded)
+	})
+
+	t.Run("a session whose hooks did not run is reported unchecked", func(t *testing.T) {
+		other := filepath.Join(e.home, "other-copilot-home")
+		os.MkdirAll(other, 0o700)
+		if err := os.Symlink(filepath.Join(e.home, ".copilot", "session-state"), filepath.Join(other, "session-state")); err != nil {
+			t.Fatal(err)
+		}
+		session := run(t, "echo copilot-unguarded", "COPILOT_HOME="+other)
+		rec := uncheckedWith(t, e, "echo copilot-unguarded")
+		if rec.SessionID != session || rec.Agent != "copilot" || rec.Unchecked == nil || rec.Unchecked.Source != "the agent's record" || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
+			t.Errorf("unchecked record %+v %+v; want session %s from the record, hooks off", rec, rec.Unchecked, session)
+		}
+		// The guarded session's record, read beside it, is still all judged.
+		if row := auditOf(t, e, guarded); row["unchecked"].(float64) != 0 {
+			t.Errorf("audit of the guarded session: %v", row)
+		}
+	})
+
+	t.Run("a call only its post-tool hook saw is reported once", func(t *testing.T) {
+		// The pre-tool entry taken out of agentjail's hooks file, the
+		// postToolUse one left: the post-tool event and the record both
+		// tell of the call, named alike (no id), so it is one report.
+		path := filepath.Join(e.home, ".copilot", "hooks", "agentjail.json")
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.WriteFile(path, orig, 0o600)
+		var hooks map[string]any
+		if err := json.Unmarshal(orig, &hooks); err != nil {
+			t.Fatal(err)
+		}
+		delete(hooks["hooks"].(map[string]any), "preToolUse")
+		b, _ := json.Marshal(hooks)
+		os.WriteFile(path, b, 0o600)
+		session := run(t, "echo copilot-post-only")
+		rec := uncheckedWith(t, e, "echo copilot-post-only")
+		if rec.SessionID != session || rec.Unchecked == nil || rec.Unchecked.Source != "post-tool event" {
+			t.Errorf("unchecked record %+v %+v; want session %s from the post-tool event", rec, rec.Unchecked, session)
+		}
+		time.Sleep(17 * time.Second) // the record read too, past its grace
+		if row := auditOf(t, e, session); row == nil || row["unchecked"].(float64) != 1 || row["seen"].(float64) != 1 {
+			t.Errorf("audit of the session: %v; want its one call unchecked once", row)
+		}
+	})
+}
+
+// The same for real Factory Droid, from its session files. It gives its
+// hook no id of the call either. A repository's .factory/settings.json
+// with hooks.hooksDisabled turns every hook off, the post-tool one too:
+// the calls of a session started there are known only from its record.
+func TestRealDroidUncheckedCalls(t *testing.T) {
+	droid := agentCLI(t, "droid")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	dir := filepath.Join(e.home, ".factory")
+	os.MkdirAll(dir, 0o700)
+	settings := `{"customModels": [{"model": "local-model", "displayName": "Local", "baseUrl": "` + api.url + `/v1", "apiKey": "x", "provider": "generic-chat-completion-api", "maxOutputTokens": 1000}]}`
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	installFor(t, e, "droid")
+	// run runs `droid exec` in wd and returns its session: the name of
+	// the record holding command.
+	run := func(t *testing.T, wd, command string) string {
+		t.Helper()
+		api.script(&modelCall{Name: "Execute", Args: map[string]any{"command": command, "summary": "Run it", "riskLevel": "low", "riskLevelReason": "as asked"}})
+		r := runProcess(t, agentEnv(e, "FACTORY_API_KEY=fk-dummy"), wd, droid,
+			[]string{"exec", "-m", "custom:local-model", "--auto", "low", "Do the task."}, 90*time.Second)
+		if r.code != 0 {
+			t.Fatalf("droid exec: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		oneResult(t, api, r.stdout+r.stderr)
+		files, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*.jsonl"))
+		for _, f := range files {
+			if b, _ := os.ReadFile(f); strings.Contains(string(b), command) {
+				return strings.TrimSuffix(filepath.Base(f), ".jsonl")
+			}
+		}
+		t.Fatalf("no session file of Droid's holds %q: %v", command, files)
+		return ""
+	}
+
+	guarded := run(t, work.dir, "echo droid-guarded")
+	t.Run("a guarded session has no unchecked call", func(t *testing.T) {
+		guardedHasNoneUnchecked(t, e, guarded)
+	})
+
+	t.Run("a session in a repository that turns hooks off is reported unchecked", func(t *testing.T) {
+		repo := filepath.Join(e.home, "hooks-off")
+		os.MkdirAll(filepath.Join(repo, ".factory"), 0o755)
+		if err := os.WriteFile(filepath.Join(repo, ".factory", "settings.json"), []byte(`{"hooks": {"hooksDisabled": true}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		session := run(t, repo, "echo droid-unguarded")
+		rec := uncheckedWith(t, e, "echo droid-unguarded")
+		if rec.SessionID != session || rec.Agent != "droid" || rec.Unchecked == nil || rec.Unchecked.Source != "the agent's record" || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
+			t.Errorf("unchecked record %+v %+v; want session %s from the record, hooks off", rec, rec.Unchecked, session)
+		}
+		if row := auditOf(t, e, guarded); row["unchecked"].(float64) != 0 {
+			t.Errorf("audit of the guarded session: %v", row)
+		}
+	})
+}

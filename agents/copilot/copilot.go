@@ -13,6 +13,7 @@ var Agent = agent.Agent{Adapter: copilot{}, Facts: agent.Facts{
 	Name: "copilot", Title: "Copilot CLI", Aliases: []string{"copilot-cli", "github-copilot"},
 	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"copilot"}, Packages: []string{"@github/copilot"}, Headless: []string{"-p", "--prompt"},
+	Records:       []agent.Records{{Env: []string{"COPILOT_HOME"}, EnvSub: "session-state", HomeSub: ".copilot/session-state", Pattern: "*/events.jsonl", Format: "copilot-events"}},
 	Folder:        ".copilot",
 	HookFile:      ".copilot/hooks/agentjail.json",
 	UserPlaces:    []string{".copilot", ".copilot/config.json", ".copilot/settings.json", ".copilot/hooks", ".copilot/hooks/agentjail.json"},

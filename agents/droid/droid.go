@@ -13,6 +13,7 @@ var Agent = agent.Agent{Adapter: droid{}, Facts: agent.Facts{
 	Name: "droid", Title: "Factory Droid", Aliases: []string{"factory", "factory-droid"},
 	Tools:    agent.Kinds(tools, map[string]string{"ApplyPatch": agent.KindEdit}),
 	Programs: []string{"droid"}, Packages: []string{"@factory/cli"},
+	Records:       []agent.Records{{Env: []string{"FACTORY_HOME_OVERRIDE"}, EnvSub: ".factory/sessions", HomeSub: ".factory/sessions", Pattern: "*/*.jsonl", Format: "droid-session"}},
 	Folder:        ".factory",
 	HookFile:      ".factory/hooks.json",
 	UserPlaces:    []string{".factory", ".factory/hooks.json", ".factory/hooks/hooks.json", ".factory/settings.json"},

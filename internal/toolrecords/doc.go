@@ -29,9 +29,14 @@
 //	qwen         $QWEN_RUNTIME_DIR, $QWEN_HOME or ~/.qwen/projects/           JSONL; call = assistant entry's          yes
 //	             <cwd-slug>/chats/<session>.jsonl                             message.parts[].functionCall {id,name,
 //	                                                                          args}; sessionId, cwd, timestamp
-//	copilot      not yet checked against the pinned CLI (its package          -                                        no
-//	             names a session-state directory under ~/.copilot)
-//	droid        not yet checked (a compiled binary)                          -                                        no
+//	copilot      $COPILOT_HOME or ~/.copilot/session-state/<session>/         JSONL events {"type","data","timestamp", yes
+//	             events.jsonl (--config-dir moves it too)                     "agentId"}; session.start {sessionId,
+//	                                                                          context.cwd}; call = tool.execution_start
+//	                                                                          {toolCallId,toolName,arguments}
+//	droid        $FACTORY_HOME_OVERRIDE or ~/.factory/sessions/<cwd-slug>/    JSONL; session_start {id,cwd,            yes
+//	             <session>.jsonl (the hook's transcript_path)                 callingSessionId}; call = assistant
+//	                                                                          message's content[] {"type":"tool_use",
+//	                                                                          "id","name","input"}
 //	cline        not yet checked                                              -                                        no
 //	pi           not yet checked (it keeps sessions unless --no-session)      -                                        no
 //	opencode     not yet checked                                              -                                        no

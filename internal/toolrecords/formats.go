@@ -35,6 +35,8 @@ func (f *format) holds(line []byte) bool {
 var formats = map[string]*format{
 	"claude-transcript": {hints: hints(`"tool_use"`), parse: parseClaude},
 	"codex-rollout":     {hints: hints(`"session_meta"`, `"turn_context"`, `"function_call"`, `"custom_tool_call"`, `"local_shell_call"`), parse: parseCodex},
+	"copilot-events":    {hints: hints(`"tool.execution_start"`, `"session.start"`, `"session.resume"`), parse: parseCopilot, start: copilotSession},
+	"droid-session":     {hints: hints(`"tool_use"`, `"session_start"`), parse: parseDroid, start: droidSession},
 	"gemini-chat":       {hints: hints(`"projectHash"`, `"toolCalls"`), parse: parseGemini, start: geminiCwd},
 	"qwen-chat":         {hints: hints(`"functionCall"`), parse: parseQwen},
 }

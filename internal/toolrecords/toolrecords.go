@@ -17,9 +17,9 @@ import (
 
 // Call is one tool call an agent recorded.
 type Call struct {
-	Agent    string          // "claude-code", "codex", "gemini", "qwen"
+	Agent    string          // "claude-code", "codex", "gemini", "qwen", "copilot", "droid"
 	Session  string          // the agent's session id
-	ID       string          // the id the agent gives the call (Claude Code tool_use id, Codex call_id), "" if none
+	ID       string          // the id the hook event gives the call too (Claude Code tool_use id, Codex call_id), "" if none
 	Tool     string          // the tool as the agent names it ("Bash", "exec_command", "shell", ...)
 	Input    json.RawMessage // the tool's input exactly as recorded (an object)
 	Cwd      string          // the session's working directory where the record says

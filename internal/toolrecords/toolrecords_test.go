@@ -47,6 +47,14 @@ func TestParseRealRecords(t *testing.T) {
 			Session: "4c9603e9-73ce-4251-9219-c814161bbd03", ID: "call_1", Tool: "run_shell_command",
 			Input: json.RawMessage(`{"command":"cat README.md","description":"Run it"}`), Cwd: "/home/dev/work",
 		}}},
+		{"copilot cli", "copilot", "copilot/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", []Call{{
+			Session: "c77babb9-38da-4f3e-82be-6102ddca240e", Tool: "bash",
+			Input: json.RawMessage(`{"command":"cat README.md","description":"Run it"}`), Cwd: "/home/dev/work",
+		}}},
+		{"factory droid", "droid", "droid.jsonl", []Call{{
+			Session: "0702757e-7f2f-4677-912f-7e64616fb7fa", Tool: "Execute",
+			Input: json.RawMessage(`{"command":"cat README.md","riskLevel":"low","riskLevelReason":"as asked","summary":"Run it"}`), Cwd: "/home/dev/work",
+		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join("testdata", filepath.FromSlash(tc.file))
@@ -68,6 +76,55 @@ func TestParseRealRecords(t *testing.T) {
 				if fmt.Sprintf("%+v", g) != fmt.Sprintf("%+v", w) {
 					t.Errorf("call %d:\n got %+v\nwant %+v", i, g, w)
 				}
+			}
+		})
+	}
+}
+
+// A call as read from an agent's record is named as the daemon names it
+// from the pre-tool hook event of the same call (daemon/accounting.go:
+// session, tool-use id, tool and input): the events are what the pinned
+// CLIs sent the hook for the calls in the fixtures. Copilot CLI and Droid
+// give the hook no id of the call, so their records' calls have none.
+func TestRecordsNameCallsAsHookEventsDo(t *testing.T) {
+	for _, tc := range []struct{ agent, record, event string }{
+		{"copilot", "copilot/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", "copilot-hook.json"},
+		{"droid", "droid.jsonl", "droid-hook.json"},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			f := NewFollower(Options{})
+			f.Follow(tc.agent, formatOf(t, tc.agent), filepath.Join("testdata", filepath.FromSlash(tc.record)))
+			calls, _ := f.Poll()
+			if len(calls) != 1 {
+				t.Fatalf("%d calls", len(calls))
+			}
+			c := calls[0]
+			b, err := os.ReadFile(filepath.Join("testdata", tc.event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev map[string]any
+			if err := json.Unmarshal(b, &ev); err != nil {
+				t.Fatal(err)
+			}
+			first := func(keys ...string) any {
+				for _, k := range keys {
+					if v, ok := ev[k]; ok {
+						return v
+					}
+				}
+				return nil
+			}
+			id, _ := first("tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId").(string)
+			session := first("session_id", "sessionId")
+			tool := first("tool_name", "toolName")
+			input, _ := json.Marshal(first("tool_input", "toolArgs"))
+			var recorded any
+			json.Unmarshal(c.Input, &recorded)
+			again, _ := json.Marshal(recorded)
+			if c.ID != id || c.Session != session || c.Tool != tool || string(again) != string(input) || c.Cwd != ev["cwd"] {
+				t.Errorf("record: id %q session %q tool %q input %s cwd %q\nhook:   id %q session %v tool %v input %s cwd %v",
+					c.ID, c.Session, c.Tool, again, c.Cwd, id, session, tool, input, ev["cwd"])
 			}
 		})
 	}
@@ -210,6 +267,8 @@ func TestRoots(t *testing.T) {
 	copyTo("gemini/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", ".gemini/tmp/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", at(4))
 	copyTo("gemini/work/.project_root", ".gemini/tmp/work/.project_root", at(0))
 	copyTo("qwen.jsonl", ".qwen/projects/-home-dev-work/chats/4c96.jsonl", at(5))
+	copyTo("copilot/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", ".copilot/session-state/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", at(7))
+	copyTo("droid.jsonl", ".factory/sessions/-home-dev-work/0702757e-7f2f-4677-912f-7e64616fb7fa.jsonl", at(8))
 	copyTo("codex.jsonl", ".codex/sessions/2026/11/26/rollout-elsewhere.jsonl", at(6)) // CODEX_HOME moved it
 	copyTo("qwen.jsonl", ".claude/projects/notes.md", at(6))                           // not a record
 
@@ -218,16 +277,20 @@ func TestRoots(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"all", Options{}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1"},
-		{"the newest two", Options{MaxFiles: 2}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
-		{"files written since", Options{Since: at(4)}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
+		{"all", Options{}, "droid/Execute,copilot/bash,qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1"},
+		{"the newest two", Options{MaxFiles: 2}, "droid/Execute,copilot/bash"},
+		{"files written since", Options{Since: at(4)}, "droid/Execute,copilot/bash,qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Roots = roots
 			calls, st := NewFollower(tc.opts).Poll()
 			var got []string
 			for _, c := range calls {
-				got = append(got, c.Agent+"/"+c.ID)
+				name := c.ID
+				if name == "" { // Copilot CLI and Droid name no call
+					name = c.Tool
+				}
+				got = append(got, c.Agent+"/"+name)
 				if c.Cwd != "/home/dev/work" {
 					t.Errorf("%s: cwd %q", c.File, c.Cwd)
 				}
@@ -338,4 +401,81 @@ func formatOf(t testing.TB, agent string) string {
 		t.Fatalf("%s has no records in its facts", agent)
 	}
 	return a.Records[0].Format
+}
+
+// Of a real record, only the lines that name the session or hold a call
+// are decoded: Copilot CLI's other events (the prompt, the model's
+// message, the hooks it ran, the result) and Droid's other messages are
+// passed over by the byte check.
+func TestOnlySessionAndCallLinesAreDecoded(t *testing.T) {
+	for _, tc := range []struct {
+		agent, file string
+		want        []string // the lines decoded, by a string each holds
+	}{
+		{"copilot", "copilot/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", []string{`"type":"session.start"`, `"type":"tool.execution_start"`}},
+		{"droid", "droid.jsonl", []string{`"type":"session_start"`, `"type":"tool_use"`}},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", filepath.FromSlash(tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			format := formats[formatOf(t, tc.agent)]
+			var held []string
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			for _, line := range lines {
+				if format.holds([]byte(line)) {
+					held = append(held, line)
+				}
+			}
+			if len(held) != len(tc.want) {
+				t.Fatalf("%d of %d lines decoded, want %d:\n%s", len(held), len(lines), len(tc.want), strings.Join(held, "\n"))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(held[i], w) {
+					t.Errorf("line %d decoded: %s\nwant the one holding %s", i, held[i], w)
+				}
+			}
+		})
+	}
+}
+
+// A subagent's calls are marked: Copilot CLI stamps the events of a
+// subagent with its agentId (data.parentToolCallId before), Droid starts
+// a subagent's session file with the callingSessionId of its parent.
+// These are the shapes the CLIs' own schemas give; the fake model's runs
+// started no subagent.
+func TestSubagentCallsAreMarked(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent string
+		lines       []string
+		want        []bool
+	}{
+		{"copilot", "copilot", []string{
+			`{"type":"session.start","data":{"sessionId":"s1","context":{"cwd":"/home/dev/work"}},"timestamp":"2026-11-26T07:45:10.812Z"}`,
+			`{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"bash","arguments":{"command":"ls"}},"timestamp":"2026-11-26T07:45:11.372Z"}`,
+			`{"type":"tool.execution_start","agentId":"a1","data":{"toolCallId":"call_2","toolName":"bash","arguments":{"command":"ls"}},"timestamp":"2026-11-26T07:45:11.372Z"}`,
+			`{"type":"tool.execution_start","data":{"toolCallId":"call_3","toolName":"bash","arguments":{"command":"ls"},"parentToolCallId":"call_0"},"timestamp":"2026-11-26T07:45:11.372Z"}`,
+		}, []bool{false, true, true}},
+		{"droid", "droid", []string{
+			`{"type":"session_start","id":"s2","version":2,"cwd":"/home/dev/work","callingSessionId":"s1","callingToolUseId":"call_9"}`,
+			`{"type":"message","timestamp":"2026-11-26T07:46:06.787Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"call_1","name":"Execute","input":{"command":"ls"}}]}}`,
+		}, []bool{true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			appendFile(t, path, strings.Join(tc.lines, "\n")+"\n")
+			f := NewFollower(Options{})
+			f.Follow(tc.agent, formatOf(t, tc.agent), path)
+			calls, st := f.Poll()
+			if len(calls) != len(tc.want) || st.Errors != 0 {
+				t.Fatalf("%+v (%+v)", calls, st)
+			}
+			for i, w := range tc.want {
+				if calls[i].Subagent != w || calls[i].Cwd != "/home/dev/work" {
+					t.Errorf("call %d: %+v, want subagent %v", i, calls[i], w)
+				}
+			}
+		})
+	}
 }
