@@ -116,7 +116,9 @@ func TestPostToolEventsOfEachShape(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			recordWith(t, d, "the other conversation's call", func(r decisionlog.Record) bool { return r.Verdict == decisionlog.VerdictUnchecked && r.SessionID == "s2" })
+			recordWith(t, d, "the other conversation's call", func(r decisionlog.Record) bool {
+				return r.Verdict == decisionlog.VerdictUnchecked && r.SessionID == "s2"
+			})
 			var got []string
 			for _, r := range readRecords(t, d) {
 				if r.Verdict == decisionlog.VerdictUnchecked {

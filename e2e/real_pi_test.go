@@ -202,7 +202,7 @@ export default function (pi) {
 			t.Fatalf("install: %+v", r)
 		}
 		ext := read(filepath.Join(extDir, "agentjail.ts"))
-		if !strings.Contains(ext, `--fail-closed --hold 5s --agent pi","timeoutMs":12000,"failClosed":true}`) {
+		if !strings.Contains(ext, `--fail-closed --hold 5s --agent pi","timeoutMs":12000,"failClosed":true,`) {
 			t.Fatalf("the extension does not fail closed:\n%s", ext)
 		}
 		os.WriteFile(hook, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755)

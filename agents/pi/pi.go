@@ -24,8 +24,10 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 		{Var: "PI_CODING_AGENT_DIR", Default: ".pi/agent", Files: []string{"extensions/agentjail.ts"}},
 	},
 	Credentials: []string{".pi/agent/auth.json"},
-	GuardKeys:   []string{"extensions", "packages"},
-	FailClosed:  agent.Knob{Key: "failClosed", Value: true},
+	// Its extension runs the hook from this event too (extension.ts).
+	PostEvent:  "tool_result",
+	GuardKeys:  []string{"extensions", "packages"},
+	FailClosed: agent.Knob{Key: "failClosed", Value: true},
 	Switches: []agent.Switch{
 		{Flag: "--no-extensions", Verdict: "deny", Why: "pi --no-extensions loads no extension, agentjail's included"},
 		{Flag: "-ne", Verdict: "deny", Why: "pi -ne loads no extension, agentjail's included"},
