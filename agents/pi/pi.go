@@ -14,6 +14,7 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 	Name: "pi", Title: "pi", Aliases: []string{"pi-coding-agent"},
 	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"pi"}, Packages: []string{"@mariozechner/pi-coding-agent"},
+	Records:       []agent.Records{{Env: []string{"PI_CODING_AGENT_DIR"}, EnvSub: "sessions", HomeSub: ".pi/agent/sessions", Pattern: "*/*.jsonl", Format: "pi-session"}},
 	Folder:        ".pi",
 	HookFile:      ".pi/agent/extensions/agentjail.ts",
 	UserPlaces:    []string{".pi", ".pi/agent", ".pi/agent/extensions", ".pi/agent/settings.json"},

@@ -37,6 +37,7 @@ var formats = map[string]*format{
 	"codex-rollout":     {hints: hints(`"session_meta"`, `"turn_context"`, `"function_call"`, `"custom_tool_call"`, `"local_shell_call"`), parse: parseCodex},
 	"gemini-chat":       {hints: hints(`"projectHash"`, `"toolCalls"`), parse: parseGemini, start: geminiCwd},
 	"qwen-chat":         {hints: hints(`"functionCall"`), parse: parseQwen},
+	"pi-session":        {hints: hints(`"type":"session"`, `"toolCall"`), parse: parsePi},
 }
 
 func hints(s ...string) [][]byte {

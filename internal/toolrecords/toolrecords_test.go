@@ -47,6 +47,10 @@ func TestParseRealRecords(t *testing.T) {
 			Session: "4c9603e9-73ce-4251-9219-c814161bbd03", ID: "call_1", Tool: "run_shell_command",
 			Input: json.RawMessage(`{"command":"cat README.md","description":"Run it"}`), Cwd: "/home/dev/work",
 		}}},
+		{"pi", "pi", "pi.jsonl", []Call{{
+			Session: "01a216d2-b25b-7522-8b76-a05cea6db86f", ID: "call_1", Tool: "bash",
+			Input: json.RawMessage(`{"command":"cat README.md"}`), Cwd: "/home/dev/work",
+		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join("testdata", filepath.FromSlash(tc.file))
@@ -210,6 +214,7 @@ func TestRoots(t *testing.T) {
 	copyTo("gemini/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", ".gemini/tmp/work/chats/session-2026-11-26T05-48-f0aaf155.jsonl", at(4))
 	copyTo("gemini/work/.project_root", ".gemini/tmp/work/.project_root", at(0))
 	copyTo("qwen.jsonl", ".qwen/projects/-home-dev-work/chats/4c96.jsonl", at(5))
+	copyTo("pi.jsonl", ".pi/agent/sessions/--home-dev-work--/2026-11-26T07-47-16-701Z_01a216d2.jsonl", at(0))
 	copyTo("codex.jsonl", ".codex/sessions/2026/11/26/rollout-elsewhere.jsonl", at(6)) // CODEX_HOME moved it
 	copyTo("qwen.jsonl", ".claude/projects/notes.md", at(6))                           // not a record
 
@@ -218,7 +223,7 @@ func TestRoots(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"all", Options{}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1"},
+		{"all", Options{}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1,pi/call_1"},
 		{"the newest two", Options{MaxFiles: 2}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
 		{"files written since", Options{Since: at(4)}, "qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
 	} {
