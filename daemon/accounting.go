@@ -361,9 +361,10 @@ func (d *Daemon) recordUnchecked(c ranCall, cause string) {
 }
 
 // summaryOfInput is a one-line view of an input no summary rule knows:
-// the first string field that looks like a command or a path.
+// the first string field that looks like a command or a path. A list of
+// command lines (Cline's commands) reads as one script.
 func summaryOfInput(in map[string]any) string {
-	for _, k := range []string{"cmd", "command", "file_path", "path", "url"} {
+	for _, k := range []string{"cmd", "command", "commands", "file_path", "path", "url"} {
 		switch v := in[k].(type) {
 		case string:
 			return clip(v)
@@ -373,6 +374,9 @@ func summaryOfInput(in map[string]any) string {
 				if s, ok := p.(string); ok {
 					parts = append(parts, s)
 				}
+			}
+			if k == "commands" {
+				return clip(strings.Join(parts, "; "))
 			}
 			return clip(fmt.Sprint(parts))
 		}

@@ -122,10 +122,10 @@ func TestPostToolEventsOfEachShape(t *testing.T) {
 			var got []string
 			for _, r := range readRecords(t, d) {
 				if r.Verdict == decisionlog.VerdictUnchecked {
-					got = append(got, r.Agent+" "+r.SessionID+" "+r.Unchecked.ToolUseID+" "+r.Unchecked.Source+" "+r.Cwd)
+					got = append(got, r.Agent+" "+r.SessionID+" "+r.Unchecked.ToolUseID+" "+r.Unchecked.Source+" "+r.Cwd+" "+r.Summary)
 				}
 			}
-			want := []string{tt.agent + " s1 call_2 post-tool event /work/p", tt.agent + " s2 call_1 post-tool event /work/p"}
+			want := []string{tt.agent + " s1 call_2 post-tool event /work/p echo second", tt.agent + " s2 call_1 post-tool event /work/p echo other"}
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("unchecked:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
