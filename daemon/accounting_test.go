@@ -106,7 +106,8 @@ func TestPostToolEventsOfEachShape(t *testing.T) {
 			if _, err := client.Decide(context.Background(), &wire.Request{Event: tt.event(tt.pre, "s1", "call_1", "ls"), Agent: tt.agent}); err != nil {
 				t.Fatal(err)
 			}
-			recordWith(t, d, "the judged call", func(r decisionlog.Record) bool { return r.Verdict == "allow" })
+			// Logged in the session the accounting knows it by.
+			recordWith(t, d, "the judged call", func(r decisionlog.Record) bool { return r.Verdict == "allow" && r.SessionID == "s1" })
 			for _, ev := range [][]byte{
 				tt.event(tt.post, "s1", "call_1", "ls"),
 				tt.event(tt.post, "s1", "call_2", "echo second"),

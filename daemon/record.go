@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -31,6 +33,13 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 		r.Tool, _ = in["tool_name"].(string)
 	}
 	r.Agent, _ = derived["agent"].(string)
+	if a, ok := agents.Lookup(r.Agent); ok && r.SessionID == "" {
+		if idf, ok := a.(agent.Identifier); ok {
+			// The session the accounting knows the call by, so that
+			// audit counts its judged and unchecked calls together.
+			r.SessionID = idf.Identify(in).Session
+		}
+	}
 	r.Cwd, _ = derived["cwd"].(string)
 	r.Summary = summary(r.Tool, in, derived)
 	for _, rule := range dec.Rules {

@@ -192,6 +192,9 @@ func TestRealCline(t *testing.T) {
 		for _, r := range uncheckedCalls(t, e) {
 			t.Errorf("unchecked: %+v %+v", r, r.Unchecked)
 		}
+		if row := auditOf(t, e, pre["taskId"].(string)); row == nil || row["judged"].(float64) != 1 || row["seen"] != row["judged"] {
+			t.Errorf("audit of the conversation %v: %v", pre["taskId"], row)
+		}
 	})
 
 	t.Run("a call whose PreToolUse did not run is reported from PostToolUse", func(t *testing.T) {
