@@ -252,3 +252,20 @@ func Notice(a Adapter, event map[string]any, msg string) Answer {
 type SystemMessage struct {
 	SystemMessage string `json:"systemMessage"`
 }
+
+// Identifier is an adapter whose events name the call elsewhere than
+// the top-level keys most agents use (session_id, tool_use_id,
+// tool_name, tool_input ...). The accounting matches a call that ran
+// with its decision by what Identify says, so it must say the same of
+// the agent's pre-tool event and of its post-tool event for one call.
+type Identifier interface {
+	Identify(event map[string]any) CallID
+}
+
+// CallID names one tool call: the session (or conversation) it is of,
+// the agent's id of it, unique within that session, and its tool and
+// input as the agent sent them. Empty fields are unknown.
+type CallID struct {
+	Session, ID, Tool string
+	Input             any
+}

@@ -73,11 +73,10 @@ func newLedger() *ledger {
 	return &ledger{ids: map[string]time.Time{}, digests: map[string]time.Time{}, sessions: map[string]time.Time{}, reported: map[string]bool{}, notWired: map[string]bool{}}
 }
 
-// judged records a call the daemon decided: in is its policy input.
-func (l *ledger) judged(in map[string]any, now time.Time) {
-	id := toolUseID(in)
-	session := sessionOf(in)
-	tool, input := toolAndInput(in)
+// judged records a call the daemon decided: in is its policy input,
+// name the agent the hook ran for.
+func (l *ledger) judged(name string, in map[string]any, now time.Time) {
+	session, id, tool, input := callOf(agents.For(in, name), in)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != "" {
@@ -177,6 +176,22 @@ func canonicalJSON(b []byte) []byte {
 		return b
 	}
 	return out
+}
+
+// callOf names the call of an event (or a policy input, which holds the
+// event's keys): as its agent's adapter does where it reads its own
+// (agent.Identifier), else by the keys most agents use. The pre-tool
+// and the post-tool event of one call must come out the same.
+func callOf(a agent.Adapter, ev map[string]any) (session, id, tool string, input []byte) {
+	if idf, ok := a.(agent.Identifier); ok {
+		c := idf.Identify(ev)
+		if c.Input != nil {
+			input, _ = json.Marshal(c.Input)
+		}
+		return c.Session, c.ID, c.Tool, input
+	}
+	tool, input = toolAndInput(ev)
+	return sessionOf(ev), toolUseID(ev), tool, input
 }
 
 // toolUseID is the agent's id of the call in a policy input or event.
@@ -375,9 +390,10 @@ func (d *Daemon) recordUnchecked(c ranCall, cause string) {
 }
 
 // summaryOfInput is a one-line view of an input no summary rule knows:
-// the first string field that looks like a command or a path.
+// the first string field that looks like a command or a path. A list of
+// command lines (Cline's commands) reads as one script.
 func summaryOfInput(in map[string]any) string {
-	for _, k := range []string{"cmd", "command", "file_path", "path", "url"} {
+	for _, k := range []string{"cmd", "command", "commands", "file_path", "path", "url"} {
 		switch v := in[k].(type) {
 		case string:
 			return clip(v)
@@ -387,6 +403,9 @@ func summaryOfInput(in map[string]any) string {
 				if s, ok := p.(string); ok {
 					parts = append(parts, s)
 				}
+			}
+			if k == "commands" {
+				return clip(strings.Join(parts, "; "))
 			}
 			return clip(fmt.Sprint(parts))
 		}
@@ -402,9 +421,12 @@ func (d *Daemon) observe(req *wire.Request) {
 	if ev == nil {
 		return
 	}
-	tool, input := toolAndInput(ev)
-	c := ranCall{Agent: a.Name(), Session: sessionOf(ev), ID: toolUseID(ev), Tool: tool, Input: input, Source: sourcePost, Time: time.Now(), Done: true}
+	session, id, tool, input := callOf(a, ev)
+	c := ranCall{Agent: a.Name(), Session: session, ID: id, Tool: tool, Input: input, Source: sourcePost, Time: time.Now(), Done: true}
 	c.Cwd, _ = ev["cwd"].(string)
+	if c.Cwd == "" {
+		c.Cwd = a.Canonical(ev).Dir // an event that names no cwd
+	}
 	d.account([]ranCall{c}, time.Now())
 }
 

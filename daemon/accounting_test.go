@@ -91,3 +91,64 @@ func TestDecisionsKeepTheSessionOfEveryShape(t *testing.T) {
 		t.Errorf("decision %+v, want session s-copilot", rec)
 	}
 }
+
+// Agents whose events name the call their own way: the post-tool event
+// of a judged call settles it, and one of a call never judged, in the
+// same session or another conversation with the same call id (a Cline
+// subagent's), is recorded unchecked with the id and session its events
+// carry.
+func TestPostToolEventsOfEachShape(t *testing.T) {
+	piEvent := func(hook, session, id, command string) []byte {
+		b, _ := json.Marshal(map[string]any{"hook_event_name": hook, "toolName": "bash", "toolCallId": id, "input": map[string]any{"command": command}, "cwd": "/work/p", "session_id": session})
+		return b
+	}
+	clineEvent := func(hook, session, id, command string) []byte {
+		call := map[string]any{"id": id, "name": "run_commands", "input": map[string]any{"commands": []any{command}}}
+		ev := map[string]any{"clineVersion": "", "hookName": hook, "taskId": session, "workspaceRoots": []any{"/work/p"}, "agent_id": "agent_1", "parent_agent_id": nil, hook: call}
+		if hook == "tool_call" {
+			ev["preToolUse"] = map[string]any{"toolName": "run_commands", "parameters": map[string]any{"commands": `["` + command + `"]`}}
+		}
+		b, _ := json.Marshal(ev)
+		return b
+	}
+	tests := []struct {
+		name, agent, pre, post string
+		event                  func(hook, session, id, command string) []byte
+	}{
+		{"pi", "pi", "tool_call", "tool_result", piEvent},
+		{"cline", "cline", "tool_call", "tool_result", clineEvent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := daemontest.Start(t, nil)
+			client := &wire.Client{Socket: d.Socket}
+			if _, err := client.Decide(context.Background(), &wire.Request{Event: tt.event(tt.pre, "s1", "call_1", "ls"), Agent: tt.agent}); err != nil {
+				t.Fatal(err)
+			}
+			// Logged in the session the accounting knows it by.
+			recordWith(t, d, "the judged call", func(r decisionlog.Record) bool { return r.Verdict == "allow" && r.SessionID == "s1" })
+			for _, ev := range [][]byte{
+				tt.event(tt.post, "s1", "call_1", "ls"),
+				tt.event(tt.post, "s1", "call_2", "echo second"),
+				tt.event(tt.post, "s2", "call_1", "echo other"),
+			} {
+				if _, err := client.Do(context.Background(), &wire.Request{Op: wire.OpObserve, Event: ev, Agent: tt.agent}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			recordWith(t, d, "the other conversation's call", func(r decisionlog.Record) bool {
+				return r.Verdict == decisionlog.VerdictUnchecked && r.SessionID == "s2"
+			})
+			var got []string
+			for _, r := range readRecords(t, d) {
+				if r.Verdict == decisionlog.VerdictUnchecked {
+					got = append(got, r.Agent+" "+r.SessionID+" "+r.Unchecked.ToolUseID+" "+r.Unchecked.Source+" "+r.Cwd+" "+r.Summary)
+				}
+			}
+			want := []string{tt.agent + " s1 call_2 post-tool event /work/p echo second", tt.agent + " s2 call_1 post-tool event /work/p echo other"}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("unchecked:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}

@@ -565,7 +565,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 				// Bookkeeping for the accounting, once the hook has its
 				// answer: a call is settled against this at least
 				// uncheckedGrace later.
-				d.ledger.judged(in, judgedAt)
+				d.ledger.judged(req.Agent, in, judgedAt)
 				if p, _ := in["transcript_path"].(string); p != "" {
 					d.followTranscript(req.Agent, p)
 				}

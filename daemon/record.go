@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -24,13 +26,21 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 		EvalMicros: dec.EvalMicros,
 		Revision:   dec.Revision,
 	}
-	r.SessionID = sessionOf(in) // session_id, Copilot CLI's sessionId, Cursor's conversation_id
 	// The tool as the agent names it, whichever field of its event
 	// carries it (tool_name, toolName ...).
 	if r.Tool, _ = derived["tool_name"].(string); r.Tool == "" {
 		r.Tool, _ = in["tool_name"].(string)
 	}
 	r.Agent, _ = derived["agent"].(string)
+	// The session the accounting knows the call by (session_id, Copilot
+	// CLI's sessionId, Cursor's conversation_id, Cline's taskId), so that
+	// audit counts its judged and unchecked calls together.
+	r.SessionID = sessionOf(in)
+	if a, ok := agents.Lookup(r.Agent); ok {
+		if idf, ok := a.(agent.Identifier); ok {
+			r.SessionID = idf.Identify(in).Session
+		}
+	}
 	r.Cwd, _ = derived["cwd"].(string)
 	r.Summary = summary(r.Tool, in, derived)
 	for _, rule := range dec.Rules {

@@ -49,6 +49,13 @@ import (
 //     with no arguments), so neither is a deny.
 //   - With --auto-approve false a headless run refuses each tool itself
 //     ("requires approval in a TTY session"), after the hook has run.
+//   - After a tool has run, executable files named PostToolUse get the
+//     same fields with "hookName":"tool_result" and "tool_result":{"id",
+//     "name","input","output","durationMs",...} (and postToolUse, the
+//     older shape); a call stopped before it ran gets none.
+//   - Its record of a session is ~/.cline/data/sessions/<id>/<id>.json
+//     and <id>.messages.json, one JSON object each, rewritten whole
+//     (and a SQLite sessions.db): nothing agentjail follows by lines.
 //   - Every run but with CLINE_SESSION_BACKEND_MODE=local leaves a hub
 //     daemon (`cline --cline-hub-daemon`, its own process group, port
 //     25463) running, found in ~/.cline/data/locks/hub/*.json.
@@ -165,8 +172,43 @@ func TestRealCline(t *testing.T) {
 		if got := oneResult(t, api, ""); !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		c := rec.one(t)
+		if c.Code != 0 || c.Stdout != "" {
 			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		}
+		// After it ran, PostToolUse got the same call, in the same
+		// conversation (rec.one checked it said nothing), and the daemon
+		// had judged it: nothing is unchecked.
+		post := rec.postCalls()
+		if len(post) != 1 {
+			t.Fatalf("the post-tool hook ran %d times, want once", len(post))
+		}
+		pre, ev := c.event(t), post[0].event(t)
+		tc, _ := pre["tool_call"].(map[string]any)
+		tr, _ := ev["tool_result"].(map[string]any)
+		if ev["hookName"] != "tool_result" || ev["taskId"] != pre["taskId"] || tr["id"] != tc["id"] || tr["name"] != tc["name"] || !strings.Contains(post[0].Args, "--agent cline --post") {
+			t.Errorf("post-tool hook %q got:\n%s\nafter the tool_call:\n%s", post[0].Args, post[0].Stdin, c.Stdin)
+		}
+		for _, r := range uncheckedCalls(t, e) {
+			t.Errorf("unchecked: %+v %+v", r, r.Unchecked)
+		}
+		if row := auditOf(t, e, pre["taskId"].(string)); row == nil || row["judged"].(float64) != 1 || row["seen"] != row["judged"] {
+			t.Errorf("audit of the conversation %v: %v", pre["taskId"], row)
+		}
+	})
+
+	t.Run("a call whose PreToolUse did not run is reported from PostToolUse", func(t *testing.T) {
+		pre := filepath.Join(hooksDir, "PreToolUse")
+		os.Rename(pre, pre+".away")
+		defer os.Rename(pre+".away", pre)
+		run(t, shell("echo cline-pre-away"))
+		post := rec.postCalls()
+		if len(post) != 1 {
+			t.Fatalf("the post-tool hook ran %d times, want once", len(post))
+		}
+		rec := uncheckedWith(t, e, "echo cline-pre-away")
+		if rec.Agent != "cline" || rec.SessionID != post[0].event(t)["taskId"] || rec.Unchecked == nil || rec.Unchecked.Source != "post-tool event" || !strings.Contains(rec.Unchecked.Cause, "not its pre-tool hook") {
+			t.Errorf("unchecked record %+v %+v; want cline's, its conversation, from the post-tool event", rec, rec.Unchecked)
 		}
 	})
 

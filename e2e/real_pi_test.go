@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -52,21 +53,18 @@ func TestRealPi(t *testing.T) {
 
 	// The user's own pi setup: a provider, settings, and an extension of
 	// theirs that logs every call, beside which ours goes.
+	files := piHome(e, api)
 	agentDir := filepath.Join(e.home, ".pi", "agent")
 	extDir := filepath.Join(agentDir, "extensions")
 	os.MkdirAll(extDir, 0o700)
 	seenLog := filepath.Join(e.home, "mine.log")
-	files := map[string]string{
-		filepath.Join(agentDir, "models.json"): `{"providers": {"fake": {"baseUrl": "` + api.url + `/v1", "api": "openai-completions", "apiKey": "x",
-  "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false}, "models": [{"id": "` + copilotModel + `"}]}}}
-`,
-		filepath.Join(agentDir, "settings.json"): `{"quietStartup": true}` + "\n",
+	maps.Copy(files, map[string]string{
 		filepath.Join(extDir, "mine.ts"): `import { appendFileSync } from "node:fs";
 export default function (pi) {
 	pi.on("tool_call", async (event) => { appendFileSync(` + "`" + seenLog + "`" + `, event.toolName + "\n"); });
 }
 `,
-	}
+	})
 	for f, s := range files {
 		if err := os.WriteFile(f, []byte(s), 0o600); err != nil {
 			t.Fatal(err)
@@ -143,6 +141,21 @@ export default function (pi) {
 		if c.Code != 0 || c.Stdout != "" || c.Stderr != "" {
 			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing", c.Code, c.Stdout, c.Stderr)
 		}
+		// After it ran, the post-tool hook got the same call (rec.one
+		// checked it said nothing).
+		post := rec.postCalls()
+		if len(post) != 1 {
+			t.Fatalf("the post-tool hook ran %d times, want once", len(post))
+		}
+		pre, ev := c.event(t), post[0].event(t)
+		for _, k := range []string{"toolName", "toolCallId", "session_id", "cwd"} {
+			if ev[k] != pre[k] {
+				t.Errorf("post-tool event's %s %v, the tool_call's %v", k, ev[k], pre[k])
+			}
+		}
+		if ev["hook_event_name"] != "tool_result" || !strings.Contains(post[0].Args, "--agent pi --post") {
+			t.Errorf("post-tool hook %q got:\n%s", post[0].Args, post[0].Stdin)
+		}
 		// The user's own extension saw every call, ours beside it.
 		if b, _ := os.ReadFile(seenLog); !strings.Contains(string(b), "bash") {
 			t.Errorf("the user's extension did not run: %q", b)
@@ -178,6 +191,13 @@ export default function (pi) {
 		}
 	})
 
+	t.Run("a blocked call runs no post-tool hook", func(t *testing.T) {
+		run(t, bash(keyRead))
+		if post := rec.postCalls(); len(post) != 0 {
+			t.Errorf("the post-tool hook ran for a call that did not: %+v", post)
+		}
+	})
+
 	hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
 	t.Run("a hook that fails lets the call run with a warning (fail_mode: open)", func(t *testing.T) {
 		recorder, err := os.ReadFile(hook)
@@ -202,7 +222,7 @@ export default function (pi) {
 			t.Fatalf("install: %+v", r)
 		}
 		ext := read(filepath.Join(extDir, "agentjail.ts"))
-		if !strings.Contains(ext, `--fail-closed --hold 5s --agent pi","timeoutMs":12000,"failClosed":true}`) {
+		if !strings.Contains(ext, `--fail-closed --hold 5s --agent pi","timeoutMs":12000,"failClosed":true,`) {
 			t.Fatalf("the extension does not fail closed:\n%s", ext)
 		}
 		os.WriteFile(hook, []byte("#!/bin/sh\nexec sleep 60\n"), 0o755)
@@ -232,6 +252,110 @@ export default function (pi) {
 		}
 		if n := len(rec.calls()); n != 0 {
 			t.Errorf("the hook still ran %d times", n)
+		}
+	})
+}
+
+// piHome writes pi's provider (fakeModel's chat completions) and
+// settings into e's home, and returns the files it wrote.
+func piHome(e *env, api *fakeModel) map[string]string {
+	agentDir := filepath.Join(e.home, ".pi", "agent")
+	os.MkdirAll(agentDir, 0o700)
+	files := map[string]string{
+		filepath.Join(agentDir, "models.json"): `{"providers": {"fake": {"baseUrl": "` + api.url + `/v1", "api": "openai-completions", "apiKey": "x",
+  "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false}, "models": [{"id": "` + copilotModel + `"}]}}}
+`,
+		filepath.Join(agentDir, "settings.json"): `{"quietStartup": true}` + "\n",
+	}
+	for f, s := range files {
+		os.WriteFile(f, []byte(s), 0o600)
+	}
+	return files
+}
+
+// Every call real pi made is accounted for: a guarded run, whose session
+// file the daemon reads, has every call judged; a call its pre-tool
+// handler did not send is reported from the post-tool event; a run
+// started with --no-extensions, which loads no extension, is reported
+// from its session file.
+func TestRealPiUncheckedCalls(t *testing.T) {
+	pi := agentCLI(t, "pi")
+	e := newEnv(t)
+	api := startFakeModel(t)
+	work := newAgentWork(t, e)
+	piHome(e, api)
+	installFor(t, e, "pi")
+	sessions := filepath.Join(e.home, ".pi", "agent", "sessions")
+	// run has the model ask for one bash command and returns the session
+	// pi recorded it in ("" with --no-session).
+	run := func(t *testing.T, command string, extra ...string) string {
+		t.Helper()
+		before, _ := filepath.Glob(filepath.Join(sessions, "*", "*.jsonl"))
+		api.script(&modelCall{Name: "bash", Args: map[string]any{"command": command}})
+		args := append([]string{"-p", "--provider", "fake", "--model", copilotModel}, extra...)
+		r := runProcess(t, agentEnv(e), work.dir, pi, append(args, "Do the task."), 120*time.Second)
+		if r.code != 0 {
+			t.Fatalf("pi: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		after, _ := filepath.Glob(filepath.Join(sessions, "*", "*.jsonl"))
+		for _, f := range after {
+			if slices.Contains(before, f) {
+				continue
+			}
+			var head struct{ Type, ID string }
+			line, _, _ := strings.Cut(read(f), "\n")
+			if json.Unmarshal([]byte(line), &head); head.Type != "session" || head.ID == "" {
+				t.Fatalf("%s does not start with a session header:\n%s", f, line)
+			}
+			return head.ID
+		}
+		return ""
+	}
+
+	t.Run("a guarded run has every call judged", func(t *testing.T) {
+		session := run(t, "echo pi-guarded")
+		if session == "" {
+			t.Fatal("pi wrote no session file")
+		}
+		waitForLong(t, "the session in audit", 30*time.Second, func() bool {
+			row := auditOf(t, e, session)
+			return row != nil && row["judged"].(float64) >= 1
+		})
+		time.Sleep(17 * time.Second) // past the grace a recorded call gets
+		if row := auditOf(t, e, session); row["seen"].(float64) < 1 || row["seen"] != row["judged"] || row["unchecked"].(float64) != 0 {
+			t.Errorf("audit of the guarded session: %v", row)
+		}
+		for _, r := range uncheckedCalls(t, e) {
+			t.Errorf("unchecked: %+v %+v", r, r.Unchecked)
+		}
+	})
+
+	t.Run("a call the pre-tool handler did not send is reported from the post-tool event", func(t *testing.T) {
+		// The extension's tool_call handler runs a command that judges
+		// nothing; its tool_result handler still runs the hook. With
+		// --no-session pi keeps no record: the post-tool event alone
+		// tells of the call.
+		ext := filepath.Join(e.home, ".pi", "agent", "extensions", "agentjail.ts")
+		src := read(ext)
+		defer os.WriteFile(ext, []byte(src), 0o600)
+		i := strings.Index(src, `"command":"`)
+		j := strings.Index(src, `","timeoutMs"`)
+		if i < 0 || j < i {
+			t.Fatalf("no command in the extension's settings:\n%s", src)
+		}
+		os.WriteFile(ext, []byte(src[:i]+`"command":"true`+src[j:]), 0o600)
+		run(t, "echo pi-pre-unsent", "--no-session")
+		rec := uncheckedWith(t, e, "echo pi-pre-unsent")
+		if rec.Agent != "pi" || rec.SessionID == "" || rec.Unchecked == nil || rec.Unchecked.Source != "post-tool event" {
+			t.Errorf("unchecked record %+v %+v; want pi's, from the post-tool event", rec, rec.Unchecked)
+		}
+	})
+
+	t.Run("a run with --no-extensions is reported unchecked from its session file", func(t *testing.T) {
+		session := run(t, "echo pi-no-extensions", "--no-extensions")
+		rec := uncheckedWith(t, e, "echo pi-no-extensions")
+		if rec.Agent != "pi" || rec.SessionID != session || rec.Unchecked == nil || rec.Unchecked.Source != "the agent's record" || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
+			t.Errorf("unchecked record %+v %+v; want session %s, from pi's record, hooks off", rec, rec.Unchecked, session)
 		}
 	})
 }

@@ -203,6 +203,7 @@ func TestAgentEntryProblems(t *testing.T) {
 		if name == "claude-code" || name == "cursor" || name == "pi" {
 			want = 2
 		}
+		want *= hookFiles(name)
 		if len(p[name]) != want || !strings.Contains(p[name][0], "without --fail-closed but config.yaml sets fail_mode: closed") {
 			t.Errorf("%s, config closed: %v", name, p[name])
 		}

@@ -9,9 +9,9 @@ import (
 )
 
 // Cline's hook is a file of ours, PreToolUse, mode 0755, that execs the
-// hook with --agent cline; a user's own hooks beside it stay, a
-// PreToolUse of the user's is never overwritten, and uninstall takes
-// ours alone.
+// hook with --agent cline, and PostToolUse beside it that execs it with
+// --post; a user's own hooks beside them stay, a PreToolUse of the
+// user's is never overwritten, and uninstall takes ours alone.
 func TestClineHookFile(t *testing.T) {
 	o := agentOptions(t, "cline")
 	t.Setenv("PATH", t.TempDir())
@@ -27,9 +27,14 @@ func TestClineHookFile(t *testing.T) {
 		t.Fatalf("hook file %v, %v: want mode 0755", fi, err)
 	}
 	got := read(t, path)
-	want := "#!/bin/sh\n" + clineMarker + "\nexec " + filepath.Join(o.Home, "bin", hookBinary) + " --agent cline\n"
+	want := "#!/bin/sh\n" + clineMarker("PreToolUse") + "\nexec " + filepath.Join(o.Home, "bin", hookBinary) + " --agent cline\n"
 	if got != want {
 		t.Errorf("hook file:\n%s\nwant:\n%s", got, want)
+	}
+	post := filepath.Join(hooks, "PostToolUse")
+	wantPost := "#!/bin/sh\n" + clineMarker("PostToolUse") + "\nexec " + filepath.Join(o.Home, "bin", hookBinary) + " --agent cline --post\n"
+	if fi, err := os.Stat(post); err != nil || fi.Mode().Perm() != 0o755 || read(t, post) != wantPost {
+		t.Errorf("post-tool hook file %v, %v:\n%s\nwant mode 0755 and:\n%s", fi, err, read(t, post), wantPost)
 	}
 	a := agentState(t, o, "cline")
 	if a.Name != "cline" || !a.Wired || len(a.Problems) != 0 {
@@ -37,7 +42,7 @@ func TestClineHookFile(t *testing.T) {
 	}
 	closed := o
 	closed.FailClosed = true
-	if p := agentState(t, closed, "cline").Problems; len(p) != 1 || !strings.Contains(p[0], "without --fail-closed") {
+	if p := agentState(t, closed, "cline").Problems; len(p) != 2 || !strings.Contains(p[0], "without --fail-closed") || !strings.Contains(p[1], "PostToolUse") {
 		t.Errorf("fail_mode closed, hook without the flag: %v", p)
 	}
 
@@ -53,8 +58,10 @@ func TestClineHookFile(t *testing.T) {
 	if err := Uninstall(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); err == nil {
-		t.Errorf("uninstall left %s", path)
+	for _, p := range []string{path, post} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("uninstall left %s", p)
+		}
 	}
 	if read(t, mine) != "#!/bin/sh\necho '{}'\n" {
 		t.Errorf("uninstall touched the user's hook")
@@ -80,6 +87,32 @@ func TestClineRefusesTheUsersPreToolUse(t *testing.T) {
 	// A file that only mentions agentjail-hook is not ours either.
 	if isClineHook([]byte("#!/bin/sh\nexec /x/agentjail-hook --agent cline\n")) {
 		t.Errorf("a script without the marker counts as ours")
+	}
+}
+
+// A PostToolUse of the user's is kept, and Cline is wired by its
+// PreToolUse alone.
+func TestClineKeepsTheUsersPostToolUse(t *testing.T) {
+	o := agentOptions(t, "cline")
+	t.Setenv("PATH", t.TempDir())
+	path := filepath.Join(o.UserHome, ".cline", "hooks", "PostToolUse")
+	theirs := "#!/bin/sh\n# my own log\nexec /usr/local/bin/log-calls\n"
+	write(t, path, theirs)
+	if err := Install(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, path) != theirs {
+		t.Errorf("the user's hook was changed")
+	}
+	if a := agentState(t, o, "cline"); !a.Wired || len(a.Problems) != 0 {
+		t.Errorf("state %+v, want cline wired by its PreToolUse", a)
+	}
+	o.Agents = []string{"cline"}
+	if err := Uninstall(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, path) != theirs {
+		t.Errorf("uninstall touched the user's hook")
 	}
 }
 

@@ -69,15 +69,29 @@ func (piPart) known(o Options) []string {
 // other agents' timeouts are; pi itself
 // waits for a tool_call handler as long as it takes), and whether a hook
 // that cannot run or answer blocks the call (fail_mode: closed).
+// Post is the hook the extension runs after a call has run, and how
+// long it waits for it (postTimeout); nil when pi has no post-tool event
+// wired.
 type piConfig struct {
-	Command    string `json:"command"`
-	TimeoutMs  int64  `json:"timeoutMs"`
-	FailClosed bool   `json:"failClosed"`
+	Command    string      `json:"command"`
+	TimeoutMs  int64       `json:"timeoutMs"`
+	FailClosed bool        `json:"failClosed"`
+	Post       *piPostHook `json:"post,omitempty"`
+}
+
+type piPostHook struct {
+	Command   string `json:"command"`
+	TimeoutMs int64  `json:"timeoutMs"`
 }
 
 func (o Options) piExtension() []byte {
+	cmd := o.agentHookCommand("pi")
+	c := piConfig{Command: cmd, TimeoutMs: o.agentTimeout().Milliseconds(), FailClosed: o.FailClosed}
+	if postEvent("pi") != "" {
+		c.Post = &piPostHook{postCommand(cmd), o.postTimeout().Milliseconds()}
+	}
 	var cfg bytes.Buffer
-	jsonEncoder(&cfg).Encode(piConfig{o.agentHookCommand("pi"), o.agentTimeout().Milliseconds(), o.FailClosed})
+	jsonEncoder(&cfg).Encode(c)
 	line := pi.ConfigPrefix + strings.TrimSpace(cfg.String()) + ";"
 	var out strings.Builder
 	for _, l := range strings.SplitAfter(pi.Extension, "\n") {

@@ -23,7 +23,8 @@ func TestPiExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := read(t, o.piExtensionPath())
-	want := `const config = {"command":"` + filepath.Join(o.Home, "bin", hookBinary) + ` --timeout 3s --agent pi","timeoutMs":6000,"failClosed":false};` + "\n"
+	hook := filepath.Join(o.Home, "bin", hookBinary) + ` --timeout 3s --agent pi`
+	want := `const config = {"command":"` + hook + `","timeoutMs":6000,"failClosed":false,"post":{"command":"` + hook + ` --post","timeoutMs":6000}};` + "\n"
 	if !strings.Contains(got, want) {
 		t.Errorf("the extension lacks its settings line %q:\n%s", want, got)
 	}

@@ -23,11 +23,12 @@ var Agent = agent.Agent{Adapter: cline{}, Facts: agent.Facts{
 		{Var: "CLINE_DIR", Default: ".cline", Files: []string{"hooks/PreToolUse"}},
 	},
 	Credentials: []string{".cline/data/secrets.json"},
+	PostEvent:   "PostToolUse",
 	// Cline stops a hook after 120 s; no setting changes it.
 	HookTimeout: agent.Timeout{Fixed: 120 * time.Second},
 	Table: agent.Row{
 		Proven:      "3.0.65",
-		Install:     "an executable `~/.cline/hooks/PreToolUse` of ours (`$CLINE_DIR/hooks`); a `PreToolUse` of the user's is never overwritten: install refuses",
+		Install:     "an executable `~/.cline/hooks/PreToolUse` of ours (`$CLINE_DIR/hooks`), and `PostToolUse` beside it; a `PreToolUse` of the user's is never overwritten: install refuses (a `PostToolUse` of theirs is kept, and ours not written)",
 		Events:      "`tool_call` (`tool_call.name`/`input`; a subagent's calls included)",
 		NoObjection: "no output",
 		Deny:        "`{\"cancel\":true,\"errorMessage\":…}`, exit 0: **a cancel stops the whole run** (a subagent's, for its calls) before the tool runs; the model is not told why, the user sees `[abort] aborted by another client`, and `cline` exits 0",

@@ -160,6 +160,21 @@ func (cline) Canonical(event map[string]any) agent.Call {
 	return c
 }
 
+// Identify: the SDK names the call under tool_call (before it runs) or
+// tool_result (after), and the conversation by taskId, which a
+// subagent has its own of; call ids are the model's, unique within one
+// conversation. The VS Code extension's older shape names no call and
+// is left to the digest of its tool and input.
+func (cline) Identify(event map[string]any) agent.CallID {
+	for _, k := range []string{"tool_call", "tool_result"} {
+		if tc, ok := event[k].(map[string]any); ok {
+			return agent.CallID{Session: agent.Str(event, "taskId"), ID: agent.Str(tc, "id"), Tool: agent.Str(tc, "name"), Input: tc["input"]}
+		}
+	}
+	tool, in := clineToolCall(event)
+	return agent.CallID{Session: agent.Str(event, "taskId"), Tool: tool, Input: in}
+}
+
 // clineToolCall is the call's tool and input: tool_call's, or (the VS
 // Code extension's shape) preToolUse's, whose parameters are strings,
 // JSON text where the value was not one.

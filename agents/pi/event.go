@@ -18,7 +18,10 @@ import (
 //	 "input":{"command":"ls"},"cwd":"/w","session_id":"..."}
 //
 // and blocks the call when the hook exits 2, with the hook's stderr as
-// the reason pi hands the model as the tool's result.
+// the reason pi hands the model as the tool's result. After the tool has
+// run, it sends the same fields as "tool_result" to the hook run with
+// --post (Agent.PostEvent), which the daemon matches with the decision
+// by session_id and toolCallId.
 type pi struct{}
 
 func (pi) Name() string { return "pi" }
@@ -31,7 +34,8 @@ var Extension string
 
 // ConfigPrefix starts the one line of Extension that install
 // rewrites: the rest of that line is a JSON object ({"command",
-// "timeoutMs", "failClosed"}) and a semicolon.
+// "timeoutMs", "failClosed", "post": {"command", "timeoutMs"}}, post
+// absent when no post-tool hook is wired) and a semicolon.
 const ConfigPrefix = "const config = "
 
 // Recognise: "tool_call" is pi's name for the event, and no other agent

@@ -10,9 +10,14 @@
 // reads. The hook answers within its own deadline, applying agentjail's
 // fail mode when the daemon cannot; past timeoutMs, or when the hook
 // cannot run at all, this extension applies that fail mode itself.
+//
+// After a tool has run (pi's tool_result event), the extension runs
+// post.command, the hook with --post, with the same fields, so that
+// agentjail learns of every call that ran; it waits for it at most
+// post.timeoutMs, and whatever it does changes nothing.
 import { spawn } from "node:child_process";
 
-const config = {"command":"agentjail-hook --agent pi","timeoutMs":5000,"failClosed":false};
+const config = {"command":"agentjail-hook --agent pi","timeoutMs":5000,"failClosed":false,"post":{"command":"agentjail-hook --agent pi --post","timeoutMs":5000}};
 
 // maxOutput bounds what is kept of the hook's stdout and stderr.
 const maxOutput = 64 * 1024;
@@ -27,7 +32,7 @@ export default function (pi) {
 			cwd: ctx.cwd,
 			session_id: sessionId(ctx),
 		};
-		const r = await runHook(JSON.stringify(call));
+		const r = await runHook(config.command, config.timeoutMs, JSON.stringify(call));
 		if (r.code === 0) {
 			if (r.stderr.trim() !== "") tell(ctx, r.stderr.trim());
 			return undefined;
@@ -42,6 +47,24 @@ export default function (pi) {
 		tell(ctx, `agentjail: ${why}; this call was allowed unchecked`);
 		return undefined;
 	});
+	if (config.post) {
+		pi.on("tool_result", async (event, ctx) => {
+			try {
+				const call = {
+					hook_event_name: "tool_result",
+					toolName: event.toolName,
+					toolCallId: event.toolCallId,
+					input: event.input,
+					cwd: ctx.cwd,
+					session_id: sessionId(ctx),
+				};
+				await runHook(config.post.command, config.post.timeoutMs, JSON.stringify(call));
+			} catch {
+				// The call has run: nothing here may change its result.
+			}
+			return undefined;
+		});
+	}
 }
 
 function sessionId(ctx) {
@@ -62,10 +85,10 @@ function tell(ctx, msg) {
 	}
 }
 
-// runHook runs the hook command with the event on stdin and resolves to
-// its exit code and output; code is null, with failure saying why, when
-// it did not exit on its own within timeoutMs.
-function runHook(input) {
+// runHook runs command with the event on stdin and resolves to its exit
+// code and output; code is null, with failure saying why, when it did
+// not exit on its own within timeoutMs.
+function runHook(command, timeoutMs, input) {
 	return new Promise((resolve) => {
 		let stdout = "";
 		let stderr = "";
@@ -80,7 +103,7 @@ function runHook(input) {
 		let child;
 		try {
 			// Its own process group, so a timeout kills the shell and the hook.
-			child = spawn(config.command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+			child = spawn(command, { shell: true, detached: true, stdio: ["pipe", "pipe", "pipe"] });
 		} catch (err) {
 			finish(null, `could not start: ${err.message}`);
 			return;
@@ -91,8 +114,8 @@ function runHook(input) {
 			} catch {
 				child.kill("SIGKILL");
 			}
-			finish(null, `did not answer within ${config.timeoutMs} ms`);
-		}, config.timeoutMs);
+			finish(null, `did not answer within ${timeoutMs} ms`);
+		}, timeoutMs);
 		child.stdout.on("data", (b) => {
 			if (stdout.length < maxOutput) stdout += b.toString();
 		});

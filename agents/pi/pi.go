@@ -14,6 +14,7 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 	Name: "pi", Title: "pi", Aliases: []string{"pi-coding-agent"},
 	Tools:    agent.Kinds(tools, nil),
 	Programs: []string{"pi"}, Packages: []string{"@mariozechner/pi-coding-agent"},
+	Records:       []agent.Records{{Env: []string{"PI_CODING_AGENT_DIR"}, EnvSub: "sessions", HomeSub: ".pi/agent/sessions", Pattern: "*/*.jsonl", Format: "pi-session"}},
 	Folder:        ".pi",
 	HookFile:      ".pi/agent/extensions/agentjail.ts",
 	UserPlaces:    []string{".pi", ".pi/agent", ".pi/agent/extensions", ".pi/agent/settings.json"},
@@ -24,8 +25,10 @@ var Agent = agent.Agent{Adapter: pi{}, Facts: agent.Facts{
 		{Var: "PI_CODING_AGENT_DIR", Default: ".pi/agent", Files: []string{"extensions/agentjail.ts"}},
 	},
 	Credentials: []string{".pi/agent/auth.json"},
-	GuardKeys:   []string{"extensions", "packages"},
-	FailClosed:  agent.Knob{Key: "failClosed", Value: true},
+	// Its extension runs the hook from this event too (extension.ts).
+	PostEvent:  "tool_result",
+	GuardKeys:  []string{"extensions", "packages"},
+	FailClosed: agent.Knob{Key: "failClosed", Value: true},
 	Switches: []agent.Switch{
 		{Flag: "--no-extensions", Verdict: "deny", Why: "pi --no-extensions loads no extension, agentjail's included"},
 		{Flag: "-ne", Verdict: "deny", Why: "pi -ne loads no extension, agentjail's included"},

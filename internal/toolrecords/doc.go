@@ -37,8 +37,14 @@
 //	             <session>.jsonl (the hook's transcript_path)                 callingSessionId}; call = assistant
 //	                                                                          message's content[] {"type":"tool_use",
 //	                                                                          "id","name","input"}
-//	cline        not yet checked                                              -                                        no
-//	pi           not yet checked (it keeps sessions unless --no-session)      -                                        no
+//	cline        ~/.cline/data/sessions/<session>/<session>.messages.json     one JSON object {"messages":[…]},        no
+//	             ($CLINE_DIR/data); sessions.db (SQLite) beside them          pretty-printed, rewritten whole each
+//	                                                                          turn: not a record that grows by lines
+//	pi           $PI_CODING_AGENT_DIR or ~/.pi/agent/sessions/<cwd-slug>/     JSONL, written at the first answer,      yes
+//	             <time>_<session>.jsonl (none with --no-session)              then appended; header {"type":"session",
+//	                                                                          id,cwd}; call = assistant message's
+//	                                                                          content[] {"type":"toolCall","id",
+//	                                                                          "name","arguments"}
 //	opencode     not yet checked                                              -                                        no
 //	kilo         not yet checked (an opencode fork)                           -                                        no
 //

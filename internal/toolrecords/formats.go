@@ -39,6 +39,7 @@ var formats = map[string]*format{
 	"droid-session":     {hints: hints(`"tool_use"`, `"session_start"`), parse: parseDroid, start: droidSession},
 	"gemini-chat":       {hints: hints(`"projectHash"`, `"toolCalls"`), parse: parseGemini, start: geminiCwd},
 	"qwen-chat":         {hints: hints(`"functionCall"`), parse: parseQwen},
+	"pi-session":        {hints: hints(`"type":"session"`, `"toolCall"`), parse: parsePi},
 }
 
 func hints(s ...string) [][]byte {

@@ -55,6 +55,10 @@ func TestParseRealRecords(t *testing.T) {
 			Session: "0702757e-7f2f-4677-912f-7e64616fb7fa", Tool: "Execute",
 			Input: json.RawMessage(`{"command":"cat README.md","riskLevel":"low","riskLevelReason":"as asked","summary":"Run it"}`), Cwd: "/home/dev/work",
 		}}},
+		{"pi", "pi", "pi.jsonl", []Call{{
+			Session: "01a216d2-b25b-7522-8b76-a05cea6db86f", ID: "call_1", Tool: "bash",
+			Input: json.RawMessage(`{"command":"cat README.md"}`), Cwd: "/home/dev/work",
+		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join("testdata", filepath.FromSlash(tc.file))
@@ -269,6 +273,7 @@ func TestRoots(t *testing.T) {
 	copyTo("qwen.jsonl", ".qwen/projects/-home-dev-work/chats/4c96.jsonl", at(5))
 	copyTo("copilot/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", ".copilot/session-state/c77babb9-38da-4f3e-82be-6102ddca240e/events.jsonl", at(7))
 	copyTo("droid.jsonl", ".factory/sessions/-home-dev-work/0702757e-7f2f-4677-912f-7e64616fb7fa.jsonl", at(8))
+	copyTo("pi.jsonl", ".pi/agent/sessions/--home-dev-work--/2026-11-26T07-47-16-701Z_01a216d2.jsonl", at(0))
 	copyTo("codex.jsonl", ".codex/sessions/2026/11/26/rollout-elsewhere.jsonl", at(6)) // CODEX_HOME moved it
 	copyTo("qwen.jsonl", ".claude/projects/notes.md", at(6))                           // not a record
 
@@ -277,7 +282,7 @@ func TestRoots(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"all", Options{}, "droid/Execute,copilot/bash,qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1"},
+		{"all", Options{}, "droid/Execute,copilot/bash,qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0,codex/call_1,claude-code/toolu_sub_bash,claude-code/toolu_agent1,pi/call_1"},
 		{"the newest two", Options{MaxFiles: 2}, "droid/Execute,copilot/bash"},
 		{"files written since", Options{Since: at(4)}, "droid/Execute,copilot/bash,qwen/call_1,gemini/run_shell_command__run_shell_command_1795672135692_0"},
 	} {
