@@ -152,9 +152,10 @@ func compactJSON(b []byte) []byte {
 	return buf.Bytes()
 }
 
-// toolUseID is the agent's id of the call in a policy input or event.
+// toolUseID is the agent's id of the call in a policy input or event
+// (callID: opencode's and Kilo CLI's, from our plugin).
 func toolUseID(in map[string]any) string {
-	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId"} {
+	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId", "callID"} {
 		if s, _ := in[k].(string); s != "" {
 			return s
 		}
@@ -163,7 +164,7 @@ func toolUseID(in map[string]any) string {
 }
 
 func sessionOf(in map[string]any) string {
-	for _, k := range []string{"session_id", "sessionId", "conversation_id"} {
+	for _, k := range []string{"session_id", "sessionId", "conversation_id", "sessionID"} {
 		if s, _ := in[k].(string); s != "" {
 			return s
 		}
@@ -174,7 +175,7 @@ func sessionOf(in map[string]any) string {
 // toolAndInput are the tool's name and input as the agent sent them.
 func toolAndInput(in map[string]any) (string, []byte) {
 	tool := ""
-	for _, k := range []string{"tool_name", "toolName"} {
+	for _, k := range []string{"tool_name", "toolName", "tool"} {
 		if s, _ := in[k].(string); s != "" {
 			tool = s
 			break
