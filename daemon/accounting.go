@@ -194,9 +194,10 @@ func callOf(a agent.Adapter, ev map[string]any) (session, id, tool string, input
 	return sessionOf(ev), toolUseID(ev), tool, input
 }
 
-// toolUseID is the agent's id of the call in a policy input or event.
+// toolUseID is the agent's id of the call in a policy input or event
+// (callID: opencode's and Kilo CLI's, from our plugin).
 func toolUseID(in map[string]any) string {
-	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId"} {
+	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId", "callID"} {
 		if s, _ := in[k].(string); s != "" {
 			return s
 		}
@@ -205,7 +206,7 @@ func toolUseID(in map[string]any) string {
 }
 
 func sessionOf(in map[string]any) string {
-	for _, k := range []string{"session_id", "sessionId", "conversation_id"} {
+	for _, k := range []string{"session_id", "sessionId", "conversation_id", "sessionID"} {
 		if s, _ := in[k].(string); s != "" {
 			return s
 		}
@@ -216,7 +217,7 @@ func sessionOf(in map[string]any) string {
 // toolAndInput are the tool's name and input as the agent sent them.
 func toolAndInput(in map[string]any) (string, []byte) {
 	tool := ""
-	for _, k := range []string{"tool_name", "toolName"} {
+	for _, k := range []string{"tool_name", "toolName", "tool"} {
 		if s, _ := in[k].(string); s != "" {
 			tool = s
 			break

@@ -152,3 +152,48 @@ func TestPostToolEventsOfEachShape(t *testing.T) {
 		})
 	}
 }
+
+// pluginEvent is the event our opencode and Kilo CLI plugin sends for a
+// bash call: hook is tool.execute.before or, with --post, after.
+func pluginEvent(hook, client, session, id, command string) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": hook, "client": client, "tool": "bash", "args": map[string]any{"command": command, "description": "Run it"}, "sessionID": session, "callID": id, "cwd": "/work/p", "worktree": "/work/p"})
+	return b
+}
+
+// The plugin's tool.execute.after is matched with the tool.execute.before
+// the daemon judged by sessionID and callID; one whose call was never
+// judged is recorded unchecked, as the agent the hook's --agent names.
+func TestPluginPostEventsAccountForEveryCall(t *testing.T) {
+	for _, name := range []string{"opencode", "kilo"} {
+		t.Run(name, func(t *testing.T) {
+			d := daemontest.Start(t, nil)
+			client := &wire.Client{Socket: d.Socket}
+			if _, err := client.Decide(context.Background(), &wire.Request{Event: pluginEvent("tool.execute.before", name, "ses_1", "call_1", "ls"), Agent: name}); err != nil {
+				t.Fatal(err)
+			}
+			recordWith(t, d, "the judged call", func(r decisionlog.Record) bool { return r.Summary == "ls" && r.Verdict == "allow" })
+			for _, ev := range [][]byte{
+				pluginEvent("tool.execute.after", name, "ses_1", "call_1", "ls"),
+				pluginEvent("tool.execute.after", name, "ses_1", "call_2", "rm -rf build"),
+			} {
+				if _, err := client.Do(context.Background(), &wire.Request{Op: wire.OpObserve, Event: ev, Agent: name}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rec := recordWith(t, d, "the unchecked call", func(r decisionlog.Record) bool { return r.Verdict == decisionlog.VerdictUnchecked })
+			if rec.Agent != name || rec.SessionID != "ses_1" || rec.Tool != "bash" || rec.Summary != "rm -rf build" || rec.Unchecked == nil || rec.Unchecked.ToolUseID != "call_2" || rec.Unchecked.Source != "post-tool event" {
+				t.Errorf("unchecked record %+v %+v", rec, rec.Unchecked)
+			}
+			time.Sleep(200 * time.Millisecond)
+			n := 0
+			for _, r := range readRecords(t, d) {
+				if r.Verdict == decisionlog.VerdictUnchecked {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%d unchecked records, want 1: the judged ls is accounted for", n)
+			}
+		})
+	}
+}

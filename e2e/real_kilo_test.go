@@ -12,6 +12,9 @@ import "testing"
 //     one plugin serves both, sending "client":"kilo". Its tools differ
 //     somewhat (background_process runs a command; board_post,
 //     schedule_wakeup, kilo_local_recall ...).
+//   - tool.execute.after is opencode's, with the same arguments. Its
+//     record of tool calls is SQLite too: $XDG_DATA_HOME/kilo/kilo.db
+//     ($KILO_DB names another), table part, as opencode's.
 //   - A thrown error stops the call and reaches the model verbatim, exit
 //     0; a plugin that never returns hangs the run for good.
 //   - Its own asks are auto-rejected headless as opencode's are, but the

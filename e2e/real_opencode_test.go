@@ -24,6 +24,17 @@ import (
 //     {"hook_event_name":"tool.execute.before","client":"opencode",
 //     "tool":"bash","args":{"command":...,"description":...},
 //     "sessionID":"ses_...","callID":"call_1","cwd":...,"worktree":...}.
+//   - After a tool ran, "tool.execute.after" gets ({tool, sessionID,
+//     callID, args}, output), args the object the before-hook saw, and
+//     opencode waits for it; our plugin runs the hook with --post and
+//     the before-event's fields under "tool.execute.after". A call that
+//     was stopped never gets one.
+//   - Its record of tool calls is SQLite, not lines to follow:
+//     $XDG_DATA_HOME/opencode/opencode.db (~/.local/share; $OPENCODE_DB
+//     names another), a row per call in table part (session_id, data
+//     {"type":"tool","tool","callID","state":{"status","input",...}}),
+//     rewritten in place from pending to running to completed. Its
+//     session_id and callID are the plugin's sessionID and callID.
 //   - A plugin that throws stops the call; the model reads the error's
 //     message verbatim as the tool's result, the terminal shows
 //     "Error: <message>", and `opencode run` exits 0.
@@ -196,8 +207,65 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 		if _, err := os.Stat(made); err != nil {
 			t.Errorf("the command did not run (%v); tool result:\n%s", err, got)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		c := rec.one(t)
+		if c.Code != 0 || c.Stdout != "" {
 			t.Errorf("hook answered exit %d, stdout %q, stderr %q", c.Code, c.Stdout, c.Stderr)
+		}
+		// The call ran: tool.execute.after reported it with --post, the
+		// same session and callID, so it is accounted for as judged.
+		pre, posts := c.event(t), rec.postCalls()
+		if len(posts) != 1 {
+			t.Fatalf("the post-tool hook ran %d times, want once: %+v", len(posts), posts)
+		}
+		post := posts[0].event(t)
+		args, _ := post["args"].(map[string]any)
+		if !strings.HasSuffix(posts[0].Args, "--agent "+a.name+" --post") || post["hook_event_name"] != "tool.execute.after" || post["client"] != a.name || post["tool"] != "bash" ||
+			args["command"] != harmless+" && touch "+made || post["sessionID"] != pre["sessionID"] || post["callID"] != pre["callID"] || post["cwd"] != work.dir {
+			t.Errorf("post-tool hook ran as %q with\n%s\nafter\n%s", posts[0].Args, posts[0].Stdin, c.Stdin)
+		}
+		for _, u := range uncheckedCalls(t, e) {
+			if strings.Contains(u.Summary, "made-by-tool") {
+				t.Errorf("the judged call is reported unchecked: %+v", u)
+			}
+		}
+	})
+
+	t.Run("a call the pre-tool hook let through unchecked is reported from tool.execute.after", func(t *testing.T) {
+		// The pre-tool hook cannot reach the daemon (a socket that is not
+		// there) and fails open: a copy of the hook outside agentjail's
+		// folder, which starts no daemon of its own. The post-tool hook
+		// is as installed.
+		ours := filepath.Join(pluginDir, "agentjail.js")
+		orig, err := os.ReadFile(ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.WriteFile(ours, orig, 0o644)
+		hook := filepath.Join(e.ajHome, "bin", "agentjail-hook")
+		dir := t.TempDir()
+		bin, err := os.ReadFile(hook + ".recorded")
+		if err != nil {
+			t.Fatal(err)
+		}
+		astray := filepath.Join(dir, "agentjail-hook")
+		os.WriteFile(astray+".bin", bin, 0o755)
+		os.WriteFile(astray, []byte("#!/bin/sh\nAGENTJAIL_SOCKET="+shellQuote(filepath.Join(dir, "absent.sock"))+" exec "+shellQuote(astray+".bin")+" \"$@\"\n"), 0o755)
+		from := `"hook":["` + hook + `",`
+		if !strings.Contains(string(orig), from) {
+			t.Fatalf("no %s in the plugin's settings:\n%s", from, orig)
+		}
+		os.WriteFile(ours, []byte(strings.Replace(string(orig), from, `"hook":["`+astray+`",`, 1)), 0o644)
+		made := filepath.Join(work.dir, "made-unchecked-"+a.name)
+		got := run(t, bash("touch "+made), 0)
+		if _, err := os.Stat(made); err != nil {
+			t.Fatalf("the call did not run (%v); tool result:\n%s", err, got)
+		}
+		if n := len(rec.postCalls()); n != 1 {
+			t.Errorf("the post-tool hook ran %d times, want once: %+v", n, rec.all())
+		}
+		u := uncheckedWith(t, e, made)
+		if u.Agent != a.name || !strings.HasPrefix(u.SessionID, "ses_") || u.Unchecked == nil || u.Unchecked.Source != "post-tool event" || !strings.Contains(u.Unchecked.Cause, "failed open") {
+			t.Errorf("unchecked record %+v %+v", u, u.Unchecked)
 		}
 	})
 
@@ -269,7 +337,7 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 		if now := work.head(t, e); now == head {
 			t.Errorf("after uninstall the reset should run unguarded; tool result:\n%s", got)
 		}
-		if n := len(rec.calls()); n != 0 {
+		if n := len(rec.all()); n != 0 {
 			t.Errorf("the hook still ran %d times", n)
 		}
 		if _, err := os.Stat(filepath.Join(confDir, "node_modules", "@opencode-ai")); err == nil {

@@ -88,13 +88,17 @@ func (p pluginPart) known(o Options) []string {
 // without a shell), how long the plugin waits for it (agentTimeout, so
 // the hook's fail mode or a held call's answer decides), and
 // whether a hook that gives no answer at all blocks the call: it does,
-// unless the hook was installed with --fail-closed=false.
+// unless the hook was installed with --fail-closed=false. For an agent
+// with a post-tool event, Post is the hook's argv for it (--post) and
+// PostTimeoutMs its wait there; without them the plugin sends none.
 type pluginSettings struct {
-	Agent      string   `json:"agent"`
-	Command    string   `json:"command"`
-	Hook       []string `json:"hook"`
-	TimeoutMs  int64    `json:"timeoutMs"`
-	FailClosed bool     `json:"failClosed"`
+	Agent         string   `json:"agent"`
+	Command       string   `json:"command"`
+	Hook          []string `json:"hook"`
+	TimeoutMs     int64    `json:"timeoutMs"`
+	FailClosed    bool     `json:"failClosed"`
+	Post          []string `json:"post,omitempty"`
+	PostTimeoutMs int64    `json:"postTimeoutMs,omitempty"`
 }
 
 // pluginText is our plugin with its settings filled in.
@@ -106,6 +110,9 @@ func (o Options) pluginText(agentName string) ([]byte, error) {
 		Hook:       splitCommand(cmd),
 		TimeoutMs:  o.agentTimeout().Milliseconds(),
 		FailClosed: !strings.Contains(cmd, "--fail-closed=false"),
+	}
+	if postEvent(agentName) != "" {
+		s.Post, s.PostTimeoutMs = splitCommand(postCommand(cmd)), o.postTimeout().Milliseconds()
 	}
 	var b bytes.Buffer
 	enc := jsonEncoder(&b)

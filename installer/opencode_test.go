@@ -13,7 +13,8 @@ import (
 
 // The plugin is a file of ours in the agent's plugin folder, its settings
 // line filled in; uninstall takes it away and leaves the folder as it
-// was, the user's own plugins and opencode.json untouched.
+// was, the user's own plugins and opencode.json untouched. Its settings
+// carry the hook's argv for the post-tool event too, with --post.
 func TestPluginInstallUninstall(t *testing.T) {
 	for _, name := range []string{"opencode", "kilo"} {
 		t.Run(name, func(t *testing.T) {
@@ -40,6 +41,9 @@ func TestPluginInstallUninstall(t *testing.T) {
 			hook := filepath.Join(o.Home, "bin", hookBinary)
 			if s.Agent != name || !slices.Equal(s.Hook, []string{hook, "--agent", name}) || s.TimeoutMs != 5000 || !s.FailClosed {
 				t.Errorf("settings %+v", s)
+			}
+			if !slices.Equal(s.Post, []string{hook, "--agent", name, "--post"}) || s.PostTimeoutMs != 5000 {
+				t.Errorf("post-tool settings %+v", s)
 			}
 			if got := Agents(o); !got[slices.IndexFunc(got, func(a AgentState) bool { return a.Name == name })].Guarded() {
 				t.Errorf("%s not guarded after install: %+v", name, got)

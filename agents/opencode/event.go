@@ -22,6 +22,12 @@ import (
 // that says a person must approve; silence lets the call go on to the
 // agent's own permission rules, which it never widens.
 //
+// After a call ran, the plugin's tool.execute.after runs the hook with
+// --post and the same fields under PostEvent: the hook only reports it
+// (observe), matched with the judged call by sessionID and callID. It
+// is not an event this adapter recognises, so no hook run without
+// --post ever takes it for a call to judge as another agent's.
+//
 // Adapter is the adapter of an agent our plugin guards, by the name
 // and title the plugin's event and its reasons give it.
 type Adapter struct{ name, title string }
@@ -29,8 +35,12 @@ type Adapter struct{ name, title string }
 // NewAdapter is the adapter for the agent name, called title.
 func NewAdapter(name, title string) Adapter { return Adapter{name, title} }
 
-// Event is the hook_event_name our plugin sends.
+// Event is the hook_event_name our plugin sends before a call.
 const Event = "tool.execute.before"
+
+// PostEvent is the hook_event_name our plugin sends, with --post, after
+// a call ran.
+const PostEvent = "tool.execute.after"
 
 // Plugin is the plugin the installer puts in opencode's and Kilo
 // CLI's plugin folders, its settings line filled in (see

@@ -45,8 +45,11 @@ func Facts(name, title, pkg, envPrefix string) agent.Facts {
 		},
 		// The plugin's own wait, in its settings line.
 		HookTimeout: agent.Timeout{Key: "timeoutMs", Unit: time.Millisecond},
+		// The plugin runs the hook with --post from tool.execute.after
+		// when its settings carry the "post" argv.
+		PostEvent: PostEvent,
 		Table: agent.Row{
-			Install:     "agentjail's plugin `~/.config/" + name + "/plugin/agentjail.js` (`plugins/` where that is the folder in use), which runs the hook from `tool.execute.before`",
+			Install:     "agentjail's plugin `~/.config/" + name + "/plugin/agentjail.js` (`plugins/` where that is the folder in use), which runs the hook from `tool.execute.before` (and with `--post` from `tool.execute.after`)",
 			Events:      "`tool.execute.before` (sent to the hook as `{\"hook_event_name\":\"tool.execute.before\",\"client\":\"" + name + "\",\"tool\",\"args\",…}`), for every tool, MCP and task included",
 			NoObjection: "no output: the call goes on to " + title + "'s own permission rules, which it never widens",
 			Deny:        "`{\"decision\":\"deny\",\"reason\":…}`, exit 2; the plugin throws the reason and the model reads it as the tool's result",

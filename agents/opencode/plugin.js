@@ -7,12 +7,16 @@
 // permission rules, exit 2 stops it (the agent hands the thrown message
 // to the model), and a hook that cannot start, crashes or does not
 // answer in time stops it too, unless the hook was installed with
-// --fail-closed=false. It imports nothing but Node's own modules.
+// --fail-closed=false. After each call that ran it runs the hook again
+// with --post, which tells agentjail the call ran and answers nothing:
+// that run is bounded too, and can neither fail nor change the call. It
+// imports nothing but Node's own modules.
 import { spawn } from "node:child_process";
 
 // Filled in by the installer: the agent's name, the hook's argv, how long
-// to wait for it (a little longer than its own deadline), and whether a
-// hook that gives no answer blocks the call.
+// to wait for it (a little longer than its own deadline), whether a
+// hook that gives no answer blocks the call, and the argv and wait of
+// the hook's run after a call (none: the plugin sends no such event).
 const SETTINGS = null; // agentjail:settings
 
 // What is kept of the hook's output: a reason, not a flood.
@@ -22,7 +26,8 @@ const MAX_OUTPUT = 64 * 1024;
 // (a process it started may hold the pipes open).
 const DRAIN_MS = 250;
 
-function runHook(event) {
+// runHook runs argv with event on stdin, waiting at most timeoutMs.
+function runHook(argv, timeoutMs, event) {
   return new Promise((resolve) => {
     let done = false;
     let out = "";
@@ -36,16 +41,16 @@ function runHook(event) {
     };
     let child;
     try {
-      child = spawn(SETTINGS.hook[0], SETTINGS.hook.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", "pipe"] });
     } catch (e) {
-      finish({ failed: `cannot start ${SETTINGS.hook[0]}: ${e.message}` });
+      finish({ failed: `cannot start ${argv[0]}: ${e.message}` });
       return;
     }
     timer = setTimeout(() => {
       child.kill("SIGKILL");
-      finish({ failed: `${SETTINGS.hook[0]} gave no answer within ${SETTINGS.timeoutMs} ms` });
-    }, SETTINGS.timeoutMs);
-    child.on("error", (e) => finish({ failed: `cannot run ${SETTINGS.hook[0]}: ${e.message}` }));
+      finish({ failed: `${argv[0]} gave no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+    child.on("error", (e) => finish({ failed: `cannot run ${argv[0]}: ${e.message}` }));
     child.stdout.on("data", (b) => {
       if (out.length < MAX_OUTPUT) out += b;
     });
@@ -75,7 +80,7 @@ export const AgentjailGuard = async ({ client, directory, worktree }) => ({
     if (!SETTINGS) {
       throw new Error("agentjail: this plugin has no settings; run `agentjail install` again, or remove it");
     }
-    const r = await runHook({
+    const r = await runHook(SETTINGS.hook, SETTINGS.timeoutMs, {
       hook_event_name: "tool.execute.before",
       client: SETTINGS.agent,
       tool: input.tool,
@@ -95,4 +100,23 @@ export const AgentjailGuard = async ({ client, directory, worktree }) => ({
       client?.app?.log?.({ body: { service: "agentjail", level: "warn", message: `${why}; the call was allowed unchecked` } })?.catch?.(() => {});
     } catch {}
   },
+  // The call ran: the hook reports it with --post (the same fields, so
+  // that it is matched with the call it judged by session and callID).
+  // The output is the agent's, left as it is; nothing here throws.
+  ...(Array.isArray(SETTINGS?.post) && {
+    "tool.execute.after": async (input) => {
+      try {
+        await runHook(SETTINGS.post, SETTINGS.postTimeoutMs || 5000, {
+          hook_event_name: "tool.execute.after",
+          client: SETTINGS.agent,
+          tool: input?.tool,
+          args: input?.args,
+          sessionID: input?.sessionID,
+          callID: input?.callID,
+          cwd: directory || process.cwd(),
+          worktree,
+        });
+      } catch {}
+    },
+  }),
 });
