@@ -277,9 +277,14 @@ func TestRealCodexUncheckedCalls(t *testing.T) {
 	}
 	t.Run("a guarded run has no unchecked call", func(t *testing.T) {
 		run(t, "echo codex-guarded")
+		// Read from its session file, and found judged.
+		waitForLong(t, "the call read from Codex's session file", 30*time.Second, func() bool { return accountingOf(t, e).RecordCalls >= 1 })
 		time.Sleep(17 * time.Second) // past the grace a call gets
 		for _, r := range uncheckedCalls(t, e) {
 			t.Errorf("unchecked: %+v", r)
+		}
+		if a := accountingOf(t, e); a.Judged < a.RecordCalls+a.PostEvents {
+			t.Errorf("not every call read was found judged: %+v", a)
 		}
 	})
 	t.Run("a run with its hooks off is reported unchecked", func(t *testing.T) {
@@ -287,6 +292,22 @@ func TestRealCodexUncheckedCalls(t *testing.T) {
 		rec := uncheckedWith(t, e, "echo codex-unguarded")
 		if rec.Agent != "codex" || rec.SessionID == "" || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "hooks did not run") {
 			t.Errorf("unchecked record %+v %+v", rec, rec.Unchecked)
+		}
+	})
+	t.Run("calls made while the daemon was down are reported once it is back", func(t *testing.T) {
+		daemonBin := filepath.Join(e.ajHome, "bin", "agentjail")
+		os.Rename(daemonBin, daemonBin+".away") // so the hook cannot start it again
+		pid := daemonPID(t, e)
+		syscall.Kill(pid, syscall.SIGTERM)
+		waitFor(t, "the daemon to stop", func() bool { return syscall.Kill(pid, 0) != nil })
+		run(t, "echo codex-while-down")
+		os.Rename(daemonBin+".away", daemonBin)
+		if r := e.cli("install", "--for", "codex"); r.code != 0 { // starts the daemon again
+			t.Fatalf("install: %+v", r)
+		}
+		rec := uncheckedWith(t, e, "echo codex-while-down")
+		if rec.Agent != "codex" || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "failed open") || rec.Unchecked.Source != "the agent's record" {
+			t.Errorf("unchecked record %+v %+v; want failed open, from Codex's session file", rec, rec.Unchecked)
 		}
 	})
 }
