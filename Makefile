@@ -100,18 +100,23 @@ test: vet lint claude-code agents bin/testprogress ## run every test (unit, poli
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus|TestRedteam3Corpus|TestOwnRedteam' -v ./policies | grep -E '^(quality|corpus|redteam|redteam3|own):'  # the figures, printed
 	@grep -E '^attacks(:|\[)' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks and TestAttacksEveryAgent in the run above
 
-bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unless a name says cached
+bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unless a name says cached; then each figure against its aim
+	@mkdir -p $(dir $(BENCH_OUT)) && rm -f $(BENCH_OUT)
 	@echo "==> daemon work per decision, mixed events (Decide: distinct; DecideCached; DecideReference: before the fast path)"
-	$(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'Decide' -benchtime 3s ./daemon | tee -a $(BENCH_OUT)
 	@echo "==> daemon work per decision over the case table (typical = the everyday cases)"
-	$(GO) test -run '^$$' -bench 'CaseTable' -benchtime 3s ./policies
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'CaseTable' -benchtime 3s ./policies | tee -a $(BENCH_OUT)
 	@echo "==> allocations per decision each pack file's rules add"
-	$(GO) test -run '^$$' -bench 'RuleFamilies' -benchtime 1x ./internal/engine
-	$(GO) test -run '^$$' -bench 'Parse' ./internal/shell
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'RuleFamilies' -benchtime 1x ./internal/engine | tee -a $(BENCH_OUT)
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'Parse' ./internal/shell | tee -a $(BENCH_OUT)
 	@echo "==> the hook as a process / a bare Go process"
-	$(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e
-	@echo "==> decisions per second through the socket, each request its own event (Throughput) or one of six (ThroughputCached); RSS after 100,000 decisions"
-	$(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' -benchtime 20000x ./e2e
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e | tee -a $(BENCH_OUT)
+	@echo "==> decisions per second through the socket, each request its own event (Throughput) or one of six (ThroughputCached), and a socket-only server's in the same run; RSS idle and after 100,000 decisions"
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' -benchtime 20000x ./e2e | tee -a $(BENCH_OUT)
+	@$(GO) run ./tools/benchaims < $(BENCH_OUT)
+
+# Where bench keeps this run's figures for tools/benchaims.
+BENCH_OUT := bin/bench.txt
 
 claude-code: ## install the pinned Claude Code CLI for the end-to-end test (npm)
 	@test -x $(CLAUDE_DIR)/node_modules/@anthropic-ai/claude-code-linux-x64/claude || \

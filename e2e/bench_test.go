@@ -120,29 +120,70 @@ func benchThroughput(b *testing.B, event func(int) []byte) {
 			for i := range events {
 				events[i] = event(i)
 			}
-			var next atomic.Int64
-			var wg sync.WaitGroup
 			pid := e.daemon.Process.Pid
 			cpuBefore, cpuErr := procCPU(pid)
 			b.ResetTimer()
-			start := time.Now()
-			for w := 0; w < c; w++ {
-				wg.Go(func() {
-					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-						if _, err := hookDecide(client, events[i-1]); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "decisions/s")
+			rate := sendAll(b, client, events, c)
+			b.StopTimer()
+			b.ReportMetric(rate, "decisions/s")
 			if cpuAfter, err := procCPU(pid); err == nil && cpuErr == nil {
 				b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(time.Microsecond)/float64(b.N), "daemon-CPU-µs/decision")
 			}
+			// The same requests from the same clients to a server that
+			// does only the socket work: what the daemon's rate is a
+			// share of, on this machine under this load.
+			only := socketOnly(b)
+			ceiling := sendAll(b, only, events, c)
+			b.ReportMetric(ceiling, "socket-only/s")
+			b.ReportMetric(rate/ceiling, "share-of-socket-only")
 		})
 	}
+}
+
+// sendAll sends every event from c clients at once, each dialing per
+// request with a deadline as the hook does, and returns requests per
+// second.
+func sendAll(b *testing.B, client *wire.Client, events [][]byte, c int) float64 {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range c {
+		wg.Go(func() {
+			for i := next.Add(1); i <= int64(len(events)); i = next.Add(1) {
+				if _, err := hookDecide(client, events[i-1]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return float64(len(events)) / time.Since(start).Seconds()
+}
+
+// socketOnly starts bench/socketonly on a socket of its own and returns
+// a client of it.
+func socketOnly(b *testing.B) *wire.Client {
+	dir, err := os.MkdirTemp("", "ajso")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "s.sock")
+	cmd := exec.Command(filepath.Join(bin, "socketonly"), sock)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("socketonly did not listen")
+		}
+	}
+	return &wire.Client{Socket: sock}
 }
 
 // BenchmarkDaemonRSS reports the daemon's resident memory after 10,000
@@ -153,6 +194,13 @@ func BenchmarkDaemonRSS(b *testing.B) {
 	e := newEnv(b)
 	e.start()
 	client := &wire.Client{Socket: e.socket}
+	// Idle after start: the pack loaded, no decision yet.
+	time.Sleep(2 * time.Second)
+	if idle, err := procStatus(e.daemon.Process.Pid, "VmRSS:"); err == nil {
+		anon, _ := procStatus(e.daemon.Process.Pid, "RssAnon:")
+		b.ReportMetric(idle/1024, "RSS-MB-idle")
+		b.ReportMetric(anon/1024, "anon-MB-idle")
+	}
 	var next atomic.Int64
 	decide := func(upTo int64) {
 		var wg sync.WaitGroup
@@ -181,6 +229,13 @@ func BenchmarkDaemonRSS(b *testing.B) {
 		after := strconv.FormatInt(n/1000, 10) + "k"
 		b.ReportMetric(rss/1024, "RSS-MB-after-"+after)
 		b.ReportMetric(anon/1024, "anon-MB-after-"+after)
+	}
+	// Once quiet, the daemon gives the memory of the run back.
+	time.Sleep(16 * time.Second)
+	if rss, err := procStatus(e.daemon.Process.Pid, "VmRSS:"); err == nil {
+		anon, _ := procStatus(e.daemon.Process.Pid, "RssAnon:")
+		b.ReportMetric(rss/1024, "RSS-MB-quiet-after-100k")
+		b.ReportMetric(anon/1024, "anon-MB-quiet-after-100k")
 	}
 	b.ReportMetric(0, "ns/op")
 }

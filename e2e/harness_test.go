@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 	}
 	bin = dir
 	// Built as `make build` builds them: static, no cgo.
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", dir+"/", "../cmd/agentjail", "../cmd/agentjail-hook", "../bench/floor")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", dir+"/", "../cmd/agentjail", "../cmd/agentjail-hook", "../bench/floor", "../bench/socketonly")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
