@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,6 +144,8 @@ type Daemon struct {
 	// ledger remembers the calls judged, to account for every call that
 	// ran (see accounting.go).
 	ledger *ledger
+	// trim gives memory back once decisions stop (see trim.go).
+	trim memTrim
 	// transcripts are record files hook events named, for followRecords;
 	// followed those already sent.
 	transcripts chan transcriptPath
@@ -239,6 +242,7 @@ func (d *Daemon) Run(ctx context.Context) {
 	bg.Go(func() { d.guardSocket(ctx, cancel) })
 	bg.Go(func() { d.watchFailOpens(ctx) })
 	bg.Go(func() { d.followRecords(ctx) })
+	bg.Go(func() { d.trim.run(ctx) })
 	bg.Go(func() {
 		<-ctx.Done()
 		d.ln.stopListening()
@@ -718,6 +722,7 @@ func (d *Daemon) logApproved(uid int, source string, in map[string]any, dec *wir
 	rec.Undelivered = !delivered
 	rec.Source = source
 	d.decisions.Append(rec)
+	d.trim.busy(rec.Time)
 	if source != "" {
 		return
 	}
@@ -777,6 +782,10 @@ func (d *Daemon) logLoad() {
 	}
 	d.log.Info("policies in force", "revision", st.Revision, "files", len(st.Sources))
 	d.writeHookState()
+	// Parsing and compiling the pack leaves several times its size in
+	// garbage, which an idle daemon would otherwise hold for minutes:
+	// give it back now.
+	debug.FreeOSMemory()
 }
 
 // configDir is the folder whose config.yaml is watched.
