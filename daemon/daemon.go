@@ -786,6 +786,7 @@ func (d *Daemon) logLoad() {
 	// garbage, which an idle daemon would otherwise hold for minutes:
 	// give it back now.
 	debug.FreeOSMemory()
+	dropBinaryPages()
 }
 
 // configDir is the folder whose config.yaml is watched.

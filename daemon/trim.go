@@ -41,6 +41,7 @@ func (m *memTrim) run(ctx context.Context) {
 		case now := <-tick.C:
 			if m.quiet(now) {
 				debug.FreeOSMemory()
+				dropBinaryPages()
 			}
 		}
 	}
