@@ -109,6 +109,7 @@ type Engine struct {
 // tuning at data.config). disabled lists the rule ids config.yaml turns
 // off; ids starting with LockedPrefix are never turned off.
 func Compile(ctx context.Context, sources []Source, data map[string]any, disabled []string) (*Engine, []wire.LoadErr) {
+	defer compactHeap()()
 	modules, infos, errs := parseAll(sources)
 	if len(errs) > 0 {
 		return nil, errs
