@@ -95,7 +95,7 @@ test: vet lint claude-code agents bin/testprogress ## run every test (unit, poli
 	@mkdir -p bin && rm -f $(ATTACK_FIGURES)
 	set -o pipefail; CGO_ENABLED=1 AGENTJAIL_ATTACK_FIGURES=$(CURDIR)/$(ATTACK_FIGURES) $(GO) test -race -count=1 -timeout 30m -json ./... | bin/testprogress -every 60s
 	@echo "==> fuzzing the decide path for 30 s"
-	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon  # about 12 s of baseline on the seeds, then fuzzing
+	$(GO) test -run '^$$' -fuzz FuzzDecide -fuzztime 30s ./daemon/policyset  # about 12 s of baseline on the seeds, then fuzzing
 	@echo "==> the quality figures (docs/pack.md shows the same; a test checks it)"
 	@$(GO) test -count=1 -run 'TestCaseTable|TestAnchorCorpus|TestRedteamCorpus|TestRedteam3Corpus|TestOwnRedteam' -v ./policies | grep -E '^(quality|corpus|redteam|redteam3|own):'  # the figures, printed
 	@grep -E '^attacks(:|\[)' $(ATTACK_FIGURES)  # the attack table's figures, written by TestAttacks and TestAttacksEveryAgent in the run above

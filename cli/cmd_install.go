@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -114,7 +114,7 @@ func systemHookConfig() config.Config {
 		cfg.FailMode = "closed" // the first install writes fail_mode: closed
 		return cfg
 	}
-	in := daemon.ConfigInForce(sys.Config)
+	in := policyset.ConfigInForce(sys.Config)
 	if in.Config.FailMode != "open" || in.Err != nil {
 		in.Config.FailMode = "closed"
 	}
@@ -172,7 +172,7 @@ on. --dry-run prints what would change and changes nothing.`,
 			}
 			// Nothing uninstall does depends on config.yaml: a mistake in
 			// it is worth a word, never a refusal.
-			if in := daemon.ConfigInForce(paths.Home()); in.Err != nil {
+			if in := policyset.ConfigInForce(paths.Home()); in.Err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s; uninstall goes on\n", safetext.Line(in.Describe(localClock)))
 			}
 			if err := installer.Uninstall(cmd.Context(), o); err != nil {
@@ -197,7 +197,7 @@ on. --dry-run prints what would change and changes nothing.`,
 // w). With no good configuration ever loaded, install refuses: it would
 // write the defaults (fail_mode open) over entries a good one wrote.
 func installConfig(w io.Writer) (config.Config, error) {
-	in := daemon.ConfigInForce(paths.Home())
+	in := policyset.ConfigInForce(paths.Home())
 	switch {
 	case in.Err == nil:
 		return in.Config, nil

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -52,7 +52,7 @@ be loaded twice.`,
 			if err := exportable(dir); err != nil {
 				return err
 			}
-			pack, err := daemon.PackSources(policies.FS, false)
+			pack, err := policyset.PackSources(policies.FS, false)
 			if err != nil {
 				return exitWith(ExitError, "reading the default pack: %v", err)
 			}
@@ -64,7 +64,7 @@ be loaded twice.`,
 				if err != nil {
 					return exitWith(ExitError, "exporting %s: %v", src.Name, err)
 				}
-				files[strings.TrimPrefix(src.Name, daemon.DefaultPrefix)] = text
+				files[strings.TrimPrefix(src.Name, policyset.DefaultPrefix)] = text
 			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return exitWith(ExitError, "%v", err)
@@ -184,11 +184,11 @@ test ran.`,
 					return exitWith(ExitError, "%s is not a folder; give the folder that holds it", dir)
 				}
 			}
-			pack, err := daemon.PackSources(policies.FS, withPack)
+			pack, err := policyset.PackSources(policies.FS, withPack)
 			if err != nil {
 				return exitWith(ExitError, "reading the default pack: %v", err)
 			}
-			user, errs := daemon.DirSources([]string{dir}, true)
+			user, errs := policyset.DirSources([]string{dir}, true)
 			org, data := orgTestSources(cmd)
 			sources := append(append(pack, user...), org...)
 			data, err = withTestData(data, dir)
@@ -238,8 +238,8 @@ func testDeriver(cmd *cobra.Command, sources []engine.Source, data map[string]an
 		return nil, errs
 	}
 	wd, _ := os.Getwd()
-	env := daemon.InputEnv(eng, daemon.DeciderOptions{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket()}, wd, "")
-	return func(event []byte) ([]byte, error) { return daemon.DeriveInput(event, env) }, nil
+	env := policyset.InputEnv(eng, policyset.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket()}, wd, "")
+	return func(event []byte) ([]byte, error) { return policyset.DeriveInput(event, env) }, nil
 }
 
 // withTestData adds the JSON and YAML files under dir to data, as

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/policies"
 )
 
@@ -54,7 +54,7 @@ func TestPolicyExport(t *testing.T) {
 		t.Errorf("a user's file was overwritten: %q", b)
 	}
 
-	pack, err := daemon.PackSources(policies.FS, false)
+	pack, err := policyset.PackSources(policies.FS, false)
 	if err != nil {
 		t.Fatal(err)
 	}

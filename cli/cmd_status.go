@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	codexagent "github.com/agentjail/agentjail/agents/codex"
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/config"
@@ -172,7 +172,7 @@ func withCodexCheck(agents []installer.AgentState, codex *installer.CodexCheck) 
 // would start with (config.yaml's, or the last good one while it has an
 // error; status shows the error elsewhere).
 func configInForce(st *wire.Status) config.Config {
-	cfg := daemon.ConfigInForce(paths.Home()).Config
+	cfg := policyset.ConfigInForce(paths.Home()).Config
 	if st != nil && st.FailMode != "" {
 		cfg.FailMode = st.FailMode
 		if d, err := time.ParseDuration(st.HookTimeout); err == nil {

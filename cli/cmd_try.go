@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -216,7 +216,7 @@ func tryEvent(stdin io.Reader, eventFile, tool, cwd string, args []string, text 
 // and for the policy and config problems it decided despite.
 func tryDecide(ctx context.Context, req *wire.Request, offline bool) (*wire.Decision, *wire.Status, error) {
 	if offline {
-		dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: paths.Home(), UserHome: paths.UserHome()})
+		dec, err := policyset.New(ctx, policyset.Options{Pack: policies.FS, Home: paths.Home(), UserHome: paths.UserHome()})
 		if err != nil {
 			return nil, nil, exitWith(ExitError, "%v", err)
 		}

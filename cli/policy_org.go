@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/paths"
 )
@@ -18,7 +18,7 @@ import (
 func orgTestSources(cmd *cobra.Command) ([]engine.Source, map[string]any) {
 	// The fleet in force: config.yaml's, or the last good one while it
 	// has an error (status says which).
-	cfg := daemon.ConfigInForce(paths.Home()).Config
+	cfg := policyset.ConfigInForce(paths.Home()).Config
 	if len(cfg.OPA) == 0 {
 		return nil, nil
 	}

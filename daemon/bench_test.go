@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/engine/bundletest"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -50,25 +50,25 @@ func typicalEvents() [][]byte {
 // as a distinct event's would be. It reports the median and p99 per
 // decision besides the mean.
 func BenchmarkDecide(b *testing.B) {
-	benchDecideWith(b, engine.NoCache(context.Background()), daemon.NewDecider)
+	benchDecideWith(b, engine.NoCache(context.Background()), false)
 }
 
 // BenchmarkDecideCached is BenchmarkDecide with the decision cache: after
 // the first round it answers the eight events.
 func BenchmarkDecideCached(b *testing.B) {
-	benchDecideWith(b, context.Background(), daemon.NewDecider)
+	benchDecideWith(b, context.Background(), false)
 }
 
 // BenchmarkDecideReference is BenchmarkDecide through the engine's
 // reference path (OPA converts the Go input itself; no decision cache):
 // the figures before the fast path, measured on the same machine and run.
 func BenchmarkDecideReference(b *testing.B) {
-	benchDecideWith(b, context.Background(), daemon.NewReferenceDecider)
+	benchDecideWith(b, context.Background(), true)
 }
 
-func benchDecideWith(b *testing.B, ctx context.Context, newDecider func(context.Context, daemon.DeciderOptions) (*daemon.Decider, error)) {
+func benchDecideWith(b *testing.B, ctx context.Context, reference bool) {
 	events := typicalEvents()
-	dec, err := newDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev"})
+	dec, err := policyset.New(ctx, policyset.Options{Pack: policies.FS, Home: b.TempDir(), UserHome: "/home/dev", Reference: reference})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 // Package daemon is the long-running half of agentjail: it owns the Unix
-// socket (private to its user, peer uid checked), keeps the compiled
-// policies warm, answers decide/status/reload requests, and reloads when
-// policy files or config.yaml change or on SIGHUP.
+// socket (private to its user, peer uid checked), answers
+// decide/status/reload requests with the policy set in force (package
+// policyset, which keeps it compiled and reloads it when policy files or
+// config.yaml change or on SIGHUP), and keeps the bookkeeping around
+// the answers: approvals, accounting, health, the decision log.
 package daemon
 
 import (
@@ -23,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/config"
 
@@ -35,7 +38,7 @@ type Options struct {
 	Socket   string // the Unix socket to listen on
 	Home     string // $AGENTJAIL_HOME, made private (0700)
 	UserHome string // the user's home directory
-	// UID is DeciderOptions.UID: the uid the policies see as the hook's
+	// UID is policyset.Options.UID: the uid the policies see as the hook's
 	// (nil: the daemon's own).
 	UID     *int
 	Pack    fs.FS  // the embedded default policy pack
@@ -98,13 +101,13 @@ type Desktop interface {
 type Daemon struct {
 	opts    Options
 	log     *slog.Logger
-	decider *Decider
+	decider *policyset.Decider
 	ln      *listener
 	started time.Time
 	reload  chan struct{}
 	conns   sync.WaitGroup
 	workers *workers
-	watcher *watcher
+	watcher *policyset.Watcher
 	// inFlight holds a slot for every request being read or decided: a
 	// flood of connections each carrying a full frame must not exhaust
 	// memory.
@@ -182,8 +185,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 			return nil, fmt.Errorf("creating the policies folder: %w", err)
 		}
 	}
-	serving.Store(true)
-	dec, err := NewDecider(ctx, DeciderOptions{Pack: opts.Pack, Home: opts.Home, ConfigDir: opts.ConfigDir, System: opts.System, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true})
+	dec, err := policyset.New(ctx, policyset.Options{Pack: opts.Pack, Home: opts.Home, ConfigDir: opts.ConfigDir, System: opts.System, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true, Serving: true})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -208,7 +210,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 	d.ledger = newLedger()
 	d.transcripts, d.followed = make(chan transcriptPath, 64), map[string]bool{}
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
-	d.watcher = d.newWatcher()
+	d.watcher = policyset.NewWatcher(dec, log)
 	// A hook that started this daemon left a marker so others would not
 	// start more; it is up now, so the next hook to find none must start one.
 	os.Remove(filepath.Join(opts.Home, "autostart"))
@@ -220,7 +222,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 func (d *Daemon) RecentDenies(n int) []decisionlog.Record { return d.decisions.RecentDenies(n) }
 
 // Decider is the daemon's policy evaluator.
-func (d *Daemon) Decider() *Decider { return d.decider }
+func (d *Daemon) Decider() *policyset.Decider { return d.decider }
 
 // Reload asks the daemon to reload soon (as SIGHUP does).
 func (d *Daemon) Reload() {
@@ -238,7 +240,7 @@ func (d *Daemon) Run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var bg sync.WaitGroup
-	bg.Go(func() { d.watch(ctx) })
+	bg.Go(func() { d.watcher.Run(ctx, d.reload, d.logLoad) })
 	bg.Go(func() { d.guardSocket(ctx, cancel) })
 	bg.Go(func() { d.watchFailOpens(ctx) })
 	bg.Go(func() { d.followRecords(ctx) })
@@ -361,7 +363,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		// slot and denied, so a flood costs this user's calls alone.
 		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
 		discardFrame(br)
-		d.decider.count(wire.Deny)
+		d.decider.Count(wire.Deny)
 		writeResponse(conn, &wire.Response{Decision: overShareDecision(accepted)})
 		return
 	}
@@ -372,8 +374,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			// memory: drain it, then deny.
 			conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
 			discardFrame(br)
-			d.decider.late(budget, "waiting for a free request slot")
-			d.decider.count(wire.Deny)
+			d.decider.Late(budget, "waiting for a free request slot")
+			d.decider.Count(wire.Deny)
 			writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
 			return
 		}
@@ -394,8 +396,8 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 			// overloaded machine): deny, as for any request past its
 			// budget, since a hook that gets an error may let the call run.
 			dec := lateDecision(budget, "reading the request", accepted)
-			d.decider.late(budget, "reading the request")
-			d.decider.count(wire.Deny)
+			d.decider.Late(budget, "reading the request")
+			d.decider.Count(wire.Deny)
 			err := writeResponse(conn, &wire.Response{Decision: dec})
 			d.logDecisionAs(caller, "", map[string]any{}, dec, err == nil, false)
 		case errors.As(err, &nerr) && nerr.Timeout():
@@ -513,8 +515,8 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		if wire.TooDeep(body) {
 			// An event nested past what Go decodes, from a client that
 			// sent it anyway: ask, as for one nested past wire.MaxDepth.
-			d.decider.count(wire.Ask)
-			return &wire.Response{Decision: tooDeepDecision(d.decider.current.Load().engine.Revision())}, nil, nil
+			d.decider.Count(wire.Ask)
+			return &wire.Response{Decision: d.decider.TooDeep()}, nil, nil
 		}
 		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil, nil
 	}
@@ -544,7 +546,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		if req.Source == "" {
 			// A try is the user testing a policy, not an agent's call.
-			d.decider.count(dec.Verdict)
+			d.decider.Count(dec.Verdict)
 		}
 		if in == nil {
 			// Answered before the input was built (late, or a panic):
@@ -589,10 +591,7 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 				st.LastEvalErr = ""
 			}
 			// The caller's own policies, and why any was left out.
-			if home := callerHome(&caller); home != "" {
-				_, errs := d.decider.users.For(ctx, caller, home)
-				st.LoadErrors = append(st.LoadErrors, errs...)
-			}
+			st.LoadErrors = append(st.LoadErrors, d.decider.UserLoadErrors(ctx, caller)...)
 		}
 		return &wire.Response{Status: st}, nil, nil
 	case wire.OpReload:
@@ -623,7 +622,7 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 		// Its hook's budget ran out before the request was read (the
 		// daemon was kept busy): answer at once, without working on a
 		// call whose hook is giving up.
-		d.decider.late(budget, "waiting to be read")
+		d.decider.Late(budget, "waiting to be read")
 		return lateDecision(budget, "waiting to be read", accepted), nil, nil
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
@@ -638,7 +637,7 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 		if ctx.Err() != nil {
 			return // abandoned while it waited for this worker
 		}
-		dec, in, stack, err := d.decider.decideSafe(ctx, req, true)
+		dec, in, stack, err := d.decider.Judge(ctx, req, true)
 		if stack != nil {
 			d.log.Error("panic while deciding; the call was denied", "reason", dec.Reason, "stack", string(stack))
 		}
@@ -679,7 +678,7 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 			}
 		}
 	}
-	d.decider.late(budget, stage)
+	d.decider.Late(budget, stage)
 	return lateDecision(budget, stage, accepted), nil, nil
 }
 
@@ -750,7 +749,7 @@ func (d *Daemon) Status() *wire.Status {
 		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
 		st.Notify = d.opts.Desktop.NotifyStatus()
 	}
-	d.decider.fillStatus(st)
+	d.decider.FillStatus(st)
 	st.DecisionsSince = st.StartedAt // the decider's counters start with the daemon
 	st.LogErrors, st.LastLogError = d.decisions.Failures()
 	d.fillHealth(st)
@@ -788,6 +787,3 @@ func (d *Daemon) logLoad() {
 	debug.FreeOSMemory()
 	dropBinaryPages()
 }
-
-// configDir is the folder whose config.yaml is watched.
-func (d *Daemon) configDir() string { return filepath.Dir(d.decider.ConfigPath()) }

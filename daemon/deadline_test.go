@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/hook"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -103,11 +103,11 @@ func TestSlowRuleUnderLoadDeniesEveryCall(t *testing.T) {
 func TestDerivationThatCannotBeInterruptedIsDeniedInTime(t *testing.T) {
 	d := startWith(t, "", nil)
 	release := make(chan struct{})
-	daemon.SetDecideHook(t, func(req *wire.Request) {
+	t.Cleanup(policyset.SetDecideHook(func(req *wire.Request) {
 		if strings.Contains(string(req.Event), "stuck") {
 			<-release // stands for a derivation that ignores every deadline
 		}
-	})
+	}))
 	defer close(release)
 
 	// More stuck calls than workers: the first ones hold every worker,
@@ -141,12 +141,12 @@ func TestWaitingForAWorkerIsBounded(t *testing.T) {
 	d := startWith(t, "", nil)
 	release := make(chan struct{})
 	held := make(chan struct{}, 64)
-	daemon.SetDecideHook(t, func(req *wire.Request) {
+	t.Cleanup(policyset.SetDecideHook(func(req *wire.Request) {
 		if strings.Contains(string(req.Event), "hold") {
 			held <- struct{}{}
 			<-release
 		}
-	})
+	}))
 	defer close(release)
 	var wg sync.WaitGroup
 	for range d.Workers() {
@@ -164,11 +164,11 @@ func TestWaitingForAWorkerIsBounded(t *testing.T) {
 
 func TestAPanicWhileDecidingDeniesThatCallOnly(t *testing.T) {
 	d := startWith(t, "", nil)
-	daemon.SetDecideHook(t, func(req *wire.Request) {
+	t.Cleanup(policyset.SetDecideHook(func(req *wire.Request) {
 		if strings.Contains(string(req.Event), "boom") {
 			panic("injected failure")
 		}
-	})
+	}))
 	for range 3 {
 		dec, err := hookDecide(d.Socket, "echo boom")
 		if err != nil || dec.Verdict != wire.Deny || !strings.Contains(dec.Reason, "internal error") || !strings.Contains(dec.Reason, "injected failure") {
@@ -258,11 +258,11 @@ func TestLogFailuresShowInStatus(t *testing.T) {
 func TestUndeliveredAnswersAreMarked(t *testing.T) {
 	d := startWith(t, "", nil)
 	hungUp := make(chan struct{})
-	daemon.SetDecideHook(t, func(req *wire.Request) {
+	t.Cleanup(policyset.SetDecideHook(func(req *wire.Request) {
 		if strings.Contains(string(req.Event), "gone") {
 			<-hungUp // decide only once the client has hung up
 		}
-	})
+	}))
 	conn, err := net.Dial("unix", d.Socket)
 	if err != nil {
 		t.Fatal(err)

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/engine/bundletest"
@@ -409,7 +409,7 @@ deny contains "x" if no_such_function(input)
 	if err != nil || len(missing) > 0 || len(org.Tests) != 1 {
 		t.Fatalf("persisted org: %v, missing %v, %+v", err, missing, org)
 	}
-	pack, _ := daemon.PackSources(policies.FS, false)
+	pack, _ := policyset.PackSources(policies.FS, false)
 	results, errs := engine.RunTestsWithData(context.Background(), append(append(pack, org.Sources...), org.Tests...), map[string]any{"agentjail": map[string]any{"org": org.Data}})
 	ran := 0
 	for _, r := range results {

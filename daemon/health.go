@@ -70,7 +70,7 @@ func (d *Daemon) writeHookState() {
 }
 
 // fillHealth adds the daemon's present problems to st: the decider's
-// (load, config, evaluation errors) come first, from fillStatus.
+// (load, config, evaluation errors) come first, from Decider.FillStatus.
 func (d *Daemon) fillHealth(st *wire.Status) {
 	var probs []wire.Problem
 	if n := len(st.LoadErrors); n > 0 {

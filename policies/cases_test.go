@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
@@ -387,7 +387,7 @@ func BenchmarkCaseTable(b *testing.B) {
 	ctx := engine.NoCache(context.Background())
 	home := b.TempDir()
 	uid := daemontest.UID
-	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: home, UserHome: caseHome, UID: &uid})
+	dec, err := policyset.New(ctx, policyset.Options{Pack: policies.FS, Home: home, UserHome: caseHome, UID: &uid})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjail/agentjail/daemon"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
@@ -94,7 +94,7 @@ func readThreatModel(t *testing.T) (rows []threatRow, notInModel []string) {
 // packRuleIDs are the rule ids the default pack gives its messages.
 func packRuleIDs(t *testing.T) []string {
 	t.Helper()
-	src, err := daemon.PackSources(policies.FS, false)
+	src, err := policyset.PackSources(policies.FS, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@ package agentjail
 # input.agentjail.written, what it adds to each file of a kind below: the
 # commands the new content runs that the old did not (each judged by the
 # daemon as a Bash call of its own, so every shell rule applies; see
-# daemon/written.go), the watched keys it adds, the lines it adds to
-# instructions. Rows are data: a user's policy adds kinds of its own with
+# daemon/policyset/written.go), the watched keys it adds, the lines it
+# adds to instructions. Rows are data: a user's policy adds kinds of its own with
 # `written_files_extra contains {...}` (they come after the pack's rows,
 # and the first row whose pattern matches a path decides its kind). A
 # row matches only the files its program runs or obeys: a README or

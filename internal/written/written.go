@@ -10,8 +10,8 @@
 // rows: it computes the file the call leaves (agentconfig.Result), reads
 // the commands and watched keys of the content before and after, and
 // reports what the write adds. The daemon judges each added command as a
-// Bash call of its own (daemon/written.go); the policies judge the rest
-// (input.agentjail.written).
+// Bash call of its own (daemon/policyset/written.go); the policies
+// judge the rest (input.agentjail.written).
 package written
 
 import (

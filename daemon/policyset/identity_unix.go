@@ -1,6 +1,6 @@
 //go:build unix
 
-package daemon
+package policyset
 
 import "golang.org/x/sys/unix"
 

@@ -1,4 +1,13 @@
-package daemon
+// Package policyset owns the policy set in force and deciding a call
+// with it: reading the default pack, the user's (or the machine's) own
+// Rego, config.yaml and the org bundles accepted from OPA's plugins;
+// compiling them, keeping the last good set and the last good config
+// when a load fails, watching the files and swapping a new set in
+// atomically; and deriving a hook event's input and judging it, with a
+// system daemon's callers' own policies as tightening only. The socket
+// server (package daemon) serves it; `agentjail try --offline` and
+// `agentjail policy test` use it directly.
+package policyset
 
 import (
 	"context"
@@ -48,7 +57,7 @@ type Decider struct {
 	lastEvalErr string
 	lastEvalAt  time.Time // when the last evaluation error happened
 
-	// org is the org bundles' policy in force (see fleet.go); guarded
+	// org is the org bundles' policy in force (see org.go); guarded
 	// by loadMu.
 	org *engine.Org
 
@@ -63,10 +72,12 @@ type Decider struct {
 	keepLastGood bool
 }
 
-// tempDir and daemonPID are facts about this process the policies use.
+// tempDir, daemonPID and ownUID are facts about this process the
+// policies use.
 var (
 	tempDir   = filepath.Clean(os.TempDir())
 	daemonPID = os.Getpid()
+	ownUID    = os.Getuid()
 )
 
 // policySet is what one successful load produced.
@@ -84,8 +95,8 @@ type policySet struct {
 	loadedAt       time.Time
 }
 
-// DeciderOptions configures NewDecider.
-type DeciderOptions struct {
+// Options configures New.
+type Options struct {
 	Pack fs.FS  // the embedded default pack
 	Home string // $AGENTJAIL_HOME; its policies/ and config.yaml are read
 	// ConfigDir, when set, is where policies/ and config.yaml are read
@@ -98,20 +109,33 @@ type DeciderOptions struct {
 	UserHome string // the user's home directory, for ~ in paths
 	Socket   string // the socket the daemon serves (input.agentjail.socket)
 	// UID is the uid the hook runs as, for input.agentjail.root; nil
-	// means the daemon's own, the only uid checkPeer admits. Tests set
-	// it so that a test run as root judges calls as a user's.
+	// means the daemon's own, the only uid the daemon's socket admits
+	// outside system mode. Tests set it so that a test run as root
+	// judges calls as a user's.
 	UID *int
 	// KeepLastGood saves each config.yaml that loads cleanly as
 	// config.LastGoodName in Home, for the next start to fall back on.
 	KeepLastGood bool
+	// Serving says this process is the daemon serving the socket: only
+	// then is its own command line one a pattern could find it by
+	// (input.agentjail.daemon). `agentjail try --offline` must decide
+	// as the daemon would, not by its own arguments.
+	Serving bool
+	// Reference makes every decision take the engine's reference path
+	// (engine.EvalReference: no direct input conversion, no decision
+	// cache), so tests and benchmarks can hold the fast path against it.
+	Reference bool
 }
 
-// NewDecider loads policies and config once. It fails only if even the
+// New loads policies and config once. It fails only if even the
 // default pack cannot be compiled; problems in the user's files are kept
 // for Status and the files left out.
-func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
+func New(ctx context.Context, opts Options) (*Decider, error) {
 	if opts.ConfigDir == "" {
 		opts.ConfigDir = opts.Home
+	}
+	if opts.Serving {
+		serving.Store(true)
 	}
 	agentconfig.SetOwnPrograms(ownPrograms(opts.Home))
 	d := &Decider{
@@ -125,6 +149,7 @@ func NewDecider(ctx context.Context, opts DeciderOptions) (*Decider, error) {
 		configPath: filepath.Join(opts.ConfigDir, "config.yaml"),
 
 		keepLastGood: opts.KeepLastGood,
+		reference:    opts.Reference,
 	}
 	d.Load(ctx)
 	if d.current.Load() == nil {
@@ -303,9 +328,9 @@ func (d *Decider) ConfigPath() string { return d.configPath }
 // that cannot be evaluated (not a JSON object); an evaluation failure or
 // a panic is not an error here but a deny naming it.
 func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision, error) {
-	dec, _, _, err := d.decideSafe(ctx, req, false)
+	dec, _, _, err := d.Judge(ctx, req, false)
 	if err == nil {
-		d.count(dec.Verdict)
+		d.Count(dec.Verdict)
 	}
 	return dec, err
 }
@@ -314,6 +339,14 @@ func (d *Decider) Decide(ctx context.Context, req *wire.Request) (*wire.Decision
 // before evaluation: the seam through which a test makes deciding slow
 // beyond interruption, or panic.
 var testHookDecide atomic.Pointer[func(*wire.Request)]
+
+// SetDecideHook makes every decision run f after deriving the input and
+// before evaluating it, until restore is called. It is for tests only,
+// the server's among them: nothing else may set it.
+func SetDecideHook(f func(*wire.Request)) (restore func()) {
+	testHookDecide.Store(&f)
+	return func() { testHookDecide.Store(nil) }
+}
 
 // decide is Decide that also returns the policy input it built, as Go
 // maps, when keepInput is set (the decision log reads it); else it makes
@@ -363,7 +396,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			// The request's own deadline (see Daemon.decideBy) came first.
+			// The request's own deadline (the daemon's decideBy) came first.
 			dec.Reason = fmt.Sprintf("agentjail blocked this call because deciding it took longer than its %v budget; a policy rule is too slow or the daemon is overloaded: see `agentjail status`", set.config.RequestBudget())
 			dec.Rules[0].Msg = dec.Reason
 		case errors.Is(err, context.DeadlineExceeded) || evalCtx.Err() != nil:
@@ -385,7 +418,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 
 // inputEnv is what deriving req's input needs beyond its event.
 func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
-	opts := DeciderOptions{Home: d.home, UserHome: d.userHome, Socket: d.socket, UID: d.uid}
+	opts := Options{Home: d.home, UserHome: d.userHome, Socket: d.socket, UID: d.uid}
 	if d.system {
 		// The caller's own uid and home, from the peer credentials and
 		// the user database: never from the event, which the agent writes.
@@ -403,7 +436,7 @@ func (d *Decider) inputEnv(set *policySet, req *wire.Request) input.Env {
 // with while eng is in force, for a hook run in cwd by agent: the one
 // place that says so, for the daemon and for `agentjail policy test`,
 // which derives its tests' raw events the same way.
-func InputEnv(eng *engine.Engine, opts DeciderOptions, cwd, agent string) input.Env {
+func InputEnv(eng *engine.Engine, opts Options, cwd, agent string) input.Env {
 	return input.Env{
 		Home:          opts.UserHome,
 		AgentjailHome: opts.Home,
@@ -457,7 +490,7 @@ var (
 )
 
 // callerUID is the uid of the hook's process: uid when set, else the
-// daemon's own (checkPeer refuses every other).
+// daemon's own (its socket admits no other outside system mode).
 func callerUID(uid *int) int {
 	if uid != nil {
 		return *uid
@@ -477,8 +510,10 @@ func DeriveInput(event []byte, env input.Env) ([]byte, error) {
 	return json.Marshal(in)
 }
 
-// fillStatus writes the decider's part of a status report.
-func (d *Decider) fillStatus(st *wire.Status) {
+// FillStatus writes the decider's part of a status report: the set in
+// force, its load and config errors, the verdicts counted (see Count)
+// and the evaluation errors.
+func (d *Decider) FillStatus(st *wire.Status) {
 	set := d.current.Load()
 	st.Revision = set.engine.Revision()
 	st.Rules = set.engine.Rules()

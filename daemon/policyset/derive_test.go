@@ -1,4 +1,4 @@
-package daemon_test
+package policyset_test
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
@@ -20,12 +20,12 @@ import (
 func TestDeriveInputIsTheDaemonsInput(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	opts := daemon.DeciderOptions{Pack: policies.FS, Home: filepath.Join(home, ".agentjail"), UserHome: home, Socket: filepath.Join(home, "s.sock")}
-	dec, err := daemon.NewDecider(ctx, opts)
+	opts := policyset.Options{Pack: policies.FS, Home: filepath.Join(home, ".agentjail"), UserHome: home, Socket: filepath.Join(home, "s.sock")}
+	dec, err := policyset.New(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pack, err := daemon.PackSources(policies.FS, false)
+	pack, err := policyset.PackSources(policies.FS, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestDeriveInputIsTheDaemonsInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := daemon.DeriveInput([]byte(event), daemon.InputEnv(eng, opts, "/proj", ""))
+		got, err := policyset.DeriveInput([]byte(event), policyset.InputEnv(eng, opts, "/proj", ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestDeriveInputIsTheDaemonsInput(t *testing.T) {
 			t.Errorf("the event's own agentjail key was kept: %s", got)
 		}
 	}
-	if _, err := daemon.DeriveInput([]byte(`["not an object"]`), daemon.InputEnv(eng, opts, "/proj", "")); err == nil {
+	if _, err := policyset.DeriveInput([]byte(`["not an object"]`), policyset.InputEnv(eng, opts, "/proj", "")); err == nil {
 		t.Error("an event that is not an object derived without error")
 	}
 }

@@ -1,7 +1,9 @@
-package daemon
+package policyset
 
 import (
 	"context"
+	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -17,28 +19,33 @@ const (
 	maxWait = time.Second
 )
 
-// watcher reloads on changes to policy files or config.yaml. It is set
-// up in New, so a change made right after New returns is not missed.
-type watcher struct {
+// Watcher reloads a Decider on changes to policy files or config.yaml.
+// The daemon makes it as it starts, so a change made right after the
+// daemon's New returns is not missed.
+type Watcher struct {
+	d       *Decider
+	log     *slog.Logger
 	fs      *fsnotify.Watcher // nil when the system gives us none
 	watched map[string]bool
 }
 
-func (d *Daemon) newWatcher() *watcher {
-	w := &watcher{watched: map[string]bool{}}
+// NewWatcher starts watching the folders of d's config.yaml and of
+// every policy folder in force; log hears what goes wrong.
+func NewWatcher(d *Decider, log *slog.Logger) *Watcher {
+	w := &Watcher{d: d, log: log, watched: map[string]bool{}}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		d.log.Warn("cannot watch policy files; reload with SIGHUP or `agentjail reload`", "err", err)
+		log.Warn("cannot watch policy files; reload with SIGHUP or `agentjail reload`", "err", err)
 		return w
 	}
 	w.fs = fw
-	d.syncWatches(w)
+	w.sync()
 	return w
 }
 
-// watch reloads on file changes and on Reload until ctx ends.
-func (d *Daemon) watch(ctx context.Context) {
-	w := d.watcher
+// Run reloads on file changes and whenever reload receives, until ctx
+// ends; after each load it calls loaded.
+func (w *Watcher) Run(ctx context.Context, reload <-chan struct{}, loaded func()) {
 	var events chan fsnotify.Event
 	var errs chan error
 	if w.fs != nil {
@@ -53,7 +60,7 @@ func (d *Daemon) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case ev := <-events:
-			if !d.decider.watchedFile(ev.Name) {
+			if !w.d.watchedFile(ev.Name) {
 				continue
 			}
 			now := time.Now()
@@ -62,30 +69,30 @@ func (d *Daemon) watch(ctx context.Context) {
 			}
 			timer.Reset(min(settle, due.Sub(now)))
 		case err := <-errs:
-			d.log.Warn("file watcher", "err", err)
+			w.log.Warn("file watcher", "err", err)
 		case <-timer.C:
 			due = time.Time{}
-			d.reloadNow(ctx)
-		case <-d.reload:
-			d.reloadNow(ctx)
+			w.reloadNow(ctx, loaded)
+		case <-reload:
+			w.reloadNow(ctx, loaded)
 		}
 	}
 }
 
-func (d *Daemon) reloadNow(ctx context.Context) {
-	d.decider.Load(ctx)
-	d.logLoad()
-	d.syncWatches(d.watcher)
+func (w *Watcher) reloadNow(ctx context.Context, loaded func()) {
+	w.d.Load(ctx)
+	loaded()
+	w.sync()
 }
 
-// syncWatches watches config.yaml's folder and every policy folder in
-// force, adding new ones and dropping ones no longer configured.
-func (d *Daemon) syncWatches(w *watcher) {
+// sync watches config.yaml's folder and every policy folder in force,
+// adding new ones and dropping ones no longer configured.
+func (w *Watcher) sync() {
 	if w.fs == nil {
 		return
 	}
-	want := map[string]bool{d.configDir(): true}
-	for _, dir := range d.decider.PolicyDirs() {
+	want := map[string]bool{filepath.Dir(w.d.ConfigPath()): true}
+	for _, dir := range w.d.PolicyDirs() {
 		want[dir] = true
 	}
 	for dir := range w.watched {

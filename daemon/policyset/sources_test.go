@@ -1,4 +1,4 @@
-package daemon_test
+package policyset_test
 
 import (
 	"net"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -33,7 +33,7 @@ func TestDirSourcesLoadsOnlyRegularFiles(t *testing.T) {
 	}
 	write("good.rego", goodPolicy, 0o600)
 	write("readable.rego", goodPolicy, 0o644)
-	write("huge.rego", "package agentjail\n"+strings.Repeat("# padding\n", daemon.MaxPolicyFile/10+1), 0o600)
+	write("huge.rego", "package agentjail\n"+strings.Repeat("# padding\n", policyset.MaxPolicyFile/10+1), 0o600)
 	write("everyone.rego", goodPolicy, 0o666)
 	write("target.txt", goodPolicy, 0o600)
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.rego"), 0o600); err != nil {
@@ -65,7 +65,7 @@ func TestDirSourcesLoadsOnlyRegularFiles(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		srcs, errs := daemon.DirSources([]string{dir}, false)
+		srcs, errs := policyset.DirSources([]string{dir}, false)
 		done <- result{srcs, errs}
 	}()
 	var r result
@@ -125,7 +125,7 @@ func TestDirSourcesRefusesOtherUsersFiles(t *testing.T) {
 	if err := os.Chown(theirs, 65534, 65534); err != nil {
 		t.Fatal(err)
 	}
-	srcs, errs := daemon.DirSources([]string{dir}, false)
+	srcs, errs := policyset.DirSources([]string{dir}, false)
 	if len(srcs) != 1 || srcs[0].Name != mine {
 		t.Errorf("loaded %v, want only %s", srcs, mine)
 	}

@@ -1,4 +1,4 @@
-package daemon_test
+package policyset_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -31,12 +31,13 @@ func TestFastPathAgrees(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte("hook_timeout: 60s\neval_timeout: 30s\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	opts := daemon.DeciderOptions{Pack: policies.FS, Home: home, UserHome: fuzzHome}
-	fast, err := daemon.NewDecider(ctx, opts)
+	opts := policyset.Options{Pack: policies.FS, Home: home, UserHome: fuzzHome}
+	fast, err := policyset.New(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := daemon.NewReferenceDecider(ctx, opts)
+	opts.Reference = true
+	ref, err := policyset.New(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestFastPathAgrees(t *testing.T) {
 // values.
 func TestDirectInputAgrees(t *testing.T) {
 	ctx := context.Background()
-	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: t.TempDir(), UserHome: fuzzHome})
+	dec, err := policyset.New(ctx, policyset.Options{Pack: policies.FS, Home: t.TempDir(), UserHome: fuzzHome})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +131,10 @@ func clipEvent(ev []byte) string {
 	return string(ev)
 }
 
-// allCaseEvents is every line of ../policies/cases/*.txt as an event
+// allCaseEvents is every line of ../../policies/cases/*.txt as an event
 // (caseTableSeeds keeps only every fourth, for the fuzzer's sake).
 func allCaseEvents(t *testing.T) [][]byte {
-	files, _ := filepath.Glob("../policies/cases/*.txt")
+	files, _ := filepath.Glob("../../policies/cases/*.txt")
 	r := strings.NewReplacer(`\n`, "\n", "{aj}", fuzzHome+"/.agentjail", "{pid}", strconv.Itoa(os.Getpid()))
 	var out [][]byte
 	for _, file := range files {

@@ -1,4 +1,4 @@
-package daemon
+package policyset
 
 import (
 	"context"
@@ -310,4 +310,16 @@ func appendNew(list []string, s string) []string {
 		return list
 	}
 	return append(list, s)
+}
+
+// UserLoadErrors are the problems met loading the system daemon's
+// caller uid's own policies (see userPolicies.For): the files left out
+// and why. None when uid has no home.
+func (d *Decider) UserLoadErrors(ctx context.Context, uid int) []wire.LoadErr {
+	home := callerHome(&uid)
+	if home == "" {
+		return nil
+	}
+	_, errs := d.users.For(ctx, uid, home)
+	return errs
 }

@@ -1,4 +1,4 @@
-package daemon
+package policyset
 
 import (
 	"github.com/agentjail/agentjail/internal/engine"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package daemon
+package policyset
 
 // processGroup: no process groups to report.
 func processGroup() (pgid, sid int) { return 0, 0 }

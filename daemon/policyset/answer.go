@@ -1,4 +1,4 @@
-package daemon
+package policyset
 
 import (
 	"context"
@@ -82,18 +82,6 @@ func clipMsg(s string) string {
 	return s[:cut] + "…"
 }
 
-// lateDecision is the answer when a request runs past its budget: deny,
-// because a hook that hears nothing lets the call run.
-func lateDecision(budget time.Duration, stage string, started time.Time) *wire.Decision {
-	msg := fmt.Sprintf("agentjail blocked this call because deciding it took longer than its %v budget (%s); a policy rule is too slow or the daemon is overloaded: see `agentjail status`", budget, stage)
-	return &wire.Decision{
-		Verdict:    wire.Deny,
-		Reason:     msg,
-		Rules:      []wire.Rule{{Kind: wire.Deny, ID: "agentjail.deadline", Msg: msg}},
-		EvalMicros: time.Since(started).Microseconds(),
-	}
-}
-
 // panicDecision is the answer when deciding panicked: deny, naming an
 // internal error, and the daemon goes on serving.
 func panicDecision(p any) *wire.Decision {
@@ -120,9 +108,19 @@ func tooDeepDecision(revision string) *wire.Decision {
 	}
 }
 
-// decideSafe is decide with a panic (in deriving or evaluating) turned
-// into a deny for this one request; stack is the panic's, for the log.
-func (d *Decider) decideSafe(ctx context.Context, req *wire.Request, keepInput bool) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
+// TooDeep is the answer, with the set in force, to an event nested past
+// wire.MaxDepth that the server could not even parse (see tooDeepDecision).
+func (d *Decider) TooDeep() *wire.Decision {
+	return tooDeepDecision(d.current.Load().engine.Revision())
+}
+
+// Judge is Decide for a server that answers by a deadline: a panic (in
+// deriving or evaluating) is turned into a deny for this one request,
+// its stack returned for the log; the policy input built is returned as
+// Go maps when keepInput is set (the decision log reads it); and the
+// verdict is not counted: the caller counts what it answered (Count),
+// which past a deadline is not what Judge found.
+func (d *Decider) Judge(ctx context.Context, req *wire.Request, keepInput bool) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d.evalErrs.Add(1)
@@ -136,8 +134,8 @@ func (d *Decider) decideSafe(ctx context.Context, req *wire.Request, keepInput b
 	return dec, in, nil, err
 }
 
-// late records a request that ran past its budget as an evaluation error.
-func (d *Decider) late(budget time.Duration, stage string) {
+// Late records a request that ran past its budget as an evaluation error.
+func (d *Decider) Late(budget time.Duration, stage string) {
 	d.evalError(fmt.Sprintf("a request ran past its %v budget (%s)", budget, stage))
 }
 
@@ -151,8 +149,8 @@ func (d *Decider) evalError(msg string) {
 	d.mu.Unlock()
 }
 
-// count adds a verdict the caller received to the counters.
-func (d *Decider) count(v wire.Verdict) {
+// Count adds a verdict the caller received to the counters.
+func (d *Decider) Count(v wire.Verdict) {
 	switch v {
 	case wire.Deny:
 		d.denies.Add(1)

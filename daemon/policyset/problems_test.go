@@ -1,4 +1,4 @@
-package daemon
+package policyset
 
 import (
 	"context"
@@ -39,12 +39,12 @@ func TestDisabledRulesMustNameARule(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, "team.rego"), []byte(tt.user), 0o600)
 			}
 			os.WriteFile(filepath.Join(home, "config.yaml"), []byte(strings.ReplaceAll(tt.config, "{dir}", dir)), 0o600)
-			d, err := NewDecider(context.Background(), DeciderOptions{Pack: policies.FS, Home: home, UserHome: home})
+			d, err := New(context.Background(), Options{Pack: policies.FS, Home: home, UserHome: home})
 			if err != nil {
 				t.Fatal(err)
 			}
 			st := &wire.Status{}
-			d.fillStatus(st)
+			d.FillStatus(st)
 			if st.ConfigError != "" || len(d.Config().DisabledRules) != 1 {
 				t.Fatalf("config error %q, disabled %v", st.ConfigError, d.Config().DisabledRules)
 			}

@@ -1,4 +1,4 @@
-package daemon
+package policyset
 
 import (
 	"os"
@@ -16,9 +16,10 @@ import (
 // exits, and it is cheap (a few system calls and one small file).
 var identity atomic.Pointer[input.Daemon]
 
-// serving is set once this process is the daemon (New): only then is its
-// own command line one a pattern could find it by. `agentjail try
-// --offline` must decide as the daemon would, not by its own arguments.
+// serving is set once this process is the daemon (Options.Serving): only
+// then is its own command line one a pattern could find it by. `agentjail
+// try --offline` must decide as the daemon would, not by its own
+// arguments.
 var serving atomic.Bool
 
 // ownIdentity is the current identity, read once if no load has read it.

@@ -1,4 +1,4 @@
-package daemon_test
+package policyset_test
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentjail/agentjail/daemon"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/policies"
 )
@@ -47,7 +47,7 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte(`{}`))
 
 	ctx := context.Background()
-	dec, err := daemon.NewDecider(ctx, daemon.DeciderOptions{Pack: policies.FS, Home: f.TempDir(), UserHome: fuzzHome})
+	dec, err := policyset.New(ctx, policyset.Options{Pack: policies.FS, Home: f.TempDir(), UserHome: fuzzHome})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -121,9 +121,9 @@ func isObject(b []byte) bool {
 // in its README) into an event: enough to reach every rule group, few
 // enough that the fuzzer's baseline run fits its short time in CI.
 func caseTableSeeds(f *testing.F) [][]byte {
-	files, _ := filepath.Glob("../policies/cases/*.txt")
+	files, _ := filepath.Glob("../../policies/cases/*.txt")
 	if len(files) == 0 {
-		f.Fatal("no case files in ../policies/cases")
+		f.Fatal("no case files in ../../policies/cases")
 	}
 	r := strings.NewReplacer(`\n`, "\n", "{aj}", fuzzHome+"/.agentjail", "{pid}", strconv.Itoa(os.Getpid()))
 	var out [][]byte
@@ -157,12 +157,12 @@ func caseTableSeeds(f *testing.F) [][]byte {
 	return out
 }
 
-// attackSeeds turns ../e2e/testdata/attacks.jsonl into events, expanding
+// attackSeeds turns ../../e2e/testdata/attacks.jsonl into events, expanding
 // its placeholders (documented in e2e/attacks_test.go) for the fuzzed
 // session. Repetitions are kept small: the fuzzer grows inputs itself,
 // and the full-size rows run end to end in TestAttacks.
 func attackSeeds(f *testing.F) [][]byte {
-	file, err := os.Open("../e2e/testdata/attacks.jsonl")
+	file, err := os.Open("../../e2e/testdata/attacks.jsonl")
 	if err != nil {
 		f.Fatal(err)
 	}
