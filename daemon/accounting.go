@@ -17,6 +17,7 @@ import (
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -69,6 +70,21 @@ func (l *ledger) count(c ranCall, judged bool) {
 	}
 }
 
+// decidedFor is the adapter of the agent a decided call's input was
+// derived for (its input.Key's agent): the event was recognised once, when
+// its input was derived. An input built without it (a call answered
+// before deriving: late, or a panic) is recognised here.
+func decidedFor(in map[string]any, name string) agent.Adapter {
+	if derived, ok := in[input.Key].(map[string]any); ok {
+		if n, ok := derived["agent"].(string); ok {
+			if a, ok := agents.Lookup(n); ok {
+				return a
+			}
+		}
+	}
+	return agents.For(in, name)
+}
+
 func newLedger() *ledger {
 	return &ledger{ids: map[string]time.Time{}, digests: map[string]time.Time{}, sessions: map[string]time.Time{}, reported: map[string]bool{}, notWired: map[string]bool{}}
 }
@@ -76,7 +92,7 @@ func newLedger() *ledger {
 // judged records a call the daemon decided: in is its policy input,
 // name the agent the hook ran for.
 func (l *ledger) judged(name string, in map[string]any, now time.Time) {
-	session, id, tool, input := callOf(agents.For(in, name), in)
+	session, id, tool, input := callOf(decidedFor(in, name), in)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != "" {
@@ -416,12 +432,11 @@ func summaryOfInput(in map[string]any) string {
 
 // observe settles an agent's post-tool event: the call ran.
 func (d *Daemon) observe(req *wire.Request) {
-	top := agent.DecodeTop(req.Event)
-	a := agents.For(top, req.Agent)
 	ev := agent.Decode(req.Event)
 	if ev == nil {
 		return
 	}
+	a := agents.For(ev, req.Agent)
 	session, id, tool, input := callOf(a, ev)
 	c := ranCall{Agent: a.Name(), Session: session, ID: id, Tool: tool, Input: input, Source: sourcePost, Time: time.Now(), Done: true}
 	c.Cwd, _ = ev["cwd"].(string)

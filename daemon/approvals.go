@@ -49,7 +49,7 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 		}
 		return granted, nil, &decisionlog.Approval{By: "grant", Scope: g.Scope, Grant: g.ID, Digest: call.Digest()}
 	}
-	prompts := agentPrompts(req, hook)
+	prompts := agentPrompts(in, req.Agent, hook)
 	hold := cfg.ApprovalTimeout > 0 && req.HoldMillis > 0 && (cfg.Approvals != "agent" || !prompts)
 	if !hold {
 		return dec, nil, nil
@@ -58,15 +58,14 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 	return dec, &held{call: call, ask: dec, wait: wait, prompts: prompts}, nil
 }
 
-// agentPrompts reports whether the agent that sent req shows its own
-// prompt for an ask (agent.Prompter) in this run: not one started
-// headless (claude -p), which hook, the hook's pid, runs under. An agent
-// that does not say cannot.
-func agentPrompts(req *wire.Request, hook func() int) bool {
-	top := agent.DecodeTop(req.Event)
-	a := agents.For(top, req.Agent)
+// agentPrompts reports whether the agent that sent the call whose
+// policy input is in shows its own prompt for an ask (agent.Prompter) in
+// this run: not one started headless (claude -p), which hook, the hook's
+// pid, runs under. An agent that does not say cannot.
+func agentPrompts(in map[string]any, name string, hook func() int) bool {
+	a := decidedFor(in, name)
 	p, ok := a.(agent.Prompter)
-	if !ok || !p.Prompts(top) {
+	if !ok || !p.Prompts(in) {
 		return false
 	}
 	facts, _ := agents.Named(a.Name())
