@@ -82,20 +82,21 @@ func Decode(event []byte) map[string]any {
 // DecodeTop reads an event's top level, which is all that Recognise and
 // Render look at: string members as strings, every other member as its
 // raw JSON (a json.RawMessage); nil if it is not a JSON object. The hook
-// reads events this way, without reflection and without decoding what
-// only the daemon reads (Canonical needs Decode). event must be valid
-// JSON (json.Valid).
+// reads events this way, without decoding what only the daemon reads
+// (Canonical needs Decode).
 func DecodeTop(event []byte) map[string]any {
-	m := map[string]any{}
-	isObject := wire.ObjectMembers(event, func(key string, value []byte) {
-		if s, ok := wire.UnquoteString(value); ok {
-			m[key] = s
-		} else {
-			m[key] = json.RawMessage(value)
-		}
-	})
-	if !isObject {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(event, &raw) != nil || raw == nil {
 		return nil
+	}
+	m := make(map[string]any, len(raw))
+	for k, v := range raw {
+		var s string
+		if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
+			m[k] = s
+		} else {
+			m[k] = v
+		}
 	}
 	return m
 }

@@ -188,7 +188,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if opts.Agent == "" {
 		opts.Agent = agents.Default
 	}
-	ctx, cancel := withDeadline(ctx, start.Add(opts.Timeout))
+	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Timeout))
 	defer cancel()
 
 	event, err := readEvent(ctx, stdin)

@@ -69,7 +69,7 @@ func TestReadEventFromAPipeNeverClosed(t *testing.T) {
 	for kind, pipe := range pipes {
 		r, w := pipe(t)
 		w.Write([]byte(`{"tool_name":`))
-		ctx, cancel := withDeadline(context.Background(), time.Now().Add(200*time.Millisecond))
+		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(200*time.Millisecond))
 		started := time.Now()
 		_, err := readEvent(ctx, r)
 		if !errors.Is(err, errStdinOpen) || time.Since(started) > 5*time.Second {

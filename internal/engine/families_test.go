@@ -86,7 +86,7 @@ func BenchmarkRuleFamilies(b *testing.B) {
 	measure := func(pq rego.PreparedEvalQuery) (allocs, micros float64) {
 		round := func() {
 			for _, in := range inputs {
-				if _, err := evalQuery(ctx, pq, rego.EvalParsedInput(in), rego.EvalMetrics(noMetrics)); err != nil {
+				if _, err := evalQuery(ctx, pq, rego.EvalParsedInput(in)); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/metrics"
 
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -23,10 +22,6 @@ import (
 func inputValue(input any) (ast.Value, error) {
 	return ast.InterfaceToValue(input)
 }
-
-// noMetrics spares each evaluation the metrics OPA would otherwise make
-// (a map and timers) only for nobody to read them.
-var noMetrics = metrics.NoOp()
 
 // nondeterministic are the built-ins whose result is not a function of
 // the input and data: a decision that may call one is never cached. OPA

@@ -165,7 +165,6 @@ func (q *directQuery) eval(ctx context.Context, input ast.Value) ([]wire.Rule, e
 		WithStore(q.store).
 		WithTransaction(txn).
 		WithInput(ast.NewTerm(input)).
-		WithMetrics(noMetrics).
 		WithIndexing(true).
 		WithEarlyExit(true).
 		WithCancel(cancel).

@@ -5,14 +5,14 @@ import (
 	"unicode/utf8"
 )
 
-// A small reader for the few JSON fields the hook looks at: the top
-// level of an agent's event and the verdict in an answer. It walks the
-// bytes without reflection: in a process that reads one event and one
-// answer, encoding/json's Unmarshal would first build decoders for every
-// type involved and grow the stack for its recursion, which costs the
-// hook more than the reading itself. Callers pass JSON that json.Valid
-// accepts; on anything else the reader answers false rather than guess,
-// and it never reads out of bounds.
+// A small reader for the few JSON fields the hook looks at in the
+// daemon's answer: the verdict, or a hold. It walks the bytes without
+// reflection: in a process that reads one answer, encoding/json's
+// Unmarshal would first build decoders for every type involved and grow
+// the stack for its recursion, which costs the hook more than the
+// reading itself. Callers pass JSON that json.Valid accepts; on
+// anything else the reader answers false rather than guess, and it never
+// reads out of bounds.
 
 // ObjectMembers calls fn with the key and the raw value of each member
 // of the JSON object b, in order, so that a repeated key's last value

@@ -79,3 +79,60 @@ func TestRequestFrameFallsBackToWriteFrame(t *testing.T) {
 		t.Errorf("a frame over MaxFrame: %v, want CodeTooLarge", err)
 	}
 }
+
+// Every field of Request, found by reflection, reaches the daemon through
+// requestFrame as through WriteFrame: a field added to Request and not to
+// requestFrame fails here.
+func TestRequestFrameWritesEveryField(t *testing.T) {
+	typ := reflect.TypeFor[Request]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		t.Run(f.Name, func(t *testing.T) {
+			req := Request{Op: OpDecide, Event: []byte(`{"tool_name":"Bash"}`)}
+			v := reflect.ValueOf(&req).Elem().Field(i)
+			switch {
+			case f.Type == reflect.TypeFor[json.RawMessage]():
+				v.SetBytes([]byte(`{"a":[1,"é"]}`))
+			case f.Type.Kind() == reflect.String:
+				v.SetString("x\"é\x01")
+			case f.Type.Kind() == reflect.Bool:
+				v.SetBool(true)
+			case f.Type.Kind() == reflect.Int64:
+				v.SetInt(1234)
+			case f.Type.Kind() == reflect.Pointer:
+				v.Set(reflect.New(f.Type.Elem()))
+			default:
+				t.Fatalf("no sample value for a %s: add one", f.Type)
+			}
+			frame, err := requestFrame(&req, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, want Request
+			if err := json.Unmarshal(frame[4:], &got); err != nil {
+				t.Fatalf("%q: %v", frame[4:], err)
+			}
+			marshalled, err := json.Marshal(&req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			json.Unmarshal(marshalled, &want)
+			if !bytes.Equal(compact(t, got.Event), compact(t, want.Event)) {
+				t.Errorf("event %s, json.Marshal's %s", got.Event, want.Event)
+			}
+			got.Event, want.Event = nil, nil
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decodes to %+v, json.Marshal's to %+v", got, want)
+			}
+		})
+	}
+}
+
+func compact(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
