@@ -211,11 +211,12 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		// large.
 		return tooComplex(opts, stdout, stderr)
 	}
-	if !isJSONObject(event) {
+	// Decoding the top level is also the check that the event is one
+	// valid JSON object: the event is read once here.
+	if opts.event = agent.DecodeTop(event); opts.event == nil {
 		return failure(opts, stdout, stderr, wire.CauseBadEvent, "the input is not a JSON object", "the agent must send one JSON object on stdin")
 	}
 	// The adapter that reads this event answers in its agent's dialect.
-	opts.event = agent.DecodeTop(event)
 	adapter := agents.For(opts.event, opts.Agent)
 	opts.Agent = adapter.Name()
 
@@ -274,21 +275,18 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 // observe tells the daemon a call ran. Nothing the daemon says changes
 // anything: the call has run, and the agent reads no answer.
 func observe(ctx context.Context, opts Options, event []byte) int {
-	if !isJSONObject(event) {
+	top := agent.DecodeTop(event)
+	if top == nil {
 		return ExitOK
 	}
 	client := opts.Client
 	if client == nil {
 		client = &wire.Client{}
 	}
-	adapter := agents.For(agent.DecodeTop(event), opts.Agent)
+	adapter := agents.For(top, opts.Agent)
 	cwd, _ := os.Getwd()
 	client.Do(ctx, &wire.Request{Op: wire.OpObserve, Event: event, Cwd: cwd, Agent: adapter.Name()})
 	return ExitOK
-}
-
-func isJSONObject(b []byte) bool {
-	return startsObject(b) && json.Valid(b)
 }
 
 // startsObject reports whether b begins like a JSON object.

@@ -128,6 +128,9 @@ func TestCannotCheck(t *testing.T) {
 		{"empty stdin", ``, noDaemon, "not a JSON object", wire.CauseBadEvent},
 		{"garbage stdin", `rm -rf ~`, noDaemon, "not a JSON object", wire.CauseBadEvent},
 		{"JSON array", `[{"tool_name":"Bash"}]`, noDaemon, "not a JSON object", wire.CauseBadEvent},
+		{"JSON null", `null`, noDaemon, "not a JSON object", wire.CauseBadEvent},
+		{"an object and more", `{"tool_name":"Bash"} {"tool_name":"Read"}`, noDaemon, "not a JSON object", wire.CauseBadEvent},
+		{"an unfinished object", `{"tool_name":"Bash","tool_input":{"command":"ls"}`, noDaemon, "not a JSON object", wire.CauseBadEvent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/open", func(t *testing.T) {
