@@ -3,7 +3,7 @@
 // hook event, turns it into the canonical view the policies read under
 // input.agentjail, and turns a verdict into that agent's answer (stdout,
 // stderr, exit code). The hook links this package, so it imports only the
-// standard library and internal/wire.
+// standard library, internal/wire and internal/jsonscan.
 //
 // Adding an agent is one new file here with a type that implements
 // Adapter, one entry in adapters, and its installer part.
@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -87,8 +88,8 @@ func Decode(event []byte) map[string]any {
 // JSON (json.Valid).
 func DecodeTop(event []byte) map[string]any {
 	m := map[string]any{}
-	isObject := wire.ObjectMembers(event, func(key string, value []byte) {
-		if s, ok := wire.UnquoteString(value); ok {
+	isObject := jsonscan.ObjectMembers(event, func(key string, value []byte) {
+		if s, ok := jsonscan.UnquoteString(value); ok {
 			m[key] = s
 		} else {
 			m[key] = json.RawMessage(value)

@@ -27,6 +27,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -510,9 +511,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	err := json.Unmarshal(body, &req)
 	req.CallerUID = &caller // from the peer credentials, whatever the body said
 	if err != nil {
-		if wire.TooDeep(body) {
+		if jsonscan.TooDeep(body) {
 			// An event nested past what Go decodes, from a client that
-			// sent it anyway: ask, as for one nested past wire.MaxDepth.
+			// sent it anyway: ask, as for one nested past jsonscan.MaxDepth.
 			d.decider.count(wire.Ask)
 			return &wire.Response{Decision: tooDeepDecision(d.decider.current.Load().engine.Revision())}, nil, nil
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -50,7 +51,7 @@ func (d *Daemon) sawHook(timeout time.Duration, failClosed bool) {
 }
 
 // writeHookState keeps the hook's failure-path file current with the
-// config in force (see wire.HookState). A failure is logged: the hook
+// config in force (see hookstate.State). A failure is logged: the hook
 // then goes by its flags alone.
 func (d *Daemon) writeHookState() {
 	cfg := d.decider.Config()
@@ -59,12 +60,12 @@ func (d *Daemon) writeHookState() {
 		// A config.yaml that did not load never opens what was closed:
 		// with no good configuration known, the defaults in force say
 		// open, but the file may say closed from one that loaded before.
-		if old, err := wire.ReadHookState(path); err == nil && old.FailMode == "closed" {
+		if old, err := hookstate.Read(path); err == nil && old.FailMode == "closed" {
 			d.log.Warn("config.yaml has an error: the hook's state file keeps fail_mode closed", "path", path)
 			return
 		}
 	}
-	if err := wire.WriteHookState(path, wire.HookState{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
+	if err := hookstate.Write(path, hookstate.State{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
 		d.log.Warn("cannot write the hook's state file; with the daemon down the hook goes by its own flags", "path", path, "err", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -246,7 +247,7 @@ func TestDeepEventIsAskedNotAllowed(t *testing.T) {
 		judged      bool // reaches the daemon, which allows it
 	}{
 		{"objects past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", 20000) + `}}`, false},
-		{"objects past the bound, within Go's limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", wire.MaxDepth+10) + `}}`, false},
+		{"objects past the bound, within Go's limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", jsonscan.MaxDepth+10) + `}}`, false},
 		{"arrays past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":"ls","x":` + nest("[", "1", "]", 20000) + `}}`, false},
 		{"deep and never closed", `{"tool_name":"Bash","tool_input":{"command":` + strings.Repeat(`{"a":`, 20000), false},
 		{"nested within the bound", `{"tool_name":"Bash","tool_input":{"command":"ls","description":` + nest(`{"a":`, `"rm -rf ~"`, "}", 200) + `}}`, true},

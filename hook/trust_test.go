@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/unixsock"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -218,8 +219,8 @@ func TestClientWithoutDeadlineChecksToo(t *testing.T) {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o777)
 	_, err := (&wire.Client{Socket: filepath.Join(dir, "s.sock")}).Status(t.Context())
-	var untrusted *wire.UntrustedError
+	var untrusted *unixsock.UntrustedError
 	if !errors.As(err, &untrusted) {
-		t.Errorf("got %v, want an *wire.UntrustedError", err)
+		t.Errorf("got %v, want an *unixsock.UntrustedError", err)
 	}
 }

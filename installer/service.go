@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -19,7 +20,7 @@ import (
 const (
 	ModeLaunchd  = "launchd"
 	ModeSystemd  = "systemd"
-	ModeDetached = wire.ModeDetached
+	ModeDetached = service.ModeDetached
 )
 
 // ServiceOptions say what to run and where.
@@ -74,9 +75,9 @@ func DescribeService(o ServiceOptions) string {
 
 // startDetached starts `agentjail run --headless` in its own session,
 // logging to o.Log, and returns without waiting for it. The hook starts
-// it the same way when it finds no daemon (wire.StartDetached).
+// it the same way when it finds no daemon (service.StartDetached).
 func startDetached(o ServiceOptions) error {
-	return wire.StartDetached(o.Agentjail, o.Home, o.Log)
+	return service.StartDetached(o.Agentjail, o.Home, o.Log)
 }
 
 // stopDetached stops a daemon that holds the socket lock, if any, and

@@ -1,27 +1,33 @@
 // Package paths names every file and folder agentjail uses. Everything
 // lives under one home ($AGENTJAIL_HOME, default ~/.agentjail) so a test or
 // a second install can point the whole program at a throwaway folder.
+// It imports only the standard library: the hook links it.
 package paths
 
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/agentjail/agentjail/internal/wire"
 )
 
-// Home is $AGENTJAIL_HOME, or ~/.agentjail.
-func Home() string { return wire.Home() }
+// SocketLock is the lock the running daemon holds for socket, so that a
+// second daemon on the same socket refuses to start, and the hook and
+// status can tell a daemon whose socket is gone from none at all.
+func SocketLock(socket string) string { return socket + ".lock" }
 
-// Socket is the daemon's Unix socket ($AGENTJAIL_SOCKET overrides it).
-func Socket() string { return wire.SocketPath() }
+// HookState is the daemon's state file for the hook (see
+// internal/hookstate), in Home.
+func HookState() string { return filepath.Join(Home(), "hook.json") }
 
-// SocketLock is held by the running daemon, so a second one on the same
-// socket can tell and refuse to start.
-func SocketLock(socket string) string { return wire.SocketLockPath(socket) }
+// AutoStartMarker is the file a hook creates when it starts the daemon,
+// so that hooks arriving at the same time do not start more; the daemon
+// removes it once it serves, so the next hook to find none starts one.
+func AutoStartMarker() string { return filepath.Join(Home(), "autostart") }
 
-// FailLog is the hook's record of calls it could not check.
-func FailLog() string { return wire.FailLogPath() }
+// DaemonLog is the detached daemon's log.
+func DaemonLog() string { return filepath.Join(Home(), "agentjail.log") }
+
+// InstalledBin is where install puts one of agentjail's binaries.
+func InstalledBin(name string) string { return filepath.Join(Home(), "bin", name) }
 
 // Config is the user's config.yaml.
 func Config() string { return filepath.Join(Home(), "config.yaml") }
