@@ -22,7 +22,6 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
-	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -362,9 +361,6 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 	}
 	return failure(opts, stdout, stderr, wire.CauseDaemonError, err.Error(), "see `agentjail status`")
 }
-
-// Output is the PreToolUse answer Claude Code reads from stdout.
-type Output = claude.ClaudeOutput
 
 // Render is Claude Code's answer to a decision: what the hook prints and
 // its exit code (the claude adapter of package agent):

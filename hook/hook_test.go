@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -101,7 +102,7 @@ func TestAgainstRealDaemon(t *testing.T) {
 				}
 				return
 			}
-			var out Output
+			var out claude.ClaudeOutput
 			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +150,7 @@ func TestCannotCheck(t *testing.T) {
 		})
 		t.Run(tt.name+"/closed", func(t *testing.T) {
 			stdout, stderr, code, recs := run(t, Options{Client: tt.client, FailClosed: true}, strings.NewReader(tt.stdin))
-			var out Output
+			var out claude.ClaudeOutput
 			if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 2 {
 				t.Fatalf("exit %d stdout %q", code, stdout)
 			}
@@ -222,7 +223,7 @@ func TestOversizedEventIsAskedNotAllowed(t *testing.T) {
 		if closed {
 			want, wantCode = "deny", 2
 		}
-		var out Output
+		var out claude.ClaudeOutput
 		json.Unmarshal([]byte(stdout), &out)
 		if code != wantCode || out.HookSpecificOutput.PermissionDecision != want || !strings.Contains(out.HookSpecificOutput.PermissionDecisionReason, "over the 1.0 MiB limit") {
 			t.Errorf("fail-closed=%v: exit %d stdout %.200s", closed, code, stdout)
@@ -266,7 +267,7 @@ func TestDeepEventIsAskedNotAllowed(t *testing.T) {
 				if closed {
 					want, wantCode, mode = "deny", 2, "closed"
 				}
-				var out Output
+				var out claude.ClaudeOutput
 				if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 					t.Fatalf("exit %d stdout %.200q stderr %.200q: %v", code, stdout, stderr, err)
 				}

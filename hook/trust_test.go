@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/unixsock"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -132,7 +133,7 @@ func TestFakeServerUnderAnotherUIDIsRefused(t *testing.T) {
 				t.Errorf("the fake server's verdict reached the agent: %s", stdout)
 			}
 			if closed {
-				var o Output
+				var o claude.ClaudeOutput
 				if err := json.Unmarshal([]byte(stdout), &o); err != nil || code != ExitBlock || o.HookSpecificOutput.PermissionDecision != "deny" {
 					t.Errorf("exit %d stdout %q, want a deny", code, stdout)
 				}

@@ -14,7 +14,6 @@ func TestHookKnowsTheServiceNames(t *testing.T) {
 	tests := []struct{ name, hook, installed string }{
 		{"systemd unit", service.SystemdUnit, systemd.Name},
 		{"launchd label", service.LaunchdLabel, launchd.Label},
-		{"detached mode", service.ModeDetached, ModeDetached},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
