@@ -17,6 +17,7 @@ import (
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -437,7 +438,7 @@ func (d *Daemon) failedOpenNear(t time.Time) bool {
 	if t.IsZero() {
 		return false
 	}
-	f, err := os.Open(filepath.Join(d.opts.Home, "hook-failures.jsonl"))
+	f, err := os.Open(filepath.Join(d.opts.Home, paths.FailLogName))
 	if err != nil {
 		return false
 	}

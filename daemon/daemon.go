@@ -28,6 +28,7 @@ import (
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/jsonscan"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -171,14 +172,14 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		opts.ConfigDir = opts.Home
 	}
 	if opts.DecisionLog == "" {
-		opts.DecisionLog = filepath.Join(opts.Home, "decisions.jsonl")
+		opts.DecisionLog = filepath.Join(opts.Home, paths.DecisionLogName)
 	}
 	ln, err := listenFor(opts)
 	if err != nil {
 		return nil, err
 	}
 	if !opts.System {
-		if err := os.MkdirAll(filepath.Join(opts.Home, "policies"), 0o700); err != nil {
+		if err := os.MkdirAll(filepath.Join(opts.Home, paths.PoliciesName), 0o700); err != nil {
 			ln.Close()
 			return nil, fmt.Errorf("creating the policies folder: %w", err)
 		}
@@ -212,7 +213,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 	d.watcher = d.newWatcher()
 	// A hook that started this daemon left a marker so others would not
 	// start more; it is up now, so the next hook to find none must start one.
-	os.Remove(filepath.Join(opts.Home, "autostart"))
+	os.Remove(filepath.Join(opts.Home, paths.AutoStartName))
 	d.logLoad()
 	return d, nil
 }

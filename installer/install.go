@@ -82,7 +82,7 @@ func (o Options) binDir() string {
 	if o.System {
 		return paths.System().Libexec
 	}
-	return filepath.Join(o.Home, "bin")
+	return filepath.Join(o.Home, paths.BinName)
 }
 
 // SettingsPath is the Claude Code settings file for the scope. For a
@@ -107,7 +107,7 @@ func (o Options) service() ServiceOptions {
 		Home:      o.Home,
 		UserHome:  o.UserHome,
 		Socket:    o.Socket,
-		Log:       filepath.Join(o.Home, "agentjail.log"),
+		Log:       filepath.Join(o.Home, paths.DaemonLogName),
 		Mode:      o.ServiceMode,
 	}
 }

@@ -39,12 +39,12 @@ func Socket() string {
 	if s := os.Getenv("AGENTJAIL_SOCKET"); s != "" {
 		return filepath.Clean(s)
 	}
-	return filepath.Join(Home(), "agentjail.sock")
+	return filepath.Join(Home(), SocketName)
 }
 
 // FailLog is where the hook records every call it could not have
 // checked (daemon unreachable, too slow, bad input), one JSON line each,
 // so `agentjail status` can count fail-opens even while the daemon is down.
 func FailLog() string {
-	return filepath.Join(Home(), "hook-failures.jsonl")
+	return filepath.Join(Home(), FailLogName)
 }

@@ -11,7 +11,7 @@ import "path/filepath"
 // SystemSocket is the system daemon's socket, in a folder only root can
 // create (systemRunDir is per system: /run/agentjail on Linux,
 // /var/run/agentjail on macOS).
-func SystemSocket() string { return filepath.Join(systemRunDir, "agentjail.sock") }
+func SystemSocket() string { return filepath.Join(systemRunDir, SocketName) }
 
 // IsSystemSocket says whether socket is the system daemon's, which is
 // trusted by other rules than a user's own and started by an
@@ -53,13 +53,16 @@ func System() SystemLayout {
 }
 
 // Policies is the folder of the machine's own Rego, beside the pack.
-func (l SystemLayout) Policies() string { return filepath.Join(l.Config, "policies") }
+func (l SystemLayout) Policies() string { return filepath.Join(l.Config, PoliciesName) }
 
 // ConfigFile is the machine's config.yaml.
-func (l SystemLayout) ConfigFile() string { return filepath.Join(l.Config, "config.yaml") }
+func (l SystemLayout) ConfigFile() string { return filepath.Join(l.Config, ConfigName) }
 
 // DecisionLog is the system daemon's decision log.
-func (l SystemLayout) DecisionLog() string { return filepath.Join(l.Log, "decisions.jsonl") }
+func (l SystemLayout) DecisionLog() string { return filepath.Join(l.Log, DecisionLogName) }
+
+// DaemonLog is the system daemon's own log.
+func (l SystemLayout) DaemonLog() string { return filepath.Join(l.Log, DaemonLogName) }
 
 // Hook is the installed hook binary.
 func (l SystemLayout) Hook() string { return filepath.Join(l.Libexec, "agentjail-hook") }
