@@ -3,7 +3,7 @@
 // hook event, turns it into the canonical view the policies read under
 // input.agentjail, and turns a verdict into that agent's answer (stdout,
 // stderr, exit code). The hook links this package, so it imports only the
-// standard library and internal/wire.
+// standard library, internal/wire and internal/jsonscan.
 //
 // Adding an agent is one new file here with a type that implements
 // Adapter, one entry in adapters, and its installer part.

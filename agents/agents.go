@@ -3,7 +3,8 @@
 // (NAME.go) and its adapter (event.go), which read its hook event into
 // the canonical view and write its answer. The hook links this package,
 // so every folder imports only the standard library, agent and
-// internal/wire (TestHookDependencies).
+// internal packages that import only the standard library
+// (TestHookLinksOnlyStdlibAndWire).
 //
 // Adding an agent is its folder, its line in All and its end-to-end test
 // (e2e/real_NAME_test.go); TestAddingAnAgent checks that nothing else

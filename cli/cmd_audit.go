@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -75,7 +74,7 @@ open. ` + "`agentjail logs --unchecked`" + ` lists the unchecked calls with thei
 // auditRecords are the decisions audit counts: the log file, or in
 // system mode (not root) the caller's own through the daemon.
 func auditRecords(cmd *cobra.Command, since time.Duration) ([]decisionlog.Record, error) {
-	path := filepath.Join(paths.Home(), "decisions.jsonl")
+	path := paths.DecisionLog()
 	if systemMode() {
 		if !isRoot() {
 			recs, err := recentFrom(cmd.Context(), daemonClient(), &wire.RecentQuery{After: time.Now().Add(-since).UTC().Format(time.RFC3339Nano)})

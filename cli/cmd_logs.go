@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -80,7 +79,7 @@ the whole log, every user's, with a UID column.`,
 			}
 			out := cmd.OutOrStdout()
 			p := newLogPrinter(out, asJSON)
-			path := filepath.Join(paths.Home(), "decisions.jsonl")
+			path := paths.DecisionLog()
 			if systemMode() {
 				if !isRoot() {
 					// The log is the service user's: a user reads their

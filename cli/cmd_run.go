@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
@@ -239,7 +238,7 @@ func newTray(log *slog.Logger, notify func() bool) *app.Tray {
 		},
 		Open:        app.OpenPath,
 		PoliciesDir: paths.Policies(),
-		DecisionLog: filepath.Join(paths.Home(), "decisions.jsonl"),
+		DecisionLog: paths.DecisionLog(),
 	})
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -291,21 +292,21 @@ func printNotRunning(out io.Writer, socket string, dialErr error, paint func(str
 	if !errors.As(dialErr, &derr) {
 		// Something answered, or took too long: not "not running".
 		fmt.Fprintf(out, "agentjail: %s (%s)\n", paint(red, "not answering"), safetext.Line(dialErr.Error()))
-		fmt.Fprintf(out, "  see %s; restart the daemon if it stays so\n", wire.DaemonLogPath())
+		fmt.Fprintf(out, "  see %s; restart the daemon if it stays so\n", paths.DaemonLog())
 		return
 	}
-	a := wire.ProbeSocket(socket)
+	a := service.ProbeSocket(socket)
 	what := safetext.Line(a.Describe(socket))
 	switch {
 	case a.Held:
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not reachable"), what)
-		fmt.Fprintf(out, "  it recreates its socket by itself within a second or two; if this stays, see %s and restart it\n", wire.DaemonLogPath())
+		fmt.Fprintf(out, "  it recreates its socket by itself within a second or two; if this stays, see %s and restart it\n", paths.DaemonLog())
 	case a.Cause == wire.CauseNotSocket:
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
-		fmt.Fprintf(out, "  move it away (a daemon refuses to replace it when it starts); then %s\n", wire.StartAdviceFor(clientSocket()))
+		fmt.Fprintf(out, "  move it away (a daemon refuses to replace it when it starts); then %s\n", service.StartAdviceFor(clientSocket()))
 	default:
 		fmt.Fprintf(out, "agentjail: %s: %s\n", paint(red, "not running"), what)
-		fmt.Fprintf(out, "  %s\n", wire.StartAdviceFor(clientSocket()))
+		fmt.Fprintf(out, "  %s\n", service.StartAdviceFor(clientSocket()))
 	}
 }
 
@@ -438,7 +439,7 @@ func readFailOpens(path string, since time.Time) failOpenStats {
 func daemonError(err error) error {
 	var derr *wire.DialError
 	if errors.As(err, &derr) {
-		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, wire.StartAdviceFor(clientSocket()))
+		return exitWith(ExitNotRunning, "the daemon is not running (%v): %s", derr.Err, service.StartAdviceFor(clientSocket()))
 	}
 	return exitWith(ExitError, "%v", err)
 }

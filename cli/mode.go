@@ -29,7 +29,7 @@ var systemMode = func() bool {
 // clientSocket is the socket the client commands ask.
 func clientSocket() string {
 	if systemMode() {
-		return wire.SystemSocketPath()
+		return paths.SystemSocket()
 	}
 	return paths.Socket()
 }

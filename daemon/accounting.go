@@ -18,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -452,7 +453,7 @@ func (d *Daemon) failedOpenNear(t time.Time) bool {
 	if t.IsZero() {
 		return false
 	}
-	f, err := os.Open(filepath.Join(d.opts.Home, "hook-failures.jsonl"))
+	f, err := os.Open(filepath.Join(d.opts.Home, paths.FailLogName))
 	if err != nil {
 		return false
 	}

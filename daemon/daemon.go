@@ -30,6 +30,8 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/jsonscan"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -173,14 +175,14 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		opts.ConfigDir = opts.Home
 	}
 	if opts.DecisionLog == "" {
-		opts.DecisionLog = filepath.Join(opts.Home, "decisions.jsonl")
+		opts.DecisionLog = filepath.Join(opts.Home, paths.DecisionLogName)
 	}
 	ln, err := listenFor(opts)
 	if err != nil {
 		return nil, err
 	}
 	if !opts.System {
-		if err := os.MkdirAll(filepath.Join(opts.Home, "policies"), 0o700); err != nil {
+		if err := os.MkdirAll(filepath.Join(opts.Home, paths.PoliciesName), 0o700); err != nil {
 			ln.Close()
 			return nil, fmt.Errorf("creating the policies folder: %w", err)
 		}
@@ -213,7 +215,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 	d.watcher = policyset.NewWatcher(dec, log)
 	// A hook that started this daemon left a marker so others would not
 	// start more; it is up now, so the next hook to find none must start one.
-	os.Remove(filepath.Join(opts.Home, "autostart"))
+	os.Remove(filepath.Join(opts.Home, paths.AutoStartName))
 	d.logLoad()
 	return d, nil
 }
@@ -512,9 +514,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 	err := json.Unmarshal(body, &req)
 	req.CallerUID = &caller // from the peer credentials, whatever the body said
 	if err != nil {
-		if wire.TooDeep(body) {
+		if jsonscan.TooDeep(body) {
 			// An event nested past what Go decodes, from a client that
-			// sent it anyway: ask, as for one nested past wire.MaxDepth.
+			// sent it anyway: ask, as for one nested past jsonscan.MaxDepth.
 			d.decider.Count(wire.Ask)
 			return &wire.Response{Decision: d.decider.TooDeep()}, nil, nil
 		}

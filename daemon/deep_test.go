@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // The agent writes tool_input, so it chooses how deeply an event nests.
-// An event nested past wire.MaxDepth is asked about, whether it arrives
+// An event nested past jsonscan.MaxDepth is asked about, whether it arrives
 // as a request Go still decodes or one past Go's own decoder limit; a
 // bad-request error instead would make the hook fail open. One nested
 // within the bound is judged as usual.
@@ -26,7 +27,7 @@ func TestDeepEventsAreAsked(t *testing.T) {
 		event   string
 		verdict wire.Verdict
 	}{
-		{"past the bound", false, `{"tool_name":"Bash","tool_input":{"command":` + nest(`"rm -rf ~"`, wire.MaxDepth+1) + `}}`, wire.Ask},
+		{"past the bound", false, `{"tool_name":"Bash","tool_input":{"command":` + nest(`"rm -rf ~"`, jsonscan.MaxDepth+1) + `}}`, wire.Ask},
 		{"arrays past the bound", false, `{"tool_name":"Bash","tool_input":{"command":"ls","x":` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}}`, wire.Ask},
 		{"past Go's decoder limit", true, `{"tool_name":"Bash","tool_input":{"command":` + nest(`"rm -rf ~"`, 20000) + `}}`, wire.Ask},
 		{"within the bound, harmless", false, `{"tool_name":"Bash","tool_input":{"command":"ls","description":` + nest(`"rm -rf ~"`, 200) + `}}`, wire.Allow},

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -48,7 +49,7 @@ func (d *Daemon) watchFailOpens(ctx context.Context) {
 // checkFailOpens reads the failure log if it changed, and records (and
 // notifies) a run of fail-opens within the window before now.
 func (d *Daemon) checkFailOpens(now time.Time) {
-	path := filepath.Join(d.opts.Home, "hook-failures.jsonl")
+	path := filepath.Join(d.opts.Home, paths.FailLogName)
 	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
@@ -110,6 +111,6 @@ func (d *Daemon) fillFailRun(st *wire.Status, now time.Time) {
 	st.Problems = append(st.Problems, wire.Problem{
 		Kind:    "fail_open_run",
 		Message: fmt.Sprintf("%s ran unchecked within %v of each other, the last at %s (%s): something kept agentjail from answering", plural.Of(run.Count, "call"), wire.FailOpenRunWindow, r.last.Local().Format(time.TimeOnly), strings.Join(causes, "; ")),
-		Fix:     fmt.Sprintf("check what the agent ran then (`agentjail logs`, %s) and whether it loads the daemon (many `agentjail try` calls, connections to the socket that send nothing); this clears %v after the last one", filepath.Join(d.opts.Home, "hook-failures.jsonl"), wire.ProblemWindow),
+		Fix:     fmt.Sprintf("check what the agent ran then (`agentjail logs`, %s) and whether it loads the daemon (many `agentjail try` calls, connections to the socket that send nothing); this clears %v after the last one", filepath.Join(d.opts.Home, paths.FailLogName), wire.ProblemWindow),
 	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -76,8 +77,8 @@ func TestUnknownSourceIsRefused(t *testing.T) {
 func TestHookStateFollowsConfig(t *testing.T) {
 	d := daemontest.Start(t, nil)
 	path := filepath.Join(d.Home, "hook.json")
-	read := func() wire.HookState {
-		st, err := wire.ReadHookState(path)
+	read := func() hookstate.State {
+		st, err := hookstate.Read(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/hookstate"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -50,21 +52,21 @@ func (d *Daemon) sawHook(timeout time.Duration, failClosed bool) {
 }
 
 // writeHookState keeps the hook's failure-path file current with the
-// config in force (see wire.HookState). A failure is logged: the hook
+// config in force (see hookstate.State). A failure is logged: the hook
 // then goes by its flags alone.
 func (d *Daemon) writeHookState() {
 	cfg := d.decider.Config()
-	path := filepath.Join(d.opts.Home, "hook.json")
+	path := filepath.Join(d.opts.Home, paths.HookStateName)
 	if _, cfgErr := d.decider.Problems(); cfgErr != "" && cfg.FailMode != "closed" {
 		// A config.yaml that did not load never opens what was closed:
 		// with no good configuration known, the defaults in force say
 		// open, but the file may say closed from one that loaded before.
-		if old, err := wire.ReadHookState(path); err == nil && old.FailMode == "closed" {
+		if old, err := hookstate.Read(path); err == nil && old.FailMode == "closed" {
 			d.log.Warn("config.yaml has an error: the hook's state file keeps fail_mode closed", "path", path)
 			return
 		}
 	}
-	if err := wire.WriteHookState(path, wire.HookState{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
+	if err := hookstate.Write(path, hookstate.State{FailMode: cfg.FailMode, HookTimeout: cfg.HookTimeout.String()}); err != nil {
 		d.log.Warn("cannot write the hook's state file; with the daemon down the hook goes by its own flags", "path", path, "err", err)
 	}
 }
@@ -104,11 +106,11 @@ func (d *Daemon) fillHealth(st *wire.Status) {
 			st.Problems = append(st.Problems, wire.Problem{
 				Kind:    "decision_log",
 				Message: fmt.Sprintf("%s not recorded, the last %s ago: %s", plural.Of(int(st.LogErrors), "decision"), time.Since(at).Round(time.Second), st.LastLogError),
-				Fix:     fmt.Sprintf("check the disk and %s's permissions; this clears %v after the last failure", filepath.Join(d.opts.Home, "decisions.jsonl"), wire.ProblemWindow),
+				Fix:     fmt.Sprintf("check the disk and %s's permissions; this clears %v after the last failure", filepath.Join(d.opts.Home, paths.DecisionLogName), wire.ProblemWindow),
 			})
 		}
 	}
-	if fo := recentFailOpens(filepath.Join(d.opts.Home, "hook-failures.jsonl"), time.Now().Add(-wire.ProblemWindow)); fo.n > 0 {
+	if fo := recentFailOpens(filepath.Join(d.opts.Home, paths.FailLogName), time.Now().Add(-wire.ProblemWindow)); fo.n > 0 {
 		st.Problems = append(st.Problems, failOpenProblem(fo, d.opts.Home))
 	}
 	if p := d.uncheckedProblem(time.Now()); p != nil {
@@ -162,7 +164,7 @@ func hookProblems(cfg config.Config, hook *wire.HookFlags, home string) []wire.P
 	case cfg.FailMode == "closed" && !hook.FailClosed:
 		probs = append(probs, wire.Problem{
 			Kind:    "fail_mode",
-			Message: fmt.Sprintf("config.yaml sets fail_mode: closed; the hook applies it when no daemon answers (through %s), but the agent's settings still let a call run when the hook itself cannot start", filepath.Join(home, "hook.json")),
+			Message: fmt.Sprintf("config.yaml sets fail_mode: closed; the hook applies it when no daemon answers (through %s), but the agent's settings still let a call run when the hook itself cannot start", filepath.Join(home, paths.HookStateName)),
 			Fix:     "run `agentjail install` so the agent's settings block then too",
 		})
 	case cfg.FailMode != "closed" && hook.FailClosed:
@@ -304,7 +306,7 @@ func failOpenProblem(fo failOpens, home string) wire.Problem {
 	}
 	var fixes []string
 	if daemon {
-		fixes = append(fixes, fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped", filepath.Join(home, "agentjail.log")))
+		fixes = append(fixes, fmt.Sprintf("keep the daemon running (`agentjail install` registers it; the installed hook restarts a detached one) and see %s if it stopped", filepath.Join(home, paths.DaemonLogName)))
 	}
 	if agent {
 		fixes = append(fixes, "the agent sent input the hook could not read: check that the hook is wired to a pre-tool event in the agent's settings (`agentjail install` rewrites it)")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentjail/agentjail/daemon/daemontest"
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -53,7 +54,7 @@ func TestBrokenConfigSurvivesARestart(t *testing.T) {
 	if !slices.ContainsFunc(st.Problems, func(p wire.Problem) bool { return p.Kind == "config" && p.Message == st.ConfigInForce }) {
 		t.Errorf("problems %+v", st.Problems)
 	}
-	if hs, err := wire.ReadHookState(filepath.Join(home, "hook.json")); err != nil || hs.FailMode != "closed" {
+	if hs, err := hookstate.Read(filepath.Join(home, "hook.json")); err != nil || hs.FailMode != "closed" {
 		t.Errorf("hook.json %+v %v", hs, err)
 	}
 	// The copy is kept, not replaced by what did not load.
@@ -70,7 +71,7 @@ func TestBrokenConfigSurvivesARestart(t *testing.T) {
 	if st := status(t, sock); st.ConfigInForce != "" || st.ConfigLastGood != "" {
 		t.Errorf("a good config.yaml still reported as not in force: %+v", st)
 	}
-	if hs, _ := wire.ReadHookState(filepath.Join(home, "hook.json")); hs.FailMode != "open" {
+	if hs, _ := hookstate.Read(filepath.Join(home, "hook.json")); hs.FailMode != "open" {
 		t.Errorf("hook.json after a good fail_mode: open: %+v", hs)
 	}
 }
@@ -108,7 +109,7 @@ func TestBrokenConfigWithoutALastGoodOne(t *testing.T) {
 			os.MkdirAll(home, 0o700)
 			os.WriteFile(filepath.Join(home, "config.yaml"), []byte(brokenConfig), 0o600)
 			// Closed by an earlier, good config.
-			wire.WriteHookState(filepath.Join(home, "hook.json"), wire.HookState{FailMode: "closed", HookTimeout: "2s"})
+			hookstate.Write(filepath.Join(home, "hook.json"), hookstate.State{FailMode: "closed", HookTimeout: "2s"})
 			tt.plant(t, home)
 			d := daemontest.StartAt(t, home, filepath.Join(home, "agentjail.sock"))
 			if cfg := d.Decider().Config(); cfg.FailMode != "open" || len(cfg.ProtectedPaths) != 0 {
@@ -118,7 +119,7 @@ func TestBrokenConfigWithoutALastGoodOne(t *testing.T) {
 			if !strings.Contains(st.ConfigInForce, "config.yaml has an error (line 2: unknown key") || !strings.Contains(st.ConfigInForce, tt.want) || !strings.HasSuffix(st.ConfigInForce, "in force: the defaults") || st.ConfigLastGood != "" {
 				t.Errorf("status: %q", st.ConfigInForce)
 			}
-			if hs, err := wire.ReadHookState(filepath.Join(home, "hook.json")); err != nil || hs.FailMode != "closed" {
+			if hs, err := hookstate.Read(filepath.Join(home, "hook.json")); err != nil || hs.FailMode != "closed" {
 				t.Errorf("hook.json reopened by the defaults: %+v %v", hs, err)
 			}
 		})

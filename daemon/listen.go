@@ -350,7 +350,7 @@ func checkOwnFolder(dir string) error {
 // homeFiles are the files in AGENTJAIL_HOME the daemon or hook write to
 // (or, for config.yaml, trust). Those writers open by name, so a symlink
 // planted in place of one would make them write wherever it points.
-var homeFiles = []string{"decisions.jsonl", "agentjail.log", "hook-failures.jsonl", "config.yaml"}
+var homeFiles = []string{paths.DecisionLogName, paths.DaemonLogName, paths.FailLogName, paths.ConfigName}
 
 // checkHomeFiles refuses a home where one of homeFiles is a symlink, not
 // a regular file, or not ours, and narrows one others could write to.

@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/privatefile"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -38,13 +41,13 @@ func startDaemon(opts Options) string {
 			return ""
 		}
 	}
-	if err := wire.CheckTrusted(bin); err != nil {
+	if err := privatefile.Check(bin); err != nil {
 		return "" // never run a binary another user could have put there
 	}
-	if !claimStart(wire.AutoStartMarker()) {
+	if !claimStart(paths.AutoStartMarker()) {
 		return bin // another hook is starting it: just ask again
 	}
-	if wire.StartDetached(bin, wire.Home(), wire.DaemonLogPath()) != nil {
+	if service.StartDetached(bin, paths.Home(), paths.DaemonLog()) != nil {
 		return ""
 	}
 	return bin
@@ -62,7 +65,7 @@ func installedDaemon() string {
 	if err != nil {
 		return ""
 	}
-	binDir := filepath.Dir(wire.InstalledBin("agentjail"))
+	binDir := filepath.Dir(paths.InstalledBin("agentjail"))
 	if real, err := filepath.EvalSymlinks(binDir); err == nil {
 		binDir = real
 	}
@@ -79,7 +82,7 @@ func installedDaemon() string {
 // refuses a second daemon).
 func claimStart(path string) bool {
 	for range 2 {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|wire.NoFollow, 0o600)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|privatefile.NoFollow, 0o600)
 		if err == nil {
 			f.Close()
 			return true

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -30,7 +31,7 @@ func TestHelpRecordsNothing(t *testing.T) {
 			if code != ExitOK || !strings.Contains(out.String(), "Usage: agentjail-hook") || errb.Len() != 0 {
 				t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 			}
-			if _, err := os.Stat(wire.FailLogPath()); !os.IsNotExist(err) {
+			if _, err := os.Stat(paths.FailLog()); !os.IsNotExist(err) {
 				t.Errorf("--help recorded a failure")
 			}
 		})

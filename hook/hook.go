@@ -1,9 +1,9 @@
 // Package hook is agentjail-hook: it reads one agent hook event on stdin,
 // asks the daemon for a verdict over the Unix socket, and answers the agent
 // on stdout, stderr and the exit code. It links only the standard library
-// and internal/wire, never crashes, never exits 1 and never waits past its
-// deadline, because an agent treats a crash, exit 1 or a timeout as
-// "let the tool run".
+// and internal packages that do (wire, paths, unixsock, ...), never
+// crashes, never exits 1 and never waits past its deadline, because an
+// agent treats a crash, exit 1 or a timeout as "let the tool run".
 package hook
 
 import (
@@ -22,7 +22,12 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
-	"github.com/agentjail/agentjail/agents/claude"
+	"github.com/agentjail/agentjail/internal/hookstate"
+	"github.com/agentjail/agentjail/internal/jsonscan"
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/privatefile"
+	"github.com/agentjail/agentjail/internal/service"
+	"github.com/agentjail/agentjail/internal/unixsock"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -46,9 +51,9 @@ type Options struct {
 	FailClosed bool         // deny instead of allow when the call cannot be checked
 	Agent      string       // the agent the hook was installed for (--agent); "" means claude-code; an event unmistakably another agent's is read and answered as that agent's
 	Client     *wire.Client // nil means the default socket
-	FailLog    string       // "" means wire.FailLogPath(); "-" disables recording
+	FailLog    string       // "" means paths.FailLog(); "-" disables recording
 	// State is the daemon's state file for the failure path: "" means
-	// wire.HookStatePath(), "-" none. When it says fail_mode: closed the
+	// paths.HookState(), "-" none. When it says fail_mode: closed the
 	// hook fails closed even without --fail-closed.
 	State string
 	// AutoStart is the agentjail binary to start when no daemon runs at
@@ -175,7 +180,7 @@ func systemOptions(args []string, opts *Options) {
 	if !explicit {
 		opts.FailClosed = true
 	}
-	opts.Client = &wire.Client{Socket: wire.SystemSocketPath()}
+	opts.Client = &wire.Client{Socket: paths.SystemSocket()}
 	opts.State, opts.AutoStart = "-", "-"
 }
 
@@ -204,7 +209,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if len(event) > wire.MaxFrame {
 		return tooLarge(opts, stdout, stderr, len(event))
 	}
-	if startsObject(event) && wire.TooDeep(event) {
+	if startsObject(event) && jsonscan.TooDeep(event) {
 		// The agent writes tool_input, so it chooses the nesting; an
 		// event nested past what can be decoded is not "not an object"
 		// to be failed open, but one too complex to check, like one too
@@ -228,7 +233,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed, HookStartMillis: start.UnixMilli(), HoldMillis: opts.Hold.Milliseconds()}
 	dec, err := client.DecideBrief(ctx, req)
 	started := ""
-	var absent *wire.Absence
+	var absent *service.Absence
 	if notRunning(err) {
 		// Nothing listens. Whether a daemon still runs decides what
 		// helps: one whose socket was taken away recreates it within a
@@ -236,7 +241,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		// so wait for it; with none at all (after a reboot, a logout or
 		// a crash in the detached mode), start the installed one and ask
 		// it, within this call's deadline.
-		a := wire.ProbeSocket(client.SocketPath())
+		a := service.ProbeSocket(client.SocketPath())
 		absent = &a
 		switch {
 		case a.Held:
@@ -298,9 +303,9 @@ func startsObject(b []byte) bool {
 // startAdvice says how the daemon this hook asks starts again.
 func startAdvice(opts Options) string {
 	if opts.Client != nil {
-		return wire.StartAdviceFor(opts.Client.SocketPath())
+		return service.StartAdviceFor(opts.Client.SocketPath())
 	}
-	return wire.StartAdvice()
+	return service.StartAdvice()
 }
 
 // unreachable answers a call the daemon did not answer (err), saying
@@ -309,12 +314,12 @@ func startAdvice(opts Options) string {
 // time, or an error from the daemon. started is the daemon this hook
 // started ("" none); absent is what the socket's files showed when
 // nothing listened (nil if something did).
-func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, size int, err error, started string, absent *wire.Absence) int {
+func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, size int, err error, started string, absent *service.Absence) int {
 	var werr *wire.Error
 	if errors.As(err, &werr) && werr.Code == wire.CodeTooLarge {
 		return tooLarge(opts, stdout, stderr, size)
 	}
-	var untrusted *wire.UntrustedError
+	var untrusted *unixsock.UntrustedError
 	if errors.As(err, &untrusted) {
 		// Whatever answers there could be anyone's: the event is never
 		// sent to it and its verdict never believed.
@@ -329,7 +334,7 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 	if absent != nil && (late || notRunning(err)) {
 		// Nothing listened when this call came: the files say why. Look
 		// again, as waiting may have changed it.
-		now := wire.ProbeSocket(socket)
+		now := service.ProbeSocket(socket)
 		if now.Cause == wire.CauseNoDaemon && absent.Cause != wire.CauseNoDaemon {
 			now = *absent // it went away while this call waited
 		}
@@ -337,10 +342,10 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 		switch {
 		case started != "":
 			return failure(opts, stdout, stderr, wire.CauseStarting, fmt.Sprintf("%s; this hook started %s, which did not answer within %v", what, started, opts.Timeout),
-				fmt.Sprintf("it checks the next call if it is up by then; if it is not, see `agentjail status` and %s", wire.DaemonLogPath()))
+				fmt.Sprintf("it checks the next call if it is up by then; if it is not, see `agentjail status` and %s", paths.DaemonLog()))
 		case now.Held:
 			return failure(opts, stdout, stderr, now.Cause, fmt.Sprintf("%s, and it did not listen again within %v", what, opts.Timeout),
-				fmt.Sprintf("the daemon recreates its socket by itself within a second or two; if calls keep failing, see `agentjail status` and %s, and restart it", wire.DaemonLogPath()))
+				fmt.Sprintf("the daemon recreates its socket by itself within a second or two; if calls keep failing, see `agentjail status` and %s, and restart it", paths.DaemonLog()))
 		case now.Cause == wire.CauseNotSocket:
 			return failure(opts, stdout, stderr, now.Cause, what, "move it away (a daemon refuses to replace it when it starts); then "+startAdvice(opts))
 		}
@@ -354,9 +359,6 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 	}
 	return failure(opts, stdout, stderr, wire.CauseDaemonError, err.Error(), "see `agentjail status`")
 }
-
-// Output is the PreToolUse answer Claude Code reads from stdout.
-type Output = claude.ClaudeOutput
 
 // Render is Claude Code's answer to a decision: what the hook prints and
 // its exit code (the claude adapter of package agent):
@@ -422,9 +424,9 @@ func failClosed(opts Options) (bool, string) {
 		return false, ""
 	}
 	if path == "" {
-		path = wire.HookStatePath()
+		path = paths.HookState()
 	}
-	if st, err := wire.ReadHookState(path); err == nil && st.FailMode == "closed" {
+	if st, err := hookstate.Read(path); err == nil && st.FailMode == "closed" {
 		return true, "config.yaml sets fail_mode: closed"
 	}
 	return false, ""
@@ -441,10 +443,10 @@ func tooLarge(opts Options, stdout, stderr io.Writer, n int) int {
 	return cannotJudge(opts, stdout, stderr, wire.CauseTooLarge, "event too large", reason)
 }
 
-// tooComplex handles an event nested deeper than wire.MaxDepth, for the
+// tooComplex handles an event nested deeper than jsonscan.MaxDepth, for the
 // same reason and in the same way as tooLarge.
 func tooComplex(opts Options, stdout, stderr io.Writer) int {
-	reason := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", wire.MaxDepth)
+	reason := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", jsonscan.MaxDepth)
 	return cannotJudge(opts, stdout, stderr, wire.CauseTooDeep, "event nested too deeply", reason)
 }
 
@@ -477,14 +479,14 @@ func recordFailure(opts Options, mode, cause, what string) {
 		return
 	}
 	if path == "" {
-		path = wire.FailLogPath()
+		path = paths.FailLog()
 	}
 	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Cause: cause, Error: what})
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|wire.NoFollow, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|privatefile.NoFollow, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The daemon never ran here yet; create its private home.
 		os.MkdirAll(filepath.Dir(path), 0o700)
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|wire.NoFollow, 0o600)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|privatefile.NoFollow, 0o600)
 	}
 	if err != nil {
 		return

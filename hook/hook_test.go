@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -100,7 +102,7 @@ func TestAgainstRealDaemon(t *testing.T) {
 				}
 				return
 			}
-			var out Output
+			var out claude.ClaudeOutput
 			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +153,7 @@ func TestCannotCheck(t *testing.T) {
 		})
 		t.Run(tt.name+"/closed", func(t *testing.T) {
 			stdout, stderr, code, recs := run(t, Options{Client: tt.client, FailClosed: true}, strings.NewReader(tt.stdin))
-			var out Output
+			var out claude.ClaudeOutput
 			if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 2 {
 				t.Fatalf("exit %d stdout %q", code, stdout)
 			}
@@ -224,7 +226,7 @@ func TestOversizedEventIsAskedNotAllowed(t *testing.T) {
 		if closed {
 			want, wantCode = "deny", 2
 		}
-		var out Output
+		var out claude.ClaudeOutput
 		json.Unmarshal([]byte(stdout), &out)
 		if code != wantCode || out.HookSpecificOutput.PermissionDecision != want || !strings.Contains(out.HookSpecificOutput.PermissionDecisionReason, "over the 1.0 MiB limit") {
 			t.Errorf("fail-closed=%v: exit %d stdout %.200s", closed, code, stdout)
@@ -249,7 +251,7 @@ func TestDeepEventIsAskedNotAllowed(t *testing.T) {
 		judged      bool // reaches the daemon, which allows it
 	}{
 		{"objects past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", 20000) + `}}`, false},
-		{"objects past the bound, within Go's limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", wire.MaxDepth+10) + `}}`, false},
+		{"objects past the bound, within Go's limit", `{"tool_name":"Bash","tool_input":{"command":` + nest(`{"a":`, `"rm -rf ~"`, "}", jsonscan.MaxDepth+10) + `}}`, false},
 		{"arrays past Go's decoder limit", `{"tool_name":"Bash","tool_input":{"command":"ls","x":` + nest("[", "1", "]", 20000) + `}}`, false},
 		{"deep and never closed", `{"tool_name":"Bash","tool_input":{"command":` + strings.Repeat(`{"a":`, 20000), false},
 		{"nested within the bound", `{"tool_name":"Bash","tool_input":{"command":"ls","description":` + nest(`{"a":`, `"rm -rf ~"`, "}", 200) + `}}`, true},
@@ -268,7 +270,7 @@ func TestDeepEventIsAskedNotAllowed(t *testing.T) {
 				if closed {
 					want, wantCode, mode = "deny", 2, "closed"
 				}
-				var out Output
+				var out claude.ClaudeOutput
 				if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 					t.Fatalf("exit %d stdout %.200q stderr %.200q: %v", code, stdout, stderr, err)
 				}

@@ -3,7 +3,7 @@ package hook
 import (
 	"testing"
 
-	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/paths"
 )
 
 // A system hook asks the system socket whatever the environment says,
@@ -24,7 +24,7 @@ func TestSystemFlag(t *testing.T) {
 	} {
 		opts, _ := parseFlags(tt.args)
 		systemOptions(tt.args, &opts)
-		if !opts.System || opts.FailClosed != tt.failClosed || opts.Client == nil || opts.Client.SocketPath() != wire.SystemSocketPath() || opts.AutoStart != "-" || opts.State != "-" {
+		if !opts.System || opts.FailClosed != tt.failClosed || opts.Client == nil || opts.Client.SocketPath() != paths.SystemSocket() || opts.AutoStart != "-" || opts.State != "-" {
 			t.Errorf("%v: %+v (socket %v)", tt.args, opts, opts.Client)
 		}
 	}

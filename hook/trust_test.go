@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/daemon/daemontest"
+	"github.com/agentjail/agentjail/internal/unixsock"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -131,7 +133,7 @@ func TestFakeServerUnderAnotherUIDIsRefused(t *testing.T) {
 				t.Errorf("the fake server's verdict reached the agent: %s", stdout)
 			}
 			if closed {
-				var o Output
+				var o claude.ClaudeOutput
 				if err := json.Unmarshal([]byte(stdout), &o); err != nil || code != ExitBlock || o.HookSpecificOutput.PermissionDecision != "deny" {
 					t.Errorf("exit %d stdout %q, want a deny", code, stdout)
 				}
@@ -218,8 +220,8 @@ func TestClientWithoutDeadlineChecksToo(t *testing.T) {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o777)
 	_, err := (&wire.Client{Socket: filepath.Join(dir, "s.sock")}).Status(t.Context())
-	var untrusted *wire.UntrustedError
+	var untrusted *unixsock.UntrustedError
 	if !errors.As(err, &untrusted) {
-		t.Errorf("got %v, want an *wire.UntrustedError", err)
+		t.Errorf("got %v, want an *unixsock.UntrustedError", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/service"
 )
 
 // Install without --for wires the agents whose folders are there, names
@@ -252,7 +254,7 @@ func TestAgentEntryProblems(t *testing.T) {
 // no service manager reachable the daemon starts detached, and no unit is
 // claimed.
 func TestDryRunClaimsOnlyWhatInstallWrites(t *testing.T) {
-	for _, mode := range []string{"", ModeDetached} {
+	for _, mode := range []string{"", service.ModeDetached} {
 		t.Run("mode "+mode, func(t *testing.T) {
 			o := agentOptions(t)
 			o.DryRun, o.KeepService, o.ServiceMode = true, false, mode
@@ -261,7 +263,7 @@ func TestDryRunClaimsOnlyWhatInstallWrites(t *testing.T) {
 			}
 			out := o.Out.(*bytes.Buffer).String()
 			_, managed := describeManaged(o.service())
-			managed = managed && mode != ModeDetached
+			managed = managed && mode != service.ModeDetached
 			for _, s := range PlanFor(runtime.GOOS, Options{UserHome: o.UserHome, Home: o.Home}) {
 				if s.Kind == StepService && strings.Contains(out, "would write "+s.Path) != managed {
 					t.Errorf("service manager reachable %v, but:\n%s", managed, out)

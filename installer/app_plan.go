@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/launchd"
 	"github.com/agentjail/agentjail/systemd"
 )
@@ -46,7 +47,7 @@ func PlanFor(goos string, o Options) []Step {
 		steps = append(steps, Step{StepApp, app, "AgentJail.app, " + from})
 	}
 	steps = append(steps, Step{StepSettings, o.SettingsPath(), "Claude Code settings with the agentjail hook"})
-	if o.ServiceMode == ModeDetached {
+	if o.ServiceMode == service.ModeDetached {
 		return steps // started detached: no service file
 	}
 	switch goos {

@@ -12,6 +12,7 @@ import (
 	"howett.net/plist"
 
 	"github.com/agentjail/agentjail/assets"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/launchd"
 )
 
@@ -232,7 +233,7 @@ func TestPlanForDarwinAndLinux(t *testing.T) {
 			{Kind: StepSettings, Path: filepath.Join(root, "u", ".claude", "settings.json")},
 			{Kind: StepService, Path: filepath.Join(root, "u", ".config", "systemd", "user", "agentjail.service")},
 		}, filepath.Join(o.Home, "bin", "agentjail") + " run"},
-		{"darwin detached", "darwin", ModeDetached, []Step{
+		{"darwin detached", "darwin", service.ModeDetached, []Step{
 			{Kind: StepBinary, Path: filepath.Join(o.Home, "bin", "agentjail")},
 			{Kind: StepBinary, Path: filepath.Join(o.Home, "bin", "agentjail-hook")},
 			{Kind: StepApp, Path: app},
@@ -325,7 +326,7 @@ func TestInstallDryRunListsThePlan(t *testing.T) {
 	src := filepath.Join(root, "src")
 	fakeBinaries(t, src, "x")
 	var out bytes.Buffer
-	o := Options{Home: filepath.Join(root, ".agentjail"), UserHome: root, SourceDir: src, Scope: "user", DryRun: true, ServiceMode: ModeDetached, Out: &out, Socket: filepath.Join(root, "s.sock")}
+	o := Options{Home: filepath.Join(root, ".agentjail"), UserHome: root, SourceDir: src, Scope: "user", DryRun: true, ServiceMode: service.ModeDetached, Out: &out, Socket: filepath.Join(root, "s.sock")}
 	if err := Install(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}

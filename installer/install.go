@@ -19,6 +19,7 @@ import (
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/safetext"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -81,7 +82,7 @@ func (o Options) binDir() string {
 	if o.System {
 		return paths.System().Libexec
 	}
-	return filepath.Join(o.Home, "bin")
+	return filepath.Join(o.Home, paths.BinName)
 }
 
 // SettingsPath is the Claude Code settings file for the scope. For a
@@ -106,7 +107,7 @@ func (o Options) service() ServiceOptions {
 		Home:      o.Home,
 		UserHome:  o.UserHome,
 		Socket:    o.Socket,
-		Log:       filepath.Join(o.Home, "agentjail.log"),
+		Log:       filepath.Join(o.Home, paths.DaemonLogName),
 		Mode:      o.ServiceMode,
 	}
 }
@@ -243,7 +244,7 @@ func Install(ctx context.Context, o Options) error {
 		if o.KeepService {
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepApp || s.Kind == StepService })
 		}
-		if _, managed := describeManaged(o.service()); !managed || o.ServiceMode == ModeDetached {
+		if _, managed := describeManaged(o.service()); !managed || o.ServiceMode == service.ModeDetached {
 			// No service manager answers: install starts the daemon
 			// detached and writes no unit, so none is listed.
 			steps = slices.DeleteFunc(steps, func(s Step) bool { return s.Kind == StepService })
@@ -314,7 +315,7 @@ func Install(ctx context.Context, o Options) error {
 		return fmt.Errorf("%w; see %s", err, o.service().Log)
 	}
 	fmt.Fprintf(out, "the daemon runs (%s, pid %d, %s)\n", mode, st.PID, plural.Of(len(st.Sources), "policy file"))
-	if mode == ModeDetached {
+	if mode == service.ModeDetached {
 		fmt.Fprint(out, DetachedNote)
 	}
 	// Policy files that did not load are not guarding: say so now, not

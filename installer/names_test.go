@@ -3,7 +3,7 @@ package installer
 import (
 	"testing"
 
-	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/launchd"
 	"github.com/agentjail/agentjail/systemd"
 )
@@ -12,9 +12,8 @@ import (
 // installer: its copies of the names must be the ones install registers.
 func TestHookKnowsTheServiceNames(t *testing.T) {
 	tests := []struct{ name, hook, installed string }{
-		{"systemd unit", wire.SystemdUnit, systemd.Name},
-		{"launchd label", wire.LaunchdLabel, launchd.Label},
-		{"detached mode", wire.ModeDetached, ModeDetached},
+		{"systemd unit", service.SystemdUnit, systemd.Name},
+		{"launchd label", service.LaunchdLabel, launchd.Label},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
-// Service modes, as `agentjail status` names them.
+// Service modes, as `agentjail status` names them (and
+// service.ModeDetached, the one the hook starts too).
 const (
-	ModeLaunchd  = "launchd"
-	ModeSystemd  = "systemd"
-	ModeDetached = wire.ModeDetached
+	ModeLaunchd = "launchd"
+	ModeSystemd = "systemd"
 )
 
 // ServiceOptions say what to run and where.
@@ -46,13 +47,13 @@ const DetachedNote = `  detached: no service manager (launchd, systemd --user) i
 // it detached where there is none), replacing a running one, and returns
 // the mode it used. DescribeService says what it would do.
 func StartService(ctx context.Context, o ServiceOptions) (string, error) {
-	if o.Mode != ModeDetached {
+	if o.Mode != service.ModeDetached {
 		if mode, ok, err := startManaged(ctx, o); ok {
 			return mode, err
 		}
 	}
 	stopDetached(o)
-	return ModeDetached, startDetached(o)
+	return service.ModeDetached, startDetached(o)
 }
 
 // StopService stops the daemon and unregisters it, in any mode.
@@ -64,7 +65,7 @@ func StopService(ctx context.Context, o ServiceOptions) error {
 
 // DescribeService is what StartService would do, for --dry-run.
 func DescribeService(o ServiceOptions) string {
-	if o.Mode != ModeDetached {
+	if o.Mode != service.ModeDetached {
 		if d, ok := describeManaged(o); ok {
 			return d
 		}
@@ -74,9 +75,9 @@ func DescribeService(o ServiceOptions) string {
 
 // startDetached starts `agentjail run --headless` in its own session,
 // logging to o.Log, and returns without waiting for it. The hook starts
-// it the same way when it finds no daemon (wire.StartDetached).
+// it the same way when it finds no daemon (service.StartDetached).
 func startDetached(o ServiceOptions) error {
-	return wire.StartDetached(o.Agentjail, o.Home, o.Log)
+	return service.StartDetached(o.Agentjail, o.Home, o.Log)
 }
 
 // stopDetached stops a daemon that holds the socket lock, if any, and

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/service"
 	"github.com/agentjail/agentjail/systemd"
 )
 
@@ -52,7 +53,7 @@ func systemUnitPath() string { return filepath.Join(systemUnitDir, systemd.Syste
 
 func describeSystemService(o Options) string {
 	sys := paths.System()
-	if systemdRunning() && o.ServiceMode != ModeDetached {
+	if systemdRunning() && o.ServiceMode != service.ModeDetached {
 		return fmt.Sprintf("write %s, run `systemctl enable --now %s` (as %s), and %s for every user's tray", systemUnitPath(), systemd.SystemName, o.ServiceUser, filepath.Join(systemUserUnitDir, systemd.TrayName))
 	}
 	return fmt.Sprintf("start `%s run --system` detached as %s (no systemd here), logging to %s", sys.Agentjail(), o.ServiceUser, systemLogFile(sys))
@@ -64,8 +65,8 @@ func describeSystemService(o Options) string {
 func startSystemService(ctx context.Context, o Options, uid, gid int) (string, error) {
 	sys := paths.System()
 	stopDetached(ServiceOptions{Socket: sys.Socket})
-	if !systemdRunning() || o.ServiceMode == ModeDetached {
-		return ModeDetached, startDetachedAs(sys, uid, gid)
+	if !systemdRunning() || o.ServiceMode == service.ModeDetached {
+		return service.ModeDetached, startDetachedAs(sys, uid, gid)
 	}
 	unit := systemd.SystemUnit(systemd.SystemOptions{
 		Agentjail: sys.Agentjail(), User: o.ServiceUser,
@@ -121,7 +122,7 @@ func startDetachedAs(sys paths.SystemLayout, uid, gid int) error {
 	}
 	cmd := exec.Command(sys.Agentjail(), "run", "--system")
 	cmd.Dir = "/"
-	cmd.Env = []string{"HOME=" + sys.State, "PATH=/usr/local/bin:/usr/bin:/bin", "AGENTJAIL_MODE=" + ModeDetached}
+	cmd.Env = []string{"HOME=" + sys.State, "PATH=/usr/local/bin:/usr/bin:/bin", "AGENTJAIL_MODE=" + service.ModeDetached}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Setsid:     true,

@@ -94,7 +94,7 @@ func stopDetachedAndWait(socket string) {
 }
 
 // systemLogFile is the detached system daemon's own log.
-func systemLogFile(sys paths.SystemLayout) string { return filepath.Join(sys.Log, "agentjail.log") }
+func systemLogFile(sys paths.SystemLayout) string { return sys.DaemonLog() }
 
 // removeCreated removes what install made, deepest first; a folder only
 // once empty, a file only if it is still a regular file or our link.

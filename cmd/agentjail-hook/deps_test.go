@@ -7,29 +7,35 @@ import (
 )
 
 // The hook starts on every tool call an agent makes; it must stay the
-// standard library, less net and regexp, plus internal/wire and the
-// agent adapters: agent and agents/... (and its own package).
+// standard library, less net and regexp, plus internal packages that
+// themselves import only the standard library and each other (wire,
+// paths, unixsock, ...) and the agent adapters: agent and agents/...
+// (and its own package).
 func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
+	const module = "github.com/agentjail/agentjail/"
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	allowed := map[string]bool{
-		"github.com/agentjail/agentjail/cmd/agentjail-hook": true,
-		"github.com/agentjail/agentjail/hook":               true,
-		"github.com/agentjail/agentjail/agent":              true, // the adapters' kit: stdlib and wire only
-		"github.com/agentjail/agentjail/internal/wire":      true,
+		module + "cmd/agentjail-hook": true,
+		module + "hook":               true,
+		module + "agent":              true, // the adapters' kit: stdlib and internal/ only
 	}
 	forbidden := []string{"open-policy-agent", "spf13/viper", "fyne.io/systray", "gen2brain/beeep"}
 	// Standard packages whose start-up and pages the hook pays for on
 	// every run though it needs none of them: it dials with raw
 	// syscalls, and the Gemini adapter finds URLs by hand.
 	forbiddenStdlib := map[string]bool{"net": true, "net/netip": true, "regexp": true, "regexp/syntax": true}
-	deps := strings.Fields(string(out))
-	if len(deps) < 10 {
+	isStdlib := func(pkg string) bool { return !strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") }
+	isInternal := func(pkg string) bool { return strings.HasPrefix(pkg, module+"internal/") }
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 10 {
 		t.Fatalf("go list printed only %q", out)
 	}
-	for _, dep := range deps {
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		dep, imports := fields[0], fields[1:]
 		for _, f := range forbidden {
 			if strings.Contains(dep, f) {
 				t.Errorf("agentjail-hook links %s", dep)
@@ -38,11 +44,20 @@ func TestHookLinksOnlyStdlibAndWire(t *testing.T) {
 		if forbiddenStdlib[dep] {
 			t.Errorf("agentjail-hook links %s", dep)
 		}
-		first := strings.SplitN(dep, "/", 2)[0]
-		isStdlib := !strings.Contains(first, ".")
-		isAgent := dep == "github.com/agentjail/agentjail/agents" || strings.HasPrefix(dep, "github.com/agentjail/agentjail/agents/")
-		if !isStdlib && !allowed[dep] && !isAgent {
-			t.Errorf("agentjail-hook links %s; only the standard library, internal/wire, agent and the agents' folders are allowed", dep)
+		isAgent := dep == module+"agents" || strings.HasPrefix(dep, module+"agents/")
+		switch {
+		case isStdlib(dep) || allowed[dep] || isAgent:
+		case isInternal(dep):
+			// An internal package may come along only while it is
+			// standard library only: its own imports are the standard
+			// library or other internal packages, each checked here too.
+			for _, imp := range imports {
+				if !isStdlib(imp) && !isInternal(imp) {
+					t.Errorf("agentjail-hook links %s, which imports %s; the hook's internal packages import only the standard library and each other", dep, imp)
+				}
+			}
+		default:
+			t.Errorf("agentjail-hook links %s; only the standard library, standard-library-only internal packages, agent and the agents' folders are allowed", dep)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentjail/agentjail/internal/engine"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -94,12 +95,12 @@ func panicDecision(p any) *wire.Decision {
 	}
 }
 
-// tooDeepDecision answers an event nested past wire.MaxDepth. The agent
+// tooDeepDecision answers an event nested past jsonscan.MaxDepth. The agent
 // writes tool_input, so a bad-request error here (which the hook fails
 // open) would let it slip any call past the guard by nesting it: the
 // user is asked instead, as the hook asks about an event too large.
 func tooDeepDecision(revision string) *wire.Decision {
-	msg := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", wire.MaxDepth)
+	msg := fmt.Sprintf("agentjail cannot check this call: its event nests objects or arrays more than %d levels deep; approve it only if you expected a tool call shaped like this", jsonscan.MaxDepth)
 	return &wire.Decision{
 		Verdict:  wire.Ask,
 		Reason:   msg,

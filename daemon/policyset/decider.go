@@ -146,7 +146,7 @@ func New(ctx context.Context, opts Options) (*Decider, error) {
 		userHome:   opts.UserHome,
 		uid:        opts.UID,
 		socket:     opts.Socket,
-		configPath: filepath.Join(opts.ConfigDir, "config.yaml"),
+		configPath: filepath.Join(opts.ConfigDir, paths.ConfigName),
 
 		keepLastGood: opts.KeepLastGood,
 		reference:    opts.Reference,
@@ -189,7 +189,7 @@ func (d *Decider) Load(ctx context.Context) bool {
 			unused = in.LastGoodErr.Error()
 		}
 	}
-	dirs := append([]string{filepath.Join(d.configDir, "policies")}, cfg.PolicyDirs...)
+	dirs := append([]string{filepath.Join(d.configDir, paths.PoliciesName)}, cfg.PolicyDirs...)
 
 	pack, err := PackSources(d.pack, false)
 	if err != nil {
@@ -260,7 +260,7 @@ func anyList(ss []string) []any {
 // the text it loaded. Every reader of config.yaml goes through it, so
 // the daemon, install and the CLI agree on whether it loads.
 func LoadConfig(home string) (config.Config, []byte, error) {
-	path := filepath.Join(home, "config.yaml")
+	path := filepath.Join(home, paths.ConfigName)
 	cfg, text, err := config.Read(path)
 	if err == nil {
 		err = checkDisabledRules(keyAt(path, text, "disabled_rules"), cfg.DisabledRules)
@@ -461,7 +461,7 @@ func InputEnv(eng *engine.Engine, opts Options, cwd, agent string) input.Env {
 // installed one, the system install's. A command running one of them by
 // another name is judged as the agentjail command.
 func ownPrograms(home string) []string {
-	out := []string{filepath.Join(home, "bin", "agentjail"), filepath.Join(paths.System().Libexec, "agentjail")}
+	out := []string{filepath.Join(home, paths.BinName, "agentjail"), filepath.Join(paths.System().Libexec, "agentjail")}
 	if exe, err := os.Executable(); err == nil {
 		out = append(out, exe)
 	}

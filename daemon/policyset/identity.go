@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agentjail/agentjail/internal/input"
-	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/service"
 )
 
 // identity is what this process is to the policies (input.agentjail.daemon),
@@ -46,7 +46,7 @@ func refreshIdentity() *input.Daemon {
 // daemonCmdlines are the command lines a pattern may be matched against
 // to find this daemon: the real one, and the ones it is started with by
 // the installers (systemd's ExecStart and launchd's ProgramArguments run
-// `PATH run`) and by the hook (wire.DetachedArgs), for its own
+// `PATH run`) and by the hook (service.DetachedArgs), for its own
 // executable and for the bare name.
 func daemonCmdlines(real string) []string {
 	out := []string{}
@@ -68,7 +68,7 @@ func daemonCmdlines(real string) []string {
 	}
 	for _, exe := range exes {
 		add(exe + " run")
-		add(exe + " " + strings.Join(wire.DetachedArgs, " "))
+		add(exe + " " + strings.Join(service.DetachedArgs, " "))
 	}
 	return out
 }

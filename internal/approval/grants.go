@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/privatefile"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -140,7 +141,7 @@ func (s *Store) load() error {
 	if s.opts.GrantsFile == "" {
 		return nil
 	}
-	f, err := os.OpenFile(s.opts.GrantsFile, os.O_RDONLY|wire.NoFollow, 0)
+	f, err := os.OpenFile(s.opts.GrantsFile, os.O_RDONLY|privatefile.NoFollow, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentjail/agentjail/internal/wire"
+	"github.com/agentjail/agentjail/internal/privatefile"
 )
 
 // A typo in config.yaml must not take its protections away at the next
@@ -34,7 +34,7 @@ func SaveLastGood(home string, text []byte) error {
 	if text == nil {
 		text = []byte{}
 	}
-	return wire.WritePrivate(LastGoodPath(home), text)
+	return privatefile.Write(LastGoodPath(home), text)
 }
 
 // InForce is the configuration in force and where it came from.
@@ -53,11 +53,11 @@ type InForce struct {
 }
 
 // ReadLastGood reads the copy SaveLastGood keeps in home, trusting it
-// only when it is agentjail's own regular file (see wire.ReadTrusted). A
+// only when it is agentjail's own regular file (see privatefile.Read). A
 // missing copy is fs.ErrNotExist.
 func ReadLastGood(home string) (Config, time.Time, error) {
 	path := LastGoodPath(home)
-	text, fi, err := wire.ReadTrusted(path, maxConfig)
+	text, fi, err := privatefile.Read(path, maxConfig)
 	if err != nil {
 		return Default(), time.Time{}, err
 	}

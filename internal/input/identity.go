@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/realpath"
 	"github.com/agentjail/agentjail/internal/shell"
 )
@@ -296,9 +297,9 @@ func ProtectedPlaces(home, agentjailHome, socket string, agentPlaces, credential
 	}
 	if agentjailHome != "" {
 		add(agentjailHome)
-		add(filepath.Join(agentjailHome, "config.yaml"))
-		add(filepath.Join(agentjailHome, "policies"))
-		add(filepath.Join(agentjailHome, "bin"))
+		add(filepath.Join(agentjailHome, paths.ConfigName))
+		add(filepath.Join(agentjailHome, paths.PoliciesName))
+		add(filepath.Join(agentjailHome, paths.BinName))
 	}
 	add(socket)
 	for _, p := range agentPlaces {

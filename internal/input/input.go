@@ -19,9 +19,9 @@ import (
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/realpath"
 	"github.com/agentjail/agentjail/internal/shell"
-	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/internal/written"
 )
 
@@ -230,10 +230,10 @@ type Search struct {
 var ErrNotObject = errors.New("the event is not a JSON object")
 
 // ErrTooDeep is returned for an event that nests objects or arrays more
-// than wire.MaxDepth levels: the agent chose that shape, so the caller
+// than jsonscan.MaxDepth levels: the agent chose that shape, so the caller
 // asks rather than refusing it as a bad request (which the hook would
 // fail open).
-var ErrTooDeep = fmt.Errorf("the event nests objects or arrays more than %d levels deep, too deep to check", wire.MaxDepth)
+var ErrTooDeep = fmt.Errorf("the event nests objects or arrays more than %d levels deep, too deep to check", jsonscan.MaxDepth)
 
 // Build decodes event and returns the policy input and its derived part.
 func Build(event []byte, env Env) (map[string]any, *Derived, error) {
@@ -249,7 +249,7 @@ func Build(event []byte, env Env) (map[string]any, *Derived, error) {
 // Decode decodes event, a JSON object, keeping numbers exact. The policy
 // input is what it returns with the derived facts under Key (see Build).
 func Decode(event []byte) (map[string]any, error) {
-	if wire.TooDeep(event) {
+	if jsonscan.TooDeep(event) {
 		return nil, ErrTooDeep
 	}
 	var in map[string]any

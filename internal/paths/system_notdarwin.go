@@ -5,4 +5,5 @@ package paths
 const (
 	systemServiceUser = "agentjail"
 	systemLibexec     = "/usr/local/libexec/agentjail"
+	systemRunDir      = "/run/agentjail" // systemd's RuntimeDirectory under /run
 )

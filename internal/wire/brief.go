@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/agentjail/agentjail/internal/jsonscan"
 )
 
 // decodeBrief reads an answer to a decide request as DecideBrief returns
@@ -16,7 +18,7 @@ func decodeBrief(body []byte) (*Decision, error) {
 		return nil, fmt.Errorf("the agentjail daemon answered garbage: %w", json.Unmarshal(body, &v))
 	}
 	var errValue, decValue []byte
-	isObject := ObjectMembers(body, func(key string, value []byte) {
+	isObject := jsonscan.ObjectMembers(body, func(key string, value []byte) {
 		switch key {
 		case "error":
 			errValue = value
@@ -30,7 +32,7 @@ func decodeBrief(body []byte) (*Decision, error) {
 	if !isNull(errValue) {
 		var e Error
 		fine := true
-		ok := ObjectMembers(errValue, func(key string, value []byte) {
+		ok := jsonscan.ObjectMembers(errValue, func(key string, value []byte) {
 			var f bool
 			switch key {
 			case "code":
@@ -52,7 +54,7 @@ func decodeBrief(body []byte) (*Decision, error) {
 	}
 	var d Decision
 	bad := ""
-	ok := ObjectMembers(decValue, func(key string, value []byte) {
+	ok := jsonscan.ObjectMembers(decValue, func(key string, value []byte) {
 		var fine bool
 		switch key {
 		case "verdict":
@@ -91,7 +93,7 @@ func stringField(value []byte) (string, bool) {
 	if isNull(value) {
 		return "", true
 	}
-	return UnquoteString(value)
+	return jsonscan.UnquoteString(value)
 }
 
 // boolField is a boolean member's value; null is false.

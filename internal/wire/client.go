@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/jsonscan"
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/unixsock"
 )
 
-// Client talks to the daemon. Its zero value dials SocketPath().
+// Client talks to the daemon. Its zero value dials paths.Socket().
 type Client struct {
-	// Socket overrides SocketPath().
+	// Socket overrides paths.Socket().
 	Socket string
 	// Dial is the test seam; nil means a Unix-socket dial.
 	Dial func(ctx context.Context, socket string) (Conn, error)
@@ -41,7 +45,7 @@ func (c *Client) SocketPath() string {
 	if c.Socket != "" {
 		return c.Socket
 	}
-	return SocketPath()
+	return paths.Socket()
 }
 
 // Do sends one request and waits for its response, within ctx's deadline.
@@ -101,13 +105,15 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) (
 		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
 	}
 	sock := c.SocketPath()
-	dialFn := dial // bounds the connection by ctx's deadline itself
+	var conn Conn
+	var err error
 	if c.Dial != nil {
-		dialFn = c.Dial
+		conn, err = c.Dial(ctx, sock)
+	} else {
+		conn, err = unixsock.Dial(ctx, sock) // bounds the connection by ctx's deadline itself
 	}
-	conn, err := dialFn(ctx, sock)
 	if err != nil {
-		var untrusted *UntrustedError
+		var untrusted *unixsock.UntrustedError
 		if errors.As(err, &untrusted) {
 			return nil, untrusted // a server is there, just not ours
 		}
@@ -175,7 +181,7 @@ func (e *HoldError) Unwrap() error { return e.Err }
 // heldIn reads a Held frame's body: {"held":{"id":...,"wait_ms":...}}.
 func heldIn(body []byte) (Held, bool) {
 	var value []byte
-	if !ObjectMembers(body, func(key string, v []byte) {
+	if !jsonscan.ObjectMembers(body, func(key string, v []byte) {
 		if key == "held" {
 			value = v
 		}

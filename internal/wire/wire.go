@@ -1,7 +1,9 @@
 // Package wire is the protocol between agentjail-hook and the agentjail
 // daemon: request and response types, their framing on the Unix socket,
-// where the socket lives, and a small client. It imports only the standard
-// library because the hook links it and must stay tiny and fast to start.
+// a small client, and why a call could not be checked. It imports only
+// the standard library (and packages that do: paths, jsonscan and
+// unixsock) because the hook links it and must stay tiny and fast to
+// start.
 package wire
 
 import (

@@ -1,4 +1,4 @@
-package wire
+package jsonscan
 
 // MaxDepth is how deeply an event may nest objects and arrays. The
 // agent writes tool_input, so it controls the nesting: past Go's own

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package wire
+package service
 
 // lockHeld cannot tell here: no daemon is taken to hold the lock.
 func lockHeld(string) (bool, int) { return false, 0 }

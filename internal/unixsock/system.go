@@ -1,28 +1,12 @@
-package wire
+package unixsock
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/agentjail/agentjail/internal/privatefile"
 )
-
-// System mode (`sudo agentjail install --system`) serves every local user
-// from one daemon that runs as its own service user. The hook installed
-// there is told so by its command line (--system), never by anything in
-// its environment, which the agent writes: it dials SystemSocketPath and
-// nothing else.
-
-// SystemSocketPath is the system daemon's socket, in a folder only root
-// can create (systemRunDir is per system: /run/agentjail on Linux,
-// /var/run/agentjail on macOS).
-func SystemSocketPath() string { return filepath.Join(systemRunDir, "agentjail.sock") }
-
-// SystemRunDir is the folder of the system daemon's socket.
-func SystemRunDir() string { return systemRunDir }
-
-// isSystemSocket says whether socket is the system daemon's, which is
-// trusted by other rules than a user's own (see checkSystemFolder).
-func isSystemSocket(socket string) bool { return filepath.Clean(socket) == SystemSocketPath() }
 
 // checkSystemFolder trusts the system socket's folder when nobody but its
 // owner can write to it and that owner is not the caller (unless the
@@ -35,7 +19,7 @@ func checkSystemFolder(socket string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	uid, ok := ownerOf(fi)
+	uid, ok := privatefile.Owner(fi)
 	if !ok {
 		return -1, &UntrustedError{Socket: socket, Reason: "sits in a folder whose owner cannot be read on this system"}
 	}

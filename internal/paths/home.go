@@ -1,14 +1,10 @@
-package wire
+package paths
 
 import (
 	"os"
 	"path/filepath"
 	"strconv"
 )
-
-// The hook links nothing but the standard library and this package, so
-// the few locations it shares with the daemon are defined here;
-// internal/paths re-exports them beside every other path.
 
 // Home is $AGENTJAIL_HOME, or ~/.agentjail.
 func Home() string {
@@ -37,17 +33,18 @@ func fallbackHome() string {
 	return filepath.Join(os.TempDir(), "agentjail-"+strconv.Itoa(os.Getuid()))
 }
 
-// SocketPath is $AGENTJAIL_SOCKET, or agentjail.sock in Home.
-func SocketPath() string {
+// Socket is the daemon's Unix socket: $AGENTJAIL_SOCKET, or
+// agentjail.sock in Home.
+func Socket() string {
 	if s := os.Getenv("AGENTJAIL_SOCKET"); s != "" {
 		return filepath.Clean(s)
 	}
-	return filepath.Join(Home(), "agentjail.sock")
+	return filepath.Join(Home(), SocketName)
 }
 
-// FailLogPath is where the hook records every call it could not have
+// FailLog is where the hook records every call it could not have
 // checked (daemon unreachable, too slow, bad input), one JSON line each,
 // so `agentjail status` can count fail-opens even while the daemon is down.
-func FailLogPath() string {
-	return filepath.Join(Home(), "hook-failures.jsonl")
+func FailLog() string {
+	return filepath.Join(Home(), FailLogName)
 }

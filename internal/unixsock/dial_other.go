@@ -1,15 +1,15 @@
 //go:build !unix
 
-package wire
+package unixsock
 
 import (
 	"context"
 	"net"
 )
 
-// dial uses the netpoller where there is no Unix socket API, bounded by
+// Dial uses the netpoller where there is no Unix socket API, bounded by
 // ctx's deadline; there are no peer credentials to check.
-func dial(ctx context.Context, socket string) (Conn, error) {
+func Dial(ctx context.Context, socket string) (Conn, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", socket)
 	if err != nil {

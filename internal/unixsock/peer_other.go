@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package wire
+package unixsock
 
 import "errors"
 

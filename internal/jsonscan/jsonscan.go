@@ -1,18 +1,17 @@
-package wire
+// Package jsonscan is a small reader for the few JSON fields the hook
+// looks at in the daemon's answer (the verdict, or a hold), and a bound
+// on how deeply an event nests. It walks the bytes without reflection:
+// in a process that reads one answer, encoding/json's Unmarshal would
+// first build decoders for every type involved and grow the stack for
+// its recursion, which costs the hook more than the reading itself. Callers pass JSON that json.Valid
+// accepts; on anything else the reader answers false rather than guess,
+// and it never reads out of bounds. It imports only the standard library.
+package jsonscan
 
 import (
 	"unicode/utf16"
 	"unicode/utf8"
 )
-
-// A small reader for the few JSON fields the hook looks at in the
-// daemon's answer: the verdict, or a hold. It walks the bytes without
-// reflection: in a process that reads one answer, encoding/json's
-// Unmarshal would first build decoders for every type involved and grow
-// the stack for its recursion, which costs the hook more than the
-// reading itself. Callers pass JSON that json.Valid accepts; on
-// anything else the reader answers false rather than guess, and it never
-// reads out of bounds.
 
 // ObjectMembers calls fn with the key and the raw value of each member
 // of the JSON object b, in order, so that a repeated key's last value

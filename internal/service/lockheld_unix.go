@@ -1,18 +1,20 @@
 //go:build unix
 
-package wire
+package service
 
 import (
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/agentjail/agentjail/internal/privatefile"
 )
 
 // lockHeld reports whether a process holds the daemon's lock at path,
 // and the pid the daemon wrote into it. It never creates the file.
 func lockHeld(path string) (bool, int) {
-	f, err := os.OpenFile(path, os.O_RDONLY|NoFollow|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|privatefile.NoFollow|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return false, 0
 	}

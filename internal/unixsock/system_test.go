@@ -1,10 +1,12 @@
-package wire
+package unixsock
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentjail/agentjail/internal/paths"
 )
 
 // The system socket's folder is trusted only when nobody but its owner
@@ -31,7 +33,7 @@ func TestSystemFolderTrust(t *testing.T) {
 			t.Errorf("mode %v: %v, want untrusted", mode, err)
 		}
 	}
-	if !isSystemSocket(SystemSocketPath()) || !isSystemSocket(SystemSocketPath()+"/") || isSystemSocket(sock) {
-		t.Error("isSystemSocket does not know the system socket")
+	if !paths.IsSystemSocket(paths.SystemSocket()) || !paths.IsSystemSocket(paths.SystemSocket()+"/") || paths.IsSystemSocket(sock) {
+		t.Error("IsSystemSocket does not know the system socket")
 	}
 }

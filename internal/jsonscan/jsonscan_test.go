@@ -1,4 +1,4 @@
-package wire
+package jsonscan
 
 import (
 	"encoding/json"

@@ -1,13 +1,15 @@
 //go:build unix
 
-package wire
+package privatefile
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-func ownerOf(fi fs.FileInfo) (int, bool) {
+// Owner is the uid that owns the file fi describes; false where the
+// system does not say.
+func Owner(fi fs.FileInfo) (int, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return 0, false

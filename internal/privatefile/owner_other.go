@@ -1,10 +1,11 @@
 //go:build !unix
 
-package wire
+package privatefile
 
 import "io/fs"
 
-func ownerOf(fs.FileInfo) (int, bool) { return 0, false }
+// Owner cannot tell here.
+func Owner(fs.FileInfo) (int, bool) { return 0, false }
 
 // NoFollow is not available here.
 const NoFollow = 0

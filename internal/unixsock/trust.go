@@ -1,9 +1,11 @@
-package wire
+package unixsock
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/agentjail/agentjail/internal/privatefile"
 )
 
 // UntrustedError says the server on the socket, or the folder it sits in,
@@ -27,7 +29,7 @@ func checkFolder(socket string) error {
 	if err != nil {
 		return err
 	}
-	uid, ok := ownerOf(fi)
+	uid, ok := privatefile.Owner(fi)
 	if !ok {
 		return nil // no owner to check on this system
 	}

@@ -1,55 +1,24 @@
-package wire
+// Package privatefile reads and writes the files agentjail keeps in its
+// home as only their owner may: a file is trusted only when it is a
+// regular file of the user's own that others cannot write, in a folder of
+// the user's own that others cannot write, and it is replaced atomically
+// by a private file. It imports only the standard library: the hook
+// links it.
+package privatefile
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 )
 
-// HookState is what the daemon keeps current in HookStatePath for the
-// hook's failure path: config.yaml's fail_mode and hook_timeout as last
-// loaded. The hook reads it only when no daemon answers, so the checked
-// path reads no file; and it can only make the hook stricter (fail-closed
-// wins over the --fail-closed flag's absence, never the other way), so a
-// stale, missing or forged file can at worst block calls, never let one
-// through unchecked.
-type HookState struct {
-	FailMode    string `json:"fail_mode"`    // "open" or "closed"
-	HookTimeout string `json:"hook_timeout"` // a Go duration, for status and people
-	Written     string `json:"written"`      // RFC 3339
-}
-
-// maxHookState bounds what the hook reads from the state file.
-const maxHookState = 4 << 10
-
-// HookStatePath is the daemon's state file for the hook, in Home.
-func HookStatePath() string { return filepath.Join(Home(), "hook.json") }
-
-// ReadHookState reads the state file at path. It trusts the file only
-// as ReadTrusted does (the rules the hook applies to the socket's
-// folder); any other file is an error and means the hook's own flags
-// decide.
-func ReadHookState(path string) (HookState, error) {
-	var st HookState
-	b, _, err := ReadTrusted(path, maxHookState)
-	if err != nil {
-		return st, err
-	}
-	if err := json.Unmarshal(b, &st); err != nil {
-		return HookState{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return st, nil
-}
-
-// ReadTrusted reads a file agentjail keeps in its home, up to limit
+// Read reads a file agentjail keeps in its home, up to limit
 // bytes, trusting it only when it is a regular file of ours (never a
 // symlink or a FIFO) that others cannot write, in a folder of ours that
 // others cannot write. Any other file is an error, and so is one over
 // limit. It returns the file's details too (its time of change).
-func ReadTrusted(path string, limit int64) ([]byte, os.FileInfo, error) {
+func Read(path string, limit int64) ([]byte, os.FileInfo, error) {
 	if err := checkOwnDir(filepath.Dir(path)); err != nil {
 		return nil, nil, err
 	}
@@ -65,7 +34,7 @@ func ReadTrusted(path string, limit int64) ([]byte, os.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+	if uid, ok := Owner(fi); ok && uid != os.Getuid() {
 		return nil, nil, fmt.Errorf("%s belongs to uid %d, not you", path, uid)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
@@ -87,7 +56,7 @@ func checkOwnDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+	if uid, ok := Owner(fi); ok && uid != os.Getuid() {
 		return fmt.Errorf("%s belongs to uid %d, not you", dir, uid)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
@@ -96,24 +65,10 @@ func checkOwnDir(dir string) error {
 	return nil
 }
 
-// WriteHookState replaces the state file at path atomically (a private
-// temp file beside it, renamed over it), mode 0600. The rename replaces
-// whatever was at path, a planted symlink included, never its target.
-func WriteHookState(path string, st HookState) error {
-	if st.Written == "" {
-		st.Written = time.Now().UTC().Format(time.RFC3339)
-	}
-	b, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	return WritePrivate(path, append(b, '\n'))
-}
-
-// WritePrivate replaces the file at path atomically with b: a private
+// Write replaces the file at path atomically with b: a private
 // temp file beside it (mode 0600), renamed over it. The rename replaces
 // whatever was at path, a planted symlink included, never its target.
-func WritePrivate(path string, b []byte) error {
+func Write(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*") // 0600
 	if err != nil {
 		return err
@@ -129,10 +84,10 @@ func WritePrivate(path string, b []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// CheckTrusted says why the file at path must not be trusted, or nil: it
+// Check says why the file at path must not be trusted, or nil: it
 // must be a regular file (not a symlink) of ours that others cannot
 // write, in a folder of ours that others cannot write.
-func CheckTrusted(path string) error {
+func Check(path string) error {
 	if err := checkOwnDir(filepath.Dir(path)); err != nil {
 		return err
 	}
@@ -143,7 +98,7 @@ func CheckTrusted(path string) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%v)", path, fi.Mode().Type())
 	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Getuid() {
+	if uid, ok := Owner(fi); ok && uid != os.Getuid() {
 		return fmt.Errorf("%s belongs to uid %d, not you", path, uid)
 	}
 	if fi.Mode().Perm()&0o022 != 0 {

@@ -1,6 +1,6 @@
 //go:build darwin
 
-package wire
+package unixsock
 
 import (
 	"syscall"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package wire
+package unixsock
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/paths"
 )
 
-// dial connects to the daemon's socket with a plain blocking socket
+// Dial connects to the daemon's socket with a plain blocking socket
 // whose reads and writes are bounded by SO_RCVTIMEO/SO_SNDTIMEO set to
-// ctx's deadline (none without one; the client then ends the connection
+// ctx's deadline (none without one; the caller then ends the connection
 // if ctx is cancelled). The hook makes exactly one call per process;
 // with a blocking descriptor the kernel wakes the one waiting thread
 // directly instead of going through Go's netpoller and scheduler, which
@@ -23,8 +25,8 @@ import (
 //
 // Before it sends anything it checks that the server is the user's own
 // (see checkFolder and checkPeer): one stat and one getsockopt.
-func dial(ctx context.Context, socket string) (Conn, error) {
-	system := isSystemSocket(socket)
+func Dial(ctx context.Context, socket string) (Conn, error) {
+	system := paths.IsSystemSocket(socket)
 	owner := -1
 	var err error
 	if system {

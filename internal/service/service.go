@@ -1,17 +1,24 @@
-package wire
+// Package service is what agentjail knows of its daemon as a service
+// outside a terminal: the service names install registers, how the
+// detached daemon is started, why nothing answers on a socket, and what
+// starts the daemon again. It imports only the standard library and
+// packages that do, because the hook links it.
+package service
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/agentjail/agentjail/internal/paths"
 )
 
 // The detached daemon, as both `agentjail install` (where no service
 // manager is reachable) and the hook (when it finds no daemon at all)
 // start it: `agentjail run --headless` in a session of its own, with
 // AGENTJAIL_MODE=detached so status names the mode, logging to
-// DaemonLogPath.
+// paths.DaemonLog.
 var DetachedArgs = []string{"run", "--headless"}
 
 // ModeDetached is AGENTJAIL_MODE's value for a detached daemon.
@@ -25,31 +32,20 @@ const (
 	LaunchdLabel = "dev.agentjail.agent"
 )
 
-// AutoStartMarker is the file a hook creates when it starts the daemon,
-// so that hooks arriving at the same time do not start more; the daemon
-// removes it once it serves, so the next hook to find none starts one.
-func AutoStartMarker() string { return filepath.Join(Home(), "autostart") }
-
-// DaemonLogPath is the detached daemon's log.
-func DaemonLogPath() string { return filepath.Join(Home(), "agentjail.log") }
-
-// InstalledBin is where install puts one of agentjail's binaries.
-func InstalledBin(name string) string { return filepath.Join(Home(), "bin", name) }
-
 // StartAdvice says what starts the daemon again on this machine: the
 // service manager install registered it with, install itself for a
 // detached daemon, or, where agentjail was never installed, that it is
 // not installed. `agentjail run` alone is never the advice: it is a
 // foreground process that dies with its terminal.
-func StartAdvice() string { return StartAdviceFor(SocketPath()) }
+func StartAdvice() string { return StartAdviceFor(paths.Socket()) }
 
 // StartAdviceFor is StartAdvice for the daemon on socket: the system
 // daemon's is the administrator's to start (systemStartAdvice).
 func StartAdviceFor(socket string) string {
-	if isSystemSocket(socket) {
+	if paths.IsSystemSocket(socket) {
 		return systemStartAdvice
 	}
-	bin := InstalledBin("agentjail")
+	bin := paths.InstalledBin("agentjail")
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Sprintf("agentjail is not installed here (no %s): install it with `agentjail install` (from a checkout: `make install`); `agentjail run` in a terminal guards only while that terminal lives", bin)
 	}

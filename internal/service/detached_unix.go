@@ -1,12 +1,14 @@
 //go:build unix
 
-package wire
+package service
 
 import (
 	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/agentjail/agentjail/internal/privatefile"
 )
 
 // StartDetached starts the daemon binary agentjail as a detached daemon
@@ -16,7 +18,7 @@ import (
 // other descriptor inherited (Go opens every file close-on-exec). It
 // returns once the process has started.
 func StartDetached(agentjail, home, log string) error {
-	out, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE|NoFollow, 0o600)
+	out, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE|privatefile.NoFollow, 0o600)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package wire
+package service
 
 import "errors"
 

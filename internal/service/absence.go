@@ -1,4 +1,4 @@
-package wire
+package service
 
 import (
 	"errors"
@@ -6,19 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-)
 
-// SocketLockPath is the lock the running daemon holds for socket, so
-// that a second daemon on the same socket refuses to start, and the hook
-// and status can tell a daemon whose socket is gone from none at all.
-func SocketLockPath(socket string) string { return socket + ".lock" }
+	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
+)
 
 // Absence is why nothing answers on a socket, as far as its folder, the
 // socket file and the daemon's lock show. The hook reads it when it
 // cannot connect, to say what happened and to choose between waiting
 // for a running daemon to recreate its socket and starting one.
 type Absence struct {
-	// Cause is one of the Cause constants: CauseNoDaemon,
+	// Cause is one of wire's Cause constants: CauseNoDaemon,
 	// CauseSocketGone, CauseSocketFolderGone, CauseNotSocket or
 	// CauseNotListening.
 	Cause string
@@ -33,23 +31,23 @@ type Absence struct {
 // daemon starting at that instant retries its own lock briefly).
 func ProbeSocket(socket string) Absence {
 	var a Absence
-	a.Held, a.PID = lockHeld(SocketLockPath(socket))
+	a.Held, a.PID = lockHeld(paths.SocketLock(socket))
 	if _, err := os.Stat(filepath.Dir(socket)); errors.Is(err, fs.ErrNotExist) {
-		a.Cause = CauseSocketFolderGone
+		a.Cause = wire.CauseSocketFolderGone
 		return a
 	}
 	fi, err := os.Lstat(socket)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && a.Held:
-		a.Cause = CauseSocketGone
+		a.Cause = wire.CauseSocketGone
 	case err != nil:
-		a.Cause = CauseNoDaemon
+		a.Cause = wire.CauseNoDaemon
 	case fi.Mode().Type() != fs.ModeSocket:
-		a.Cause = CauseNotSocket
+		a.Cause = wire.CauseNotSocket
 	case a.Held:
-		a.Cause = CauseNotListening
+		a.Cause = wire.CauseNotListening
 	default:
-		a.Cause = CauseNoDaemon // a socket left by a daemon that crashed
+		a.Cause = wire.CauseNoDaemon // a socket left by a daemon that crashed
 	}
 	return a
 }
@@ -61,16 +59,16 @@ func (a Absence) Describe(socket string) string {
 		daemon = fmt.Sprintf("the agentjail daemon (pid %d)", a.PID)
 	}
 	switch a.Cause {
-	case CauseSocketGone:
+	case wire.CauseSocketGone:
 		return fmt.Sprintf("%s runs but its socket %s is gone (something removed it)", daemon, socket)
-	case CauseSocketFolderGone:
+	case wire.CauseSocketFolderGone:
 		if a.Held {
 			return fmt.Sprintf("the socket's folder %s is gone (something removed it) while %s runs", filepath.Dir(socket), daemon)
 		}
 		return fmt.Sprintf("the socket's folder %s is gone (something removed it, or no agentjail daemon ever ran here)", filepath.Dir(socket))
-	case CauseNotSocket:
+	case wire.CauseNotSocket:
 		return fmt.Sprintf("%s is not a socket (something replaced it)", socket)
-	case CauseNotListening:
+	case wire.CauseNotListening:
 		return fmt.Sprintf("%s runs but does not listen on %s (it is starting or stopping, or its socket was replaced)", daemon, socket)
 	}
 	return fmt.Sprintf("no agentjail daemon is running (nothing listens on %s)", socket)
