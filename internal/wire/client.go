@@ -82,10 +82,10 @@ func (c *Client) Decide(ctx context.Context, req *Request) (*Decision, error) {
 // only what an agent is told (Verdict, Explicit and Reason), read with
 // ObjectMembers rather than json.Unmarshal, which would first build
 // decoders for every type a Response can hold, Status and all, in a
-// process that lives for one call. req.Event must be JSON that
-// json.Valid accepts: the hook has checked it, and a large event is not
-// scanned twice (an invalid one would reach the daemon, which refuses
-// it).
+// process that lives for one call. req.Event must be one valid JSON
+// object of at most MaxFrame bytes: the hook has checked both, and
+// neither is checked again here (an invalid event would reach the
+// daemon, which refuses it).
 func (c *Client) DecideBrief(ctx context.Context, req *Request) (*Decision, error) {
 	req.Op = OpDecide
 	body, err := c.roundTrip(ctx, req, true)
@@ -96,12 +96,12 @@ func (c *Client) DecideBrief(ctx context.Context, req *Request) (*Decision, erro
 }
 
 // roundTrip sends one request on a connection of its own and returns
-// the body of the answer; eventValid says the caller has checked the
-// event with json.Valid.
-func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) ([]byte, error) {
+// the body of the answer; eventChecked says the caller has checked that
+// the event is valid JSON of at most MaxFrame bytes.
+func (c *Client) roundTrip(ctx context.Context, req *Request, eventChecked bool) ([]byte, error) {
 	// Check the size before dialing: an oversized event is the caller's
 	// problem, not the daemon's, and deserves its own typed error.
-	if len(req.Event) > MaxFrame {
+	if !eventChecked && len(req.Event) > MaxFrame {
 		return nil, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("event is %s, over the %s limit", Size(len(req.Event)), Size(MaxFrame))}
 	}
 	sock := c.SocketPath()
@@ -130,7 +130,7 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventValid bool) (
 		defer stop()
 	}
 
-	frame, err := requestFrame(req, eventValid)
+	frame, err := requestFrame(req, eventChecked)
 	if err == nil {
 		_, err = conn.Write(frame)
 	}
