@@ -189,7 +189,7 @@ talks_to_agentjail_socket(cmd) if {
 	call_names_agentjail
 }
 
-# system_sockets: the system daemon's socket (internal/wire), on Linux
+# system_sockets: the system daemon's socket (internal/paths), on Linux
 # and on macOS.
 system_sockets := {"/run/agentjail/agentjail.sock", "/var/run/agentjail/agentjail.sock"}
 
