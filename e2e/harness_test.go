@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // bin is where TestMain built agentjail, agentjail-hook and the floor.
@@ -174,6 +176,7 @@ func (e *env) start() {
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if c, err := net.Dial("unix", e.socket); err == nil {
 			c.Close()
+			e.waitAnswering()
 			return
 		}
 		select {
@@ -183,6 +186,24 @@ func (e *env) start() {
 		}
 	}
 	e.t.Fatalf("the daemon did not listen within 10s:\n%s", e.logs)
+}
+
+// waitAnswering waits until the daemon answers a request, which it does
+// once its first load is done (good or not): the socket accepts
+// connections while the pack compiles, and a test's first call should
+// not spend its hook's budget on the start.
+func (e *env) waitAnswering() {
+	e.t.Helper()
+	client := &wire.Client{Socket: e.socket}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, err := client.Status(ctx)
+		cancel()
+		if err == nil {
+			return
+		}
+	}
+	e.t.Fatalf("the daemon did not answer within 30s:\n%s", e.logs)
 }
 
 // stop sends SIGTERM and waits for a clean exit.
