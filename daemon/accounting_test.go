@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,35 @@ func TestPostToolEventsAccountForEveryCall(t *testing.T) {
 	}
 	if a := st.Accounting; a == nil || a.PostEvents != 3 || a.Judged != 1 || a.RecordCalls != 0 {
 		t.Errorf("status accounting %+v, want 3 post-tool events, 1 found judged", a)
+	}
+}
+
+// A post-tool event sent the moment the hook has its answer (a fast
+// tool, an agent that reports at once) finds the call judged: the
+// accounting learns of a judgment before its answer is written.
+func TestPostToolEventRightAfterTheAnswer(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	client := &wire.Client{Socket: d.Socket}
+	const calls = 40
+	for i := range calls {
+		id := "toolu_" + strconv.Itoa(i)
+		command := "ls step" + strconv.Itoa(i)
+		if _, err := client.Decide(context.Background(), &wire.Request{Event: claudeEvent("PreToolUse", "s1", id, command), Agent: "claude-code"}); err != nil {
+			t.Fatal(err)
+		}
+		observe(t, d, claudeEvent("PostToolUse", "s1", id, command))
+	}
+	st, err := client.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := st.Accounting; a == nil || a.PostEvents != calls || a.Judged != calls {
+		t.Errorf("status accounting %+v, want %d post-tool events, all found judged", a, calls)
+	}
+	for _, r := range readRecords(t, d) {
+		if r.Verdict == decisionlog.VerdictUnchecked {
+			t.Errorf("a judged call was recorded unchecked: %+v %+v", r, r.Unchecked)
+		}
 	}
 }
 

@@ -567,13 +567,14 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
 			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller, hook)
 		}
-		judgedAt := time.Now()
+		if req.Source == "" {
+			// The accounting learns of the call before its hook hears
+			// the answer: the agent's post-tool event, settled at once,
+			// can arrive as soon as the call has run, and must find it.
+			d.ledger.judged(req.Agent, in, time.Now())
+		}
 		return &wire.Response{Decision: dec}, func(delivered bool) {
 			if req.Source == "" {
-				// Bookkeeping for the accounting, once the hook has its
-				// answer: a call is settled against this at least
-				// uncheckedGrace later.
-				d.ledger.judged(req.Agent, in, judgedAt)
 				if p, _ := in["transcript_path"].(string); p != "" {
 					d.followTranscript(req.Agent, p)
 				}
