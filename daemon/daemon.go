@@ -30,6 +30,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
+	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -555,6 +556,10 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 			// log what the event itself says.
 			in = map[string]any{}
 			json.Unmarshal(req.Event, &in)
+			// The derived facts' key is agentjail's, never the agent's:
+			// an event's own field of that name is not taken for them
+			// (the accounting reads the agent from it).
+			delete(in, input.Key)
 		}
 		// Whether this is a second hook of one call is settled before the
 		// answer is written: the agent sends the next event only once it
