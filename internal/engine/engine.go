@@ -99,6 +99,8 @@ type Engine struct {
 	// when some rule computes its id (see ruleIDs).
 	ids        map[string]bool
 	dynamicIDs bool
+	// jail evaluates the jail document (see Jail).
+	jail *rego.PreparedEvalQuery
 }
 
 // Compile parses and compiles sources into an Engine. On any error it
@@ -162,6 +164,9 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 		return nil, []wire.LoadErr{{Message: "data.agentjail.written_files: " + err.Error()}}
 	}
 	e.credentialDirs = credentialDirs(ctx, compiler)
+	if e.jail, err = prepareJail(ctx, compiler, data); err != nil {
+		return nil, []wire.LoadErr{{Message: "data.agentjail.jail: " + err.Error()}}
+	}
 	return e, nil
 }
 
