@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
 	codexagent "github.com/agentjail/agentjail/agents/codex"
 	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/hook"
@@ -224,6 +226,13 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 		fmt.Fprintf(out, "agentjail: %s (pid %d, up %s, version %s, %s)\n", paint(green, "running"), st.PID, time.Since(started).Round(time.Second), line(st.Version), line(st.Mode))
 		fmt.Fprintf(out, "socket:    %s\n", line(st.Socket))
 		fmt.Fprintf(out, "mode:      %s\n", modeLine(rep.Mode))
+		if st.Confinement != "" {
+			fmt.Fprintf(out, "confinement: %s\n", line(st.Confinement))
+			if !strings.HasPrefix(st.Confinement, "off") {
+				confined, judged := confinedAgents()
+				fmt.Fprintf(out, "  confined: %s; judged, not confined (their hook cannot rewrite a call): %s\n", strings.Join(confined, ", "), strings.Join(judged, ", "))
+			}
+		}
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}
@@ -452,4 +461,17 @@ func printAccounting(out io.Writer, a *wire.Accounting) {
 	}
 	fmt.Fprintf(out, "accounting: %s read from %s (%s), %s; %d found judged (since the daemon started)\n",
 		plural.Of(int(a.RecordCalls), "call"), plural.Of(a.RecordFiles, "agent record file"), plural.Of(int(a.SubagentCalls), "subagent call"), plural.Of(int(a.PostEvents), "post-tool event"), a.Judged)
+}
+
+// confinedAgents are the agents whose hook can rewrite a shell call to
+// run in the jail, and the others.
+func confinedAgents() (confined, judged []string) {
+	for _, a := range agents.All {
+		if _, ok := a.Adapter.(agent.Confiner); ok {
+			confined = append(confined, a.Adapter.Name())
+		} else {
+			judged = append(judged, a.Adapter.Name())
+		}
+	}
+	return confined, judged
 }

@@ -102,6 +102,8 @@ type Desktop interface {
 
 // Daemon serves decisions on a socket.
 type Daemon struct {
+	// jailErr says why the profiles of confined calls have no folder.
+	jailErr error
 	opts    Options
 	log     *slog.Logger
 	decider *policyset.Decider
@@ -188,7 +190,8 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 			return nil, fmt.Errorf("creating the policies folder: %w", err)
 		}
 	}
-	dec, err := policyset.New(ctx, policyset.Options{Pack: opts.Pack, Home: opts.Home, ConfigDir: opts.ConfigDir, System: opts.System, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true, Serving: true})
+	jailDir, jailPerm, jailErr := jailPlace(opts)
+	dec, err := policyset.New(ctx, policyset.Options{Pack: opts.Pack, Home: opts.Home, ConfigDir: opts.ConfigDir, System: opts.System, UserHome: opts.UserHome, Socket: opts.Socket, UID: opts.UID, KeepLastGood: true, Serving: true, JailDir: jailDir, JailPerm: jailPerm})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -197,6 +200,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		opts:      opts,
 		log:       log,
 		decider:   dec,
+		jailErr:   jailErr,
 		ln:        ln,
 		started:   time.Now(),
 		reload:    make(chan struct{}, 1),
@@ -753,6 +757,7 @@ func (d *Daemon) Status() *wire.Status {
 		Mode:      d.opts.Mode,
 		Tray:      d.opts.Tray,
 	}
+	st.Confinement = d.confinement()
 	if d.opts.Desktop != nil {
 		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
 		st.Notify = d.opts.Desktop.NotifyStatus()

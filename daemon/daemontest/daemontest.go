@@ -47,6 +47,19 @@ func StartFor(t testing.TB, userHome string, userPolicies map[string]string) *Da
 	return StartAs(t, userHome, UID, userPolicies)
 }
 
+// StartForConfig is StartFor with config.yaml written first.
+func StartForConfig(t testing.TB, userHome, configYAML string) *Daemon {
+	t.Helper()
+	home := freshHome(t, nil)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(configYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startAt(t, home, filepath.Join(home, "agentjail.sock"), userHome, UID, nil)
+}
+
 // StartAs is StartFor for a hook that runs as uid (0: root).
 func StartAs(t testing.TB, userHome string, uid int, userPolicies map[string]string) *Daemon {
 	t.Helper()

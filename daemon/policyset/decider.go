@@ -26,6 +26,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/engine"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/jail"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -35,14 +36,17 @@ import (
 // The daemon serves it over the socket; `agentjail try --offline` uses it
 // directly. Decide is safe for concurrent use, also during a Load.
 type Decider struct {
-	pack       fs.FS
-	home       string // $AGENTJAIL_HOME
-	configDir  string // config.yaml and policies/: home, or /etc/agentjail for the system daemon
-	system     bool   // the system daemon: each call is judged as its caller's
-	userHome   string
-	uid        *int
-	socket     string // the socket served, so rules see $AGENTJAIL_SOCKET expanded
-	configPath string
+	pack        fs.FS
+	home        string // $AGENTJAIL_HOME
+	configDir   string // config.yaml and policies/: home, or /etc/agentjail for the system daemon
+	system      bool   // the system daemon: each call is judged as its caller's
+	userHome    string
+	uid         *int
+	socket      string // the socket served, so rules see $AGENTJAIL_SOCKET expanded
+	configPath  string
+	jailDir     string
+	jailPerm    os.FileMode
+	jailSupport jail.Support // the kernel's, found once
 
 	current atomic.Pointer[policySet]
 	// users are the system daemon's callers' own policies (tightening
@@ -121,6 +125,11 @@ type Options struct {
 	// (input.agentjail.daemon). `agentjail try --offline` must decide
 	// as the daemon would, not by its own arguments.
 	Serving bool
+	// JailDir is where the profiles of confined calls are written
+	// (config.yaml's confine); "" confines nothing. JailPerm is their
+	// mode: a system daemon's are read by every user it serves.
+	JailDir  string
+	JailPerm os.FileMode
 	// Reference makes every decision take the engine's reference path
 	// (engine.EvalReference: no direct input conversion, no decision
 	// cache), so tests and benchmarks can hold the fast path against it.
@@ -139,14 +148,17 @@ func New(ctx context.Context, opts Options) (*Decider, error) {
 	}
 	agentconfig.SetOwnPrograms(ownPrograms(opts.Home))
 	d := &Decider{
-		pack:       opts.Pack,
-		home:       opts.Home,
-		configDir:  opts.ConfigDir,
-		system:     opts.System,
-		userHome:   opts.UserHome,
-		uid:        opts.UID,
-		socket:     opts.Socket,
-		configPath: filepath.Join(opts.ConfigDir, paths.ConfigName),
+		pack:        opts.Pack,
+		home:        opts.Home,
+		configDir:   opts.ConfigDir,
+		system:      opts.System,
+		userHome:    opts.UserHome,
+		uid:         opts.UID,
+		socket:      opts.Socket,
+		configPath:  filepath.Join(opts.ConfigDir, paths.ConfigName),
+		jailDir:     opts.JailDir,
+		jailPerm:    opts.JailPerm,
+		jailSupport: jail.Probe(),
 
 		keepLastGood: opts.KeepLastGood,
 		reference:    opts.Reference,
@@ -405,6 +417,9 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 		}
 		d.evalError(clipMsg(err.Error()))
 	}
+	if err == nil && dec.Verdict != wire.Deny && derived.ToolKind == "shell" && set.config.Confine {
+		d.confine(evalCtx, set, in, derived, dec)
+	}
 	capDecision(dec)
 	dec.EvalMicros = time.Since(start).Microseconds()
 	if req.Explain {
@@ -558,4 +573,39 @@ func (d *Decider) watchedFile(name string) bool {
 		return true
 	}
 	return strings.HasSuffix(name, ".rego")
+}
+
+// confine sets dec.Jail to the profile the policies compute for a shell
+// call they let run. A profile that cannot be computed or written denies
+// the call: it would otherwise run unconfined without a word.
+func (d *Decider) confine(ctx context.Context, set *policySet, in map[string]any, derived *input.Derived, dec *wire.Decision) {
+	if off := d.jailOff(); off != "" {
+		// Judged as before, which status says; unless calls that cannot
+		// be checked in full are to be refused.
+		if set.config.FailMode == "closed" {
+			msg := "agentjail blocked this call because it cannot be confined (" + off + ") and fail_mode is closed"
+			dec.Verdict, dec.Reason, dec.Explicit = wire.Deny, msg, false
+			dec.Rules = append(dec.Rules, wire.Rule{Kind: wire.Deny, ID: "agentjail.unconfined", Msg: msg})
+		}
+		return
+	}
+	p, notes, err := set.engine.Jail(ctx, in, derived)
+	if err == nil {
+		p.Notes = notes
+		dec.Jail, err = jail.Save(d.jailDir, p, d.jailPerm)
+	}
+	if err != nil {
+		msg := "agentjail blocked this call because it could not compute the confinement it runs under: " + clipMsg(err.Error())
+		dec.Verdict, dec.Reason, dec.Explicit = wire.Deny, msg, false
+		dec.Rules = append(dec.Rules, wire.Rule{Kind: wire.Deny, ID: "agentjail.jail_error", Msg: msg})
+		d.evalError(clipMsg(err.Error()))
+	}
+}
+
+// jailOff says why no call can be confined here, "" when calls can.
+func (d *Decider) jailOff() string {
+	if d.jailDir == "" {
+		return "the daemon has no folder for the calls' profiles"
+	}
+	return d.jailSupport.Off
 }

@@ -26,6 +26,10 @@ type Config struct {
 	// (allow with a warning) or "closed" (deny). Written into the hook
 	// command as --fail-closed.
 	FailMode string `mapstructure:"fail_mode"`
+	// Confine runs every shell call the policies let through under the
+	// kernel's confinement (see docs/security.md, "The jail"), for the
+	// agents whose hook can rewrite a call.
+	Confine bool `mapstructure:"confine"`
 	// HookTimeout bounds one hook run, from reading stdin to the answer.
 	// The daemon answers every decide request within RequestBudget, a
 	// margin below it. Bounded by MinHookTimeout and MaxHookTimeout.
@@ -167,6 +171,7 @@ func Parse(path string, text []byte) (Config, error) {
 	v := viper.New()
 	v.SetConfigType("yaml")
 	v.SetDefault("fail_mode", def.FailMode)
+	v.SetDefault("confine", def.Confine)
 	v.SetDefault("hook_timeout", def.HookTimeout)
 	v.SetDefault("read_timeout", def.ReadTimeout)
 	v.SetDefault("eval_timeout", def.EvalTimeout)

@@ -9,7 +9,8 @@ import (
 )
 
 // decodeBrief reads an answer to a decide request as DecideBrief returns
-// it: its Error, or its Decision's verdict, explicit mark and reason.
+// it: its Error, or its Decision's verdict, explicit mark, reason and
+// jail.
 // Other fields are skipped unread; a field of the wrong type is garbage,
 // as json.Unmarshal would say.
 func decodeBrief(body []byte) (*Decision, error) {
@@ -65,6 +66,8 @@ func decodeBrief(body []byte) (*Decision, error) {
 			d.Explicit, fine = boolField(value)
 		case "reason":
 			d.Reason, fine = stringField(value)
+		case "jail":
+			d.Jail, fine = stringField(value)
 		default:
 			fine = true
 		}

@@ -163,6 +163,9 @@ type Decision struct {
 	// Omitted counts the rule messages left out of Rules so the answer
 	// fits in a frame; Reason then ends with "and N more".
 	Omitted int `json:"omitted,omitempty"`
+	// Jail is the file of the confinement profile a shell call that is
+	// not denied runs under (see package jail); "" runs it unconfined.
+	Jail string `json:"jail,omitempty"`
 }
 
 // Rule is one message a policy added to deny, ask or allow.
@@ -205,6 +208,9 @@ type Status struct {
 	Socket    string `json:"socket"`
 	Home      string `json:"home"`
 	Mode      string `json:"mode"` // how it runs, e.g. "headless"
+	// Confinement says what the shell calls the policies let run are
+	// confined by: "landlock ABI 7", "seatbelt", or "off: " and why.
+	Confinement string `json:"confinement,omitempty"`
 	// Tray says whether the daemon's tray (menu bar) is shown and if not,
 	// why: "shown by <the program showing it>", "no tray host on the
 	// session bus (…)", "running" (macOS, where the menu bar always
