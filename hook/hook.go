@@ -110,6 +110,9 @@ Flags:
 // Main runs the hook with command-line args (without the program name)
 // and returns the exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == JailArg {
+		return launchJailed(args[1:], stderr)
+	}
 	opts, err := parseFlags(args)
 	systemOptions(args, &opts)
 	if errors.Is(err, flag.ErrHelp) {
@@ -266,7 +269,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if err != nil {
 		return unreachable(ctx, opts, stdout, stderr, len(event), err, started, absent)
 	}
-	ans := adapter.Render(opts.event, dec)
+	ans := confined(adapter, opts.event, dec, adapter.Render(opts.event, dec))
 	// A silent allow writes nothing: no empty write to either stream.
 	if len(ans.Stdout) > 0 {
 		stdout.Write(ans.Stdout)

@@ -29,8 +29,11 @@ type ClaudeOutput struct {
 // ClaudeSpecific is the body of ClaudeOutput.
 type ClaudeSpecific struct {
 	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
 	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	// UpdatedInput replaces the tool's input; Claude Code then runs its
+	// own permission checks on it (2.1.330).
+	UpdatedInput map[string]any `json:"updatedInput,omitempty"`
 }
 
 // JSON is Claude Code's PreToolUse answer for a verdict.
@@ -69,4 +72,23 @@ func (claude) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 // hookSpecificOutput its own permission flow goes on unchanged.
 func (claude) Notice(_ map[string]any, msg string) agent.Answer {
 	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
+}
+
+// Confine: Claude Code runs a Bash call with the command of the hook's
+// updatedInput, with or without a permissionDecision; its own checks
+// then judge the rewritten command. A silent allow stays without a
+// decision, so that Claude Code's own permission flow goes on.
+func (claude) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if agent.Str(event, "tool_name") != "Bash" || (d.Verdict != wire.Allow && d.Verdict != wire.Ask) {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["tool_input"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	out := ClaudeSpecific{HookEventName: "PreToolUse", UpdatedInput: in}
+	if d.Verdict == wire.Ask || d.Explicit {
+		out.PermissionDecision, out.PermissionDecisionReason = string(d.Verdict), d.Reason
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(ClaudeOutput{out}), Exit: agent.ExitOK}, true
 }

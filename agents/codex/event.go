@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents/claude"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -61,4 +62,30 @@ func (codex) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 // A hook's stderr on exit 0 reaches no one.
 func (codex) Notice(_ map[string]any, msg string) agent.Answer {
 	return agent.Answer{Stdout: agent.EncodeJSON(agent.SystemMessage{SystemMessage: msg}), Stderr: msg + "\n", Exit: agent.ExitOK}
+}
+
+// Confine: Codex 0.169.0 runs a shell call with the command of the
+// hook's updatedInput when, and only when, the answer says allow (which
+// then means only "take this input": its own sandbox and approvals judge
+// the rewritten command). A patch, whether its own tool or apply_patch
+// in the shell (which Codex applies itself), is not rewritten: the
+// launcher would hide it from Codex.
+func (codex) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	tool := agent.Str(event, "tool_name")
+	if d.Verdict != wire.Allow || !Agent.ShellTool(tool) {
+		return agent.Answer{}, false
+	}
+	if _, patch := agent.PatchCall(tool, event["tool_input"]); patch {
+		return agent.Answer{}, false
+	}
+	carriesPatch := false
+	in, ok := agent.RewriteCommand(event["tool_input"], "command", func(c string) string {
+		carriesPatch = agent.ShellPatch(c) != nil
+		return wrap(c)
+	})
+	if !ok || carriesPatch {
+		return agent.Answer{}, false
+	}
+	out := claude.ClaudeSpecific{HookEventName: "PreToolUse", PermissionDecision: string(wire.Allow), UpdatedInput: in}
+	return agent.Answer{Stdout: agent.EncodeJSON(claude.ClaudeOutput{HookSpecificOutput: out}), Exit: agent.ExitOK}, true
 }
