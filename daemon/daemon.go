@@ -104,6 +104,9 @@ type Desktop interface {
 type Daemon struct {
 	// jailErr says why the profiles of confined calls have no folder.
 	jailErr error
+	// person is the person channel's listener (see listenPerson); nil
+	// where there is none, and then the socket takes a person's answers.
+	person  net.Listener
 	opts    Options
 	log     *slog.Logger
 	decider *policyset.Decider
@@ -201,6 +204,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		log:       log,
 		decider:   dec,
 		jailErr:   jailErr,
+		person:    listenPerson(opts.Socket, log),
 		ln:        ln,
 		started:   time.Now(),
 		reload:    make(chan struct{}, 1),
@@ -255,7 +259,13 @@ func (d *Daemon) Run(ctx context.Context) {
 	bg.Go(func() {
 		<-ctx.Done()
 		d.ln.stopListening()
+		if d.person != nil {
+			d.person.Close()
+		}
 	})
+	if d.person != nil {
+		bg.Go(func() { d.servePerson(ctx) })
+	}
 	d.log.Info("agentjail is serving", "socket", d.opts.Socket, "pid", os.Getpid(), "mode", d.opts.Mode)
 
 	backoff := time.Duration(0)
@@ -272,7 +282,7 @@ func (d *Daemon) Run(ctx context.Context) {
 			continue
 		}
 		backoff = 0
-		d.conns.Go(func() { d.handle(ctx, conn) })
+		d.conns.Go(func() { d.handle(ctx, conn, false) })
 	}
 	cancel()
 	if d.waitConns(2 * time.Second) {
@@ -306,7 +316,8 @@ func (d *Daemon) waitConns(max time.Duration) bool {
 // runs a handful of tool calls at a time, so this is never reached in use.
 const maxInFlight = 128
 
-// handle serves the one request a connection carries. One request per
+// handle serves the one request a connection carries; person is set for
+// one that came on the person channel. One request per
 // connection keeps the protocol trivial for the hook, which makes a single
 // call per process, and saves the daemon a read that would only see EOF.
 //
@@ -316,7 +327,7 @@ const maxInFlight = 128
 // waiting for a slot and a worker, parsing, deriving and evaluating.
 // Past it the answer is deny, never silence: a hook that hears nothing
 // lets the call run.
-func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
+func (d *Daemon) handle(ctx context.Context, conn net.Conn, person bool) {
 	accepted := time.Now()
 	defer conn.Close()
 	defer func() {
@@ -414,7 +425,7 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn) {
 		}
 		return
 	}
-	resp, after, h := d.serve(ctx, body, cfg, accepted, caller, func() int { return connPID(conn) })
+	resp, after, h := d.serve(ctx, body, cfg, accepted, caller, person, func() int { return connPID(conn) })
 	if h != nil {
 		// A call held for a person waits without a request slot: its
 		// decision is made, and the slots are for calls being decided.
@@ -514,7 +525,7 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 // held is returned, and its after logs the answer it got.
 //
 // hook is the pid of the caller (read only when a call is asked about).
-func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int, hook func() int) (*wire.Response, func(delivered bool), *held) {
+func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int, person bool, hook func() int) (*wire.Response, func(delivered bool), *held) {
 	var req wire.Request
 	err := json.Unmarshal(body, &req)
 	req.CallerUID = &caller // from the peer credentials, whatever the body said
@@ -614,6 +625,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		d.observe(&req)
 		return &wire.Response{}, nil, nil
 	case wire.OpPending, wire.OpAnswer, wire.OpGrants, wire.OpRevoke:
+		if req.PersonOnly() && !person && d.person != nil {
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "agentjail takes a person's answers only on its person channel, which no tool call can reach: run `agentjail pending` and `agentjail approve` in a terminal"}}, nil, nil
+		}
 		return d.serveApprovals(&req, caller), nil, nil
 	case wire.OpRecent:
 		rec, werr := d.recent(req.Recent, caller)

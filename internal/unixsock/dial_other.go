@@ -20,3 +20,6 @@ func Dial(ctx context.Context, socket string) (Conn, error) {
 	}
 	return conn, nil
 }
+
+// DialPerson is Dial: this system has no person channel.
+func DialPerson(ctx context.Context, socket string) (Conn, error) { return Dial(ctx, socket) }

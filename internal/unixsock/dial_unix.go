@@ -26,6 +26,21 @@ import (
 // Before it sends anything it checks that the server is the user's own
 // (see checkFolder and checkPeer): one stat and one getsockopt.
 func Dial(ctx context.Context, socket string) (Conn, error) {
+	return dial(ctx, socket, socket)
+}
+
+// DialPerson connects to the person channel of the daemon serving socket
+// (see PersonAddress), with the same checks of the daemon as Dial.
+func DialPerson(ctx context.Context, socket string) (Conn, error) {
+	address := PersonAddress(socket)
+	if address == "" {
+		return Dial(ctx, socket)
+	}
+	return dial(ctx, socket, address)
+}
+
+// dial connects to address, a socket of the daemon that serves socket.
+func dial(ctx context.Context, socket, address string) (Conn, error) {
 	system := paths.IsSystemSocket(socket)
 	owner := -1
 	var err error
@@ -50,7 +65,7 @@ func Dial(ctx context.Context, socket string) (Conn, error) {
 		}
 	}
 	for {
-		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket})
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: address})
 		if err != syscall.EINTR {
 			break
 		}

@@ -158,6 +158,15 @@ func (c *Client) RevokeGrants(ctx context.Context, r Revoke) (string, error) {
 	return a.Done, nil
 }
 
+// PersonOnly reports whether req is a person's: answering a held call,
+// revoking grants, or listing the waiting calls with the codes that
+// answer them. The daemon serves those only on its person channel,
+// which no confined tool call can reach (unixsock.PersonAddress), and
+// the client sends them there.
+func (r *Request) PersonOnly() bool {
+	return r.Op == OpAnswer || r.Op == OpRevoke || (r.Op == OpPending && r.ShowCodes)
+}
+
 func (c *Client) approvals(ctx context.Context, req *Request) (*Approvals, error) {
 	resp, err := c.Do(ctx, req)
 	if err != nil {

@@ -109,6 +109,8 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventChecked bool)
 	var err error
 	if c.Dial != nil {
 		conn, err = c.Dial(ctx, sock)
+	} else if req.PersonOnly() {
+		conn, err = unixsock.DialPerson(ctx, sock)
 	} else {
 		conn, err = unixsock.Dial(ctx, sock) // bounds the connection by ctx's deadline itself
 	}
