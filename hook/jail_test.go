@@ -60,8 +60,8 @@ func TestConfinedClaudeCall(t *testing.T) {
 				t.Fatalf("hook printed %q: %v", out, err)
 			}
 			rewritten, _ := ans.HookSpecificOutput.UpdatedInput["command"].(string)
-			if !strings.Contains(rewritten, " jail ") || ans.HookSpecificOutput.UpdatedInput["description"] != "d" || ans.HookSpecificOutput.PermissionDecision != "" {
-				t.Fatalf("want a silent rewrite keeping the other fields, got %s", out)
+			if !strings.Contains(rewritten, " jail ") || ans.HookSpecificOutput.UpdatedInput["description"] != "d" || ans.HookSpecificOutput.PermissionDecision != "allow" {
+				t.Fatalf("want an allow with the rewrite, keeping the other fields, got %s", out)
 			}
 			run := exec.Command("bash", "-c", rewritten)
 			run.Dir = project

@@ -75,9 +75,12 @@ func (claude) Notice(_ map[string]any, msg string) agent.Answer {
 }
 
 // Confine: Claude Code runs a Bash call with the command of the hook's
-// updatedInput, with or without a permissionDecision; its own checks
-// then judge the rewritten command. A silent allow stays without a
-// decision, so that Claude Code's own permission flow goes on.
+// updatedInput (2.1.330), and its own permission checks then judge the
+// rewritten command, which none of its rules or read-only checks know:
+// it would ask about every call. So a confined call is answered allow
+// (an ask stays an ask): agentjail's verdict and the jail stand in for
+// Claude Code's own prompt. In plan mode nothing is allowed for it, so
+// that Claude Code keeps refusing what plan mode refuses.
 func (claude) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
 	if agent.Str(event, "tool_name") != "Bash" || (d.Verdict != wire.Allow && d.Verdict != wire.Ask) {
 		return agent.Answer{}, false
@@ -86,9 +89,9 @@ func (claude) Confine(event map[string]any, d *wire.Decision, wrap func(string) 
 	if !ok {
 		return agent.Answer{}, false
 	}
-	out := ClaudeSpecific{HookEventName: "PreToolUse", UpdatedInput: in}
-	if d.Verdict == wire.Ask || d.Explicit {
-		out.PermissionDecision, out.PermissionDecisionReason = string(d.Verdict), d.Reason
+	out := ClaudeSpecific{HookEventName: "PreToolUse", UpdatedInput: in, PermissionDecision: string(d.Verdict), PermissionDecisionReason: d.Reason}
+	if d.Verdict == wire.Allow && agent.Str(event, "permission_mode") == "plan" {
+		out.PermissionDecision, out.PermissionDecisionReason = "", ""
 	}
 	return agent.Answer{Stdout: agent.EncodeJSON(ClaudeOutput{out}), Exit: agent.ExitOK}, true
 }
