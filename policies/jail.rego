@@ -153,11 +153,18 @@ jail_notes contains msg if {
 	msg := sprintf("agentjail: %s reaches %s only when run in a call of its own: %s shares this one (the jail cannot give one program of a call more than the others)", [concat(", ", sort(jail_granting)), concat(", ", sort({p | some [_, i] in jail_grant_rows; some rel in jail_grants[i].read; p := concat("", ["~/", rel])})), concat(", ", sort(jail_strangers))])
 }
 
+# jail_home_make: tools' folders right in the home folder, made empty by
+# the launcher when missing: a confined call cannot make a new entry in
+# a folder that holds protected places (the home folder among them), so
+# the first npm install or go build on a new machine would fail.
+jail_home_make := {".cache", ".local", ".local/share", ".local/state", ".local/bin", ".npm", ".yarn", ".pnpm-store", "go", ".cargo", ".rustup", ".m2", ".gradle", ".nuget", ".bun", ".deno", ".pyenv", ".nvm", ".conda", ".ipython", ".jupyter", ".mypy_cache", ".terraform.d"}
+
 # jail: the document the daemon reads.
 jail := {
 	"no_read": jail_no_read,
 	"no_write": jail_no_write,
 	"read": {g.read | some g in confine; g.read},
 	"write": {g.write | some g in confine; g.write},
+	"make": {concat("", [home_slash, rel]) | home != ""; some rel in jail_home_make},
 	"notes": jail_notes,
 }

@@ -52,3 +52,9 @@ test_jail_npm_publish_reads_npmrc if {
 	j := jail with input as t_bash([t_cmd("npm", ["publish"], [])])
 	"/home/dev/.npmrc" in j.read
 }
+
+test_jail_makes_cache_folders if {
+	j := jail with input as t_bash([t_cmd("npm", ["install"], [])])
+	"/home/dev/.npm" in j.make
+	"/home/dev/.cache" in j.make
+}

@@ -52,7 +52,7 @@ func (e *Engine) Jail(ctx context.Context, event map[string]any, d *input.Derive
 	for _, f := range []struct {
 		key string
 		to  *[]string
-	}{{"no_read", &p.NoRead}, {"no_write", &p.NoWrite}, {"read", &p.Read}, {"write", &p.Write}, {"notes", &notes}} {
+	}{{"no_read", &p.NoRead}, {"no_write", &p.NoWrite}, {"read", &p.Read}, {"write", &p.Write}, {"make", &p.Make}, {"notes", &notes}} {
 		list, err := stringList(doc[f.key])
 		if err != nil {
 			return jail.Profile{}, nil, fmt.Errorf("data.agentjail.jail.%s: %w", f.key, err)

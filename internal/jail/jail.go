@@ -37,6 +37,10 @@ type Profile struct {
 	// write) although a place above or at them is denied.
 	Read  []string `json:"read,omitempty"`
 	Write []string `json:"write,omitempty"`
+	// Make are folders the launcher makes, empty, when they are missing,
+	// before it confines the call: tools' caches right in the home
+	// folder (~/.cache, ~/.npm), which a confined call cannot make there.
+	Make []string `json:"make,omitempty"`
 	// Notes are printed on stderr when the call starts: grants withheld.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -46,7 +50,7 @@ const MaxProfile = 1 << 20
 
 // Encode is the profile's canonical form: sorted, without duplicates.
 func (p Profile) Encode() []byte {
-	c := Profile{NoRead: tidy(p.NoRead), NoWrite: tidy(p.NoWrite), Read: tidy(p.Read), Write: tidy(p.Write), Notes: p.Notes}
+	c := Profile{NoRead: tidy(p.NoRead), NoWrite: tidy(p.NoWrite), Read: tidy(p.Read), Write: tidy(p.Write), Make: tidy(p.Make), Notes: p.Notes}
 	b, _ := json.Marshal(c)
 	return b
 }
@@ -108,7 +112,7 @@ func Load(path string) (Profile, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return p, fmt.Errorf("%s: %w", path, err)
 	}
-	for _, list := range [][]string{p.NoRead, p.NoWrite, p.Read, p.Write} {
+	for _, list := range [][]string{p.NoRead, p.NoWrite, p.Read, p.Write, p.Make} {
 		for _, place := range list {
 			if !filepath.IsAbs(place) {
 				return p, fmt.Errorf("%s: place %q is not absolute", path, place)

@@ -25,6 +25,12 @@ func Launch(profilePath, command string) error {
 	if err != nil {
 		return err
 	}
+	for _, dir := range p.Make {
+		// Only where its folder is there: a cache folder, never a tree.
+		if _, err := os.Stat(filepath.Dir(dir)); err == nil {
+			os.Mkdir(dir, 0o755)
+		}
+	}
 	for _, n := range p.Notes {
 		os.Stderr.WriteString(n + "\n")
 	}

@@ -75,6 +75,7 @@ func (h home) profile() jail.Profile {
 	return jail.Profile{
 		NoRead:  []string{filepath.Join(h.dir, ".ssh")},
 		NoWrite: []string{h.rc, h.guard, filepath.Join(h.dir, ".ssh"), filepath.Join(h.dir, ".zshrc")},
+		Make:    []string{filepath.Join(h.dir, ".cache")},
 	}
 }
 
@@ -180,6 +181,7 @@ func TestLaunchEverydayWorkRuns(t *testing.T) {
 		{"list credential names", `ls ~/.ssh`, "id_ed25519"},
 		{"exit code", `exit 7`, ""},
 		{"nothing new right in the home (the cost)", `touch ~/new 2>/dev/null || echo refused`, "refused"},
+		{"a cache folder made for the call", `mkdir -p ~/.cache/tool && echo c > ~/.cache/tool/x && cat ~/.cache/tool/x`, "c"},
 		{"pipes and subshells", `echo abc | (tr a-z A-Z)`, "ABC"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
