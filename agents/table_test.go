@@ -2,7 +2,9 @@ package agents
 
 import (
 	"flag"
+
 	"fmt"
+	"github.com/agentjail/agentjail/agent"
 	"os"
 	"strings"
 	"testing"
@@ -110,16 +112,20 @@ func TestAgentsTable(t *testing.T) {
 // agentsTable is the table, in Markdown.
 func agentsTable() string {
 	var b strings.Builder
-	b.WriteString("| agent (version proven) | `agentjail install --for` | hook event | no objection | deny | ask | when the hook fails, is late or crashes | subagents | machine-wide (system mode) |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	b.WriteString("| agent (version proven) | `agentjail install --for` | hook event | no objection | deny | ask | when the hook fails, is late or crashes | subagents | allowed shell calls ([the jail](security.md#the-jail)) | machine-wide (system mode) |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, a := range All {
 		r := a.Table
 		events := r.Events
 		if a.PostEvent != "" {
 			events += "; after each call, `" + a.PostEvent + "` with `--post` (reports that the call ran)"
 		}
-		fmt.Fprintf(&b, "| %s (%s) | `%s`: %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			a.Title, r.Proven, a.Name, r.Install, events, r.NoObjection, r.Deny, r.Ask, r.Fails, r.Subagents, r.System)
+		jailed := "judged, not confined (its hook cannot rewrite a call)"
+		if _, ok := a.Adapter.(agent.Confiner); ok {
+			jailed = "confined: the hook rewrites the command to run under the launcher"
+		}
+		fmt.Fprintf(&b, "| %s (%s) | `%s`: %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			a.Title, r.Proven, a.Name, r.Install, events, r.NoObjection, r.Deny, r.Ask, r.Fails, r.Subagents, jailed, r.System)
 	}
 	return b.String()
 }

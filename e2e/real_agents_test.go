@@ -401,3 +401,22 @@ func loggedOnce(t *testing.T, e *env, agent, needle, want string) {
 		t.Errorf("agentjail logs --agent %s: want one %s decision mentioning %q, got %d:\n%s%s", agent, want, needle, len(hits), r.stdout, r.stderr)
 	}
 }
+
+// jailedKeyRead reads the key by a path computed at run time, which no
+// rule over the text sees: only the jail keeps it unread. It prints
+// jailedDone once it has run to its end.
+const (
+	jailedKeyRead = `f=$(echo LnNzaC9pZF9yc2E= | base64 -d); cd; cat "$f"; echo jailed-done`
+	jailedDone    = "jailed-done"
+)
+
+// ranJailed checks a tool result of jailedKeyRead: it ran, confined.
+func ranJailed(t *testing.T, w agentWork, got string) {
+	t.Helper()
+	if strings.Contains(got, w.key) {
+		t.Errorf("the key was read: the call ran unconfined:\n%s", got)
+	}
+	if !strings.Contains(got, jailedDone) {
+		t.Errorf("the call did not run to its end (want it run, confined):\n%s", got)
+	}
+}

@@ -129,6 +129,10 @@ func TestRealCodex(t *testing.T) {
 		}
 	})
 
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		ranJailed(t, work, run(t, jailedKeyRead))
+	})
+
 	// Codex applies `apply_patch <<'EOF' ... EOF` itself, without a shell,
 	// when the model sends it to exec_command; the hook sees it as Bash.
 	// The patch's files are what it writes, wherever they point.

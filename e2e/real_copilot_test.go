@@ -82,6 +82,12 @@ func TestRealCopilot(t *testing.T) {
 		return oneResult(t, api, out)
 	}
 
+	t.Run("an allowed command runs confined, with no flag of Copilot's", func(t *testing.T) {
+		// No --allow-all-tools: the hook's allow stands in for Copilot's
+		// own prompt, which would judge the rewritten command.
+		ranJailed(t, work, run(t, jailedKeyRead))
+	})
+
 	t.Run("a key read is blocked and the model gets our reason", func(t *testing.T) {
 		reason := tryReason(t, e, work.dir, keyRead)
 		got := run(t, keyRead, "--allow-all-tools")

@@ -95,6 +95,10 @@ func TestRealGemini(t *testing.T) {
 		}
 	})
 
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		ranJailed(t, work, run(t, shell(jailedKeyRead)))
+	})
+
 	t.Run("its own file tool reading the key is blocked too", func(t *testing.T) {
 		// Gemini refuses paths outside the workspace before any hook
 		// runs, so the key is one inside the project.

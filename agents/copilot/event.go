@@ -121,3 +121,27 @@ func (copilot) Example(tool string, input map[string]any, cwd string) map[string
 	b, _ := json.Marshal(args)
 	return map[string]any{"timestamp": 0, "cwd": cwd, "toolName": name, "toolArgs": string(b)}
 }
+
+// copilotRewrite is Copilot CLI's answer that replaces a tool's
+// arguments.
+type copilotRewrite struct {
+	PermissionDecision string         `json:"permissionDecision"`
+	ModifiedArgs       map[string]any `json:"modifiedArgs"`
+}
+
+// Confine: Copilot CLI 1.0.102 runs a call with the hook's modifiedArgs
+// (whole: validated against the tool), and its own permission check
+// then judges the rewritten command, which it would ask about every
+// time: so, as for Claude Code, the answer is allow, and agentjail's
+// verdict and the jail stand in for its prompt. It drops modifiedArgs
+// with an ask, so an ask is not rewritten.
+func (copilot) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if d.Verdict != wire.Allow || agent.Str(event, "toolName") != "bash" {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["toolArgs"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(copilotRewrite{string(wire.Allow), in}), Exit: agent.ExitOK}, true
+}

@@ -211,3 +211,29 @@ func (gemini) Example(tool string, input map[string]any, cwd string) map[string]
 	}
 	return map[string]any{"session_id": "agentjail-try", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": name, "tool_input": in}
 }
+
+// geminiRewrite is Gemini CLI's answer that replaces a tool's arguments.
+type geminiRewrite struct {
+	HookSpecificOutput struct {
+		HookEventName string         `json:"hookEventName"`
+		ToolInput     map[string]any `json:"tool_input"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Confine: Gemini CLI 0.61.0 replaces a call's arguments with the
+// hook's hookSpecificOutput.tool_input (whole: it is validated against
+// the tool's schema), then runs its own policy and confirmation on the
+// rewritten call; a hook's allow would not change them, so none is sent.
+// It tells the model that a hook changed the call.
+func (gemini) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if d.Verdict != wire.Allow || agent.Str(event, "tool_name") != "run_shell_command" {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["tool_input"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	var out geminiRewrite
+	out.HookSpecificOutput.HookEventName, out.HookSpecificOutput.ToolInput = "BeforeTool", in
+	return agent.Answer{Stdout: agent.EncodeJSON(out), Exit: agent.ExitOK}, true
+}
