@@ -27,7 +27,7 @@ func jailPlace(opts Options) (dir string, perm os.FileMode, err error) {
 func (d *Daemon) confinement() string {
 	switch {
 	case !d.decider.Config().Confine:
-		return "off: config.yaml does not set confine: true"
+		return "off: config.yaml sets confine: false"
 	case d.jailErr != nil:
 		return "off: cannot keep the calls' profiles: " + d.jailErr.Error()
 	}

@@ -105,13 +105,20 @@ var Patient bool
 
 func startAt(t testing.TB, home, socket, userHome string, uid int, edit func(*daemon.Options)) *Daemon {
 	t.Helper()
-	if Patient {
-		cfg := filepath.Join(home, "config.yaml")
-		if _, err := os.Stat(cfg); os.IsNotExist(err) {
-			os.MkdirAll(home, 0o700)
-			if err := os.WriteFile(cfg, []byte("hook_timeout: 20s\neval_timeout: 10s\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
+	// A home without config.yaml gets one that turns confinement off:
+	// these daemons serve tests of verdicts and of each agent's answer to
+	// them, in-process, where no agent runs the rewritten command; the
+	// jail's answers are tested on their own (StartForConfig with
+	// confine: true, and the end-to-end tests, which keep the defaults).
+	cfg := filepath.Join(home, "config.yaml")
+	if _, err := os.Stat(cfg); os.IsNotExist(err) {
+		text := "confine: false\n"
+		if Patient {
+			text += "hook_timeout: 20s\neval_timeout: 10s\n"
+		}
+		os.MkdirAll(home, 0o700)
+		if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())

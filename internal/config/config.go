@@ -96,6 +96,7 @@ type Config struct {
 func Default() Config {
 	return Config{
 		FailMode:    "open",
+		Confine:     true,
 		HookTimeout: 2 * time.Second,
 		ReadTimeout: 2 * time.Second,
 		EvalTimeout: 500 * time.Millisecond,
