@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -303,4 +304,51 @@ func percentiles(d []time.Duration) (median, p99 float64) {
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 	us := func(x time.Duration) float64 { return float64(x) / float64(time.Microsecond) }
 	return us(d[len(d)/2]), us(d[len(d)*99/100])
+}
+
+// BenchmarkJailLaunch is the launcher's cost: `bash -c true` started
+// through it, with the default pack's profile for a home like a user's,
+// against `bash -c true` started the same way. It reports both medians,
+// their ratio and the time added.
+func BenchmarkJailLaunch(b *testing.B) {
+	e := newEnv(b)
+	os.MkdirAll(filepath.Join(e.home, ".ssh"), 0o700)
+	os.MkdirAll(filepath.Join(e.home, ".config"), 0o700)
+	e.start()
+	defer e.stop()
+	r := e.hook(bashEvent("true"))
+	var ans struct {
+		HookSpecificOutput struct {
+			UpdatedInput struct{ Command string } `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ans); err != nil || ans.HookSpecificOutput.UpdatedInput.Command == "" {
+		b.Skipf("the hook does not confine here: %+v", r)
+	}
+	spawn := func(command string) time.Duration {
+		cmd := exec.Command("/bin/bash", "-c", command)
+		cmd.Env = e.environ()
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v %s", command, err, out)
+		}
+		return time.Since(start)
+	}
+	jailed := ans.HookSpecificOutput.UpdatedInput.Command
+	spawn(jailed)
+	var bare, confined []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bare = append(bare, spawn("/bin/bash -c true"))
+		confined = append(confined, spawn(jailed))
+	}
+	b.StopTimer()
+	bm, _ := percentiles(bare)
+	cm, cp := percentiles(confined)
+	b.ReportMetric(bm, "bash-median-µs")
+	b.ReportMetric(cm, "jailed-median-µs")
+	b.ReportMetric(cp, "jailed-p99-µs")
+	b.ReportMetric(cm/bm, "median-ratio")
+	b.ReportMetric(cm-bm, "added-median-µs")
+	b.ReportMetric(0, "ns/op")
 }

@@ -27,6 +27,8 @@ var aims = []aim{
 	{"BenchmarkDaemonRSS", "RSS-MB-quiet-after-100k", "the same, once quiet (16 s later), MiB", true, 40},
 	{"BenchmarkHookProcess/distinct", "median-ratio", "hook run / bare Go process, distinct decision (median)", true, 1.3},
 	{"BenchmarkHookProcess/distinct", "hook-p99-µs", "hook p99 for a distinct decision, µs", true, 5000},
+	{"BenchmarkJailLaunch", "median-ratio", "bash -c true through the launcher / without it (median)", true, 1.2},
+	{"BenchmarkJailLaunch", "added-median-µs", "time the launcher adds to a shell call (median), µs", true, 1000},
 	{"BenchmarkThroughput/c=64", "share-of-socket-only", "decisions/s at 64 clients / a socket-only server's", false, 0.2},
 }
 
