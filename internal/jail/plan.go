@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 // Access is a set of file-system rights, with Landlock's bit values (the
@@ -61,26 +62,39 @@ type Rule struct {
 // made where it is missing (and nothing new is made right in them: the
 // cost, said in the docs).
 //
+// Places the user could not touch anyway are left to the file modes,
+// which keeps the rules few: a missing place to be kept unread (there
+// is nothing to read), one the user cannot read, and one kept unwritten
+// whose folder the user cannot write (/etc as a user).
+//
 // Plan reads the folders above denied places as they are when the call
 // starts; entries made later in them have only those folders' rights.
 func Plan(p Profile) []Rule {
-	noRead := effective(resolveAll(p.NoRead), resolveAll(p.Read))
-	noWrite := effective(resolveAll(p.NoWrite), resolveAll(p.Write))
+	v := newView()
+	noRead := effective(v.resolveAll(p.NoRead), v.resolveAll(p.Read))
+	noWrite := effective(v.resolveAll(p.NoWrite), v.resolveAll(p.Write))
 
 	// own: what is denied at and below each denied place.
 	// above: what no folder above a denied place may be granted.
 	own := map[string]Access{}
 	above := map[string]Access{}
 	for _, place := range noRead {
+		if e := v.entry(place); !e.exists || !v.may(place, accessRead) {
+			continue
+		}
 		own[place] |= ReadFile
 		for _, a := range ancestors(place) {
 			above[a] |= ReadFile
 		}
 	}
 	for _, place := range noWrite {
+		e := v.entry(place)
+		if !v.may(v.existing(place), accessWrite) && (!e.exists || !v.may(place, accessWrite)) {
+			continue
+		}
 		own[place] |= changeContents | changeEntries
 		deny := changeContents | removeAny | Refer
-		if fi, err := os.Stat(place); err != nil || fi.IsDir() {
+		if !e.exists || e.dir {
 			// A folder's new entries, and a missing place itself, are
 			// made in the folders above it.
 			deny |= makeAny
@@ -91,14 +105,13 @@ func Plan(p Profile) []Rule {
 	}
 
 	var rules []Rule
-	add := func(path string, access Access) {
-		fi, err := os.Lstat(path)
-		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+	add := func(path string, e fsEntry, access Access) {
+		if !e.exists || e.link {
 			// Nothing to hold a rule (it is made later, or a link whose
 			// target is judged by its own place).
 			return
 		}
-		if !fi.IsDir() {
+		if !e.dir {
 			access &= fileRights
 		}
 		if access != 0 {
@@ -110,48 +123,42 @@ func Plan(p Profile) []Rule {
 		folders = append(folders, f)
 	}
 	sort.Strings(folders)
+	listed := map[string]bool{}
 	for _, folder := range folders {
-		add(folder, All&^above[folder]&^own[folder])
+		add(folder, v.entry(folder), All&^above[folder]&^own[folder])
 		entries, err := os.ReadDir(folder)
 		if err != nil {
 			continue
 		}
-		for _, e := range entries {
-			child := filepath.Join(folder, e.Name())
+		for _, de := range entries {
+			child := filepath.Join(folder, de.Name())
 			if _, carved := above[child]; carved {
 				continue // a folder of its own in this loop
 			}
-			add(child, All&^own[child])
+			t := de.Type()
+			listed[child] = true
+			add(child, fsEntry{exists: true, dir: t.IsDir(), link: t&os.ModeSymlink != 0}, All&^own[child])
 		}
 	}
 	// A denied place that is not above another is granted what it keeps
 	// when it was not reached as an entry (its folder unreadable, say).
 	for place, deny := range own {
-		if _, carved := above[place]; !carved && !listedIn(rules, place) {
-			add(place, All&^deny)
+		if _, carved := above[place]; !carved && !listed[place] {
+			add(place, v.entry(place), All&^deny)
 		}
 	}
 	// Grants are rules of their own: they add rights below a denied place.
-	for _, g := range resolveAll(p.Read) {
-		add(g, ReadFile|ReadDir|Execute)
+	for _, g := range v.resolveAll(p.Read) {
+		add(g, v.entry(g), ReadFile|ReadDir|Execute)
 	}
-	for _, g := range resolveAll(p.Write) {
-		add(g, All)
+	for _, g := range v.resolveAll(p.Write) {
+		add(g, v.entry(g), All)
 	}
 	// With no denied place at all, everything is granted.
 	if len(above) == 0 && len(own) == 0 {
 		rules = append(rules, Rule{Path: "/", Access: All})
 	}
 	return rules
-}
-
-func listedIn(rules []Rule, path string) bool {
-	for _, r := range rules {
-		if r.Path == path {
-			return true
-		}
-	}
-	return false
 }
 
 // effective drops the denied places that a grant covers.
@@ -184,25 +191,76 @@ func ancestors(path string) []string {
 	return out
 }
 
+// fsEntry is what Plan needs to know of a path.
+type fsEntry struct{ exists, dir, link bool }
+
+// view answers Plan's questions about the file system once per path:
+// the profile names a few hundred places under a handful of folders.
+type view struct {
+	entries  map[string]fsEntry
+	resolved map[string]string
+}
+
+func newView() *view {
+	return &view{entries: map[string]fsEntry{}, resolved: map[string]string{"/": "/"}}
+}
+
+func (v *view) entry(path string) fsEntry {
+	if e, ok := v.entries[path]; ok {
+		return e
+	}
+	var e fsEntry
+	if fi, err := os.Lstat(path); err == nil {
+		e = fsEntry{exists: true, dir: fi.IsDir(), link: fi.Mode()&os.ModeSymlink != 0}
+	}
+	v.entries[path] = e
+	return e
+}
+
+// existing is path's nearest existing folder (or path itself).
+func (v *view) existing(path string) string {
+	for p := path; ; p = filepath.Dir(p) {
+		if v.entry(p).exists || p == "/" || p == "." {
+			return p
+		}
+	}
+}
+
+// Modes of access(2).
+const (
+	accessRead  = 4
+	accessWrite = 2
+)
+
+// may reports whether this process may read (or write) path by its
+// modes: a place it may not is the file modes' to keep.
+func (v *view) may(path string, mode uint32) bool {
+	return syscall.Access(path, mode) == nil
+}
+
 // resolveAll resolves each place's links as far as it exists, so that a
 // place named through a link is denied where it really is.
-func resolveAll(places []string) []string {
+func (v *view) resolveAll(places []string) []string {
 	out := make([]string, 0, len(places))
 	for _, p := range tidy(places) {
-		out = append(out, resolve(p))
+		out = append(out, v.resolve(p))
 	}
 	return tidy(out)
 }
 
-func resolve(p string) string {
-	rest := ""
-	for cur := p; ; cur = filepath.Dir(cur) {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		if cur == "/" || cur == "." {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
+// resolve is p with every link along it followed, component by
+// component, each folder's answer kept.
+func (v *view) resolve(p string) string {
+	if r, ok := v.resolved[p]; ok {
+		return r
 	}
+	parent := v.resolve(filepath.Dir(p))
+	r := filepath.Join(parent, filepath.Base(p))
+	if e := v.entry(r); e.link {
+		if target, err := filepath.EvalSymlinks(r); err == nil {
+			r = target
+		}
+	}
+	v.resolved[p] = r
+	return r
 }
