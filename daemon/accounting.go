@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/jail"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -439,7 +441,7 @@ func (d *Daemon) observe(req *wire.Request) {
 	}
 	a := agents.For(ev, req.Agent)
 	session, id, tool, input := callOf(a, ev)
-	c := ranCall{Agent: a.Name(), Session: session, ID: id, Tool: tool, Input: input, Source: sourcePost, Time: time.Now(), Done: true}
+	c := ranCall{Agent: a.Name(), Session: session, ID: id, Tool: tool, Input: unjailed(input), Source: sourcePost, Time: time.Now(), Done: true}
 	c.Cwd, _ = ev["cwd"].(string)
 	if c.Cwd == "" {
 		c.Cwd = a.Canonical(ev).Dir // an event that names no cwd
@@ -514,4 +516,35 @@ func (d *Daemon) fillAccounting(st *wire.Status) {
 		c := d.ledger.counts
 		st.Accounting = &c
 	}
+}
+
+// unjailed is a tool input as the call was judged: an agent whose
+// post-tool event carries the command rewritten to run in the jail
+// (Copilot CLI's does) names the call by its original.
+func unjailed(input []byte) []byte {
+	if !bytes.Contains(input, []byte(jail.LaunchArg)) {
+		return input
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(input))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil {
+		return input
+	}
+	changed := false
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			if orig, ok := jail.Original(s); ok {
+				m[k], changed = orig, true
+			}
+		}
+	}
+	if !changed {
+		return input
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return input
+	}
+	return out
 }

@@ -44,7 +44,7 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 	call := approval.CallOf(in, dec, summary(tool, in, derived), caller)
 	if g, ok := d.approvals.Covers(call); ok {
 		granted := &wire.Decision{
-			Verdict: wire.Allow, Explicit: true, Rules: dec.Rules, EvalMicros: dec.EvalMicros, Revision: dec.Revision,
+			Verdict: wire.Allow, Explicit: true, Rules: dec.Rules, EvalMicros: dec.EvalMicros, Revision: dec.Revision, Jail: dec.Jail,
 			Reason: fmt.Sprintf("Allowed by a person's grant (%s, %s: %s).", g.ID, g.Scope, g.Family),
 		}
 		return granted, nil, &decisionlog.Approval{By: "grant", Scope: g.Scope, Grant: g.ID, Digest: call.Digest()}
@@ -122,7 +122,8 @@ func (d *Daemon) ended(h *held, o approval.Outcome, started time.Time) {
 	cfg := d.decider.Config()
 	h.approval.By, h.approval.Via, h.approval.Scope, h.approval.Grant = o.By, o.Via, o.Scope, o.Grant
 	h.approval.WaitedMillis = time.Since(started).Milliseconds()
-	dec := &wire.Decision{Rules: h.ask.Rules, EvalMicros: h.ask.EvalMicros, Revision: h.ask.Revision}
+	// A call a person lets run runs in the jail the policies gave it.
+	dec := &wire.Decision{Rules: h.ask.Rules, EvalMicros: h.ask.EvalMicros, Revision: h.ask.Revision, Jail: h.ask.Jail}
 	ask := strings.TrimRight(h.ask.Reason, ". ")
 	switch {
 	case o.Allow && cfg.Approvals == "both" && h.prompts:

@@ -48,7 +48,7 @@ func (d *Daemon) followRecords(ctx context.Context) {
 			d.ledger.mu.Unlock()
 			ran := later
 			for _, c := range calls {
-				ran = append(ran, ranCall{Agent: c.Agent, Session: c.Session, ID: c.ID, Tool: c.Tool, Cwd: c.Cwd, Input: c.Input, Time: c.Time, Subagent: c.Subagent, Source: sourceRecord})
+				ran = append(ran, ranCall{Agent: c.Agent, Session: c.Session, ID: c.ID, Tool: c.Tool, Cwd: c.Cwd, Input: unjailed(c.Input), Time: c.Time, Subagent: c.Subagent, Source: sourceRecord})
 			}
 			later = d.account(ran, time.Now())
 			if len(later) > maxLater {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/internal/jail"
@@ -13,7 +12,7 @@ import (
 
 // JailArg is the hook's first argument when it runs as the launcher of a
 // confined call: agentjail-hook jail PROFILE COMMAND.
-const JailArg = "jail"
+const JailArg = jail.LaunchArg
 
 // launchJailed is the launcher: it confines itself by the profile and
 // becomes the shell running the command. It returns only when it cannot,
@@ -41,17 +40,9 @@ func confined(a agent.Adapter, event map[string]any, d *wire.Decision, ans agent
 	if err != nil {
 		return ans
 	}
-	wrap := func(command string) string {
-		return shellQuote(self) + " " + JailArg + " " + shellQuote(d.Jail) + " " + shellQuote(command)
-	}
+	wrap := func(command string) string { return jail.Command(self, d.Jail, command) }
 	if rewritten, ok := c.Confine(event, d, wrap); ok {
 		return rewritten
 	}
 	return ans
-}
-
-// shellQuote is s as one word of any POSIX shell: single-quoted, with
-// each single quote closed, escaped and reopened.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
