@@ -179,9 +179,13 @@ var humanMustApprove = regexp.MustCompile(`A human must approve this call, and .
 
 // agentOutcome classifies one hook run in the answer format of agent:
 // "deny", "ask" (a deny saying a human must approve, where the agent
-// cannot ask), "allow" (silence), or "fail-open" / "broken".
+// cannot ask), "allow" (silence, or the command rewritten to run in the
+// jail), or "fail-open" / "broken".
 func agentOutcome(agent string, r result) (string, string) {
 	if r.stdout == "" && r.stderr == "" && r.code == 0 {
+		return "allow", ""
+	}
+	if _, jailed := jailedOriginal(r.stdout); jailed && r.code == 0 && r.stderr == "" {
 		return "allow", ""
 	}
 	var reason, verdict string

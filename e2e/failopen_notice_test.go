@@ -52,7 +52,9 @@ func noticeSubtests(t *testing.T, e *env, rec *hookRecorder, run func(*testing.T
 		if len(notices) != 0 {
 			t.Errorf("notices on a checked call: %q", notices)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		// Nothing but, for an agent that confines, the call rewritten to
+		// run in the jail.
+		if c := rec.one(t); c.Code != 0 || (c.Stdout != "" && !jailedRewrite(c.Stdout, harmless)) {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})

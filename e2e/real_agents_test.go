@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -419,4 +420,42 @@ func ranJailed(t *testing.T, w agentWork, got string) {
 	if !strings.Contains(got, jailedDone) {
 		t.Errorf("the call did not run to its end (want it run, confined):\n%s", got)
 	}
+}
+
+// jailedForm is a command as the hook rewrites it to run in the jail:
+// the launcher, its profile and the original command, each quoted whole.
+var jailedForm = regexp.MustCompile(`^'[^']*agentjail-hook[^']*' jail '[^']*' '((?:[^']|'\\'')*)'$`)
+
+// jailedOriginal finds, in an agent's hook answer, a command rewritten
+// to run in the jail, and returns the original it runs; false when the
+// answer rewrites nothing.
+func jailedOriginal(stdout string) (string, bool) {
+	var v any
+	if json.Unmarshal([]byte(stdout), &v) != nil {
+		return "", false
+	}
+	var found string
+	var ok bool
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		case string:
+			if m := jailedForm.FindStringSubmatch(x); m != nil {
+				found, ok = strings.ReplaceAll(m[1], `'\''`, `'`), true
+			}
+		}
+	}
+	walk(v)
+	return found, ok
+}
+
+// jailedRewrite reports whether stdout rewrites command, unchanged, to
+// run in the jail.
+func jailedRewrite(stdout, command string) bool {
+	orig, ok := jailedOriginal(stdout)
+	return ok && orig == command
 }

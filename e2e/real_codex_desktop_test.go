@@ -67,8 +67,8 @@ func TestRealCodexAsksAPersonOnTheDesktop(t *testing.T) {
 		if work.head(t, e) == head {
 			t.Errorf("the approved reset did not run; tool result:\n%s", got)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q; want Codex's silent no objection", c.Code, c.Stdout)
+		if c := rec.one(t); c.Code != 0 || !jailedRewrite(c.Stdout, askClass) {
+			t.Errorf("hook answered exit %d, stdout %q; want the approved command rewritten to run jailed", c.Code, c.Stdout)
 		}
 		if r := e.logged(t, askClass); r.Verdict != "allow" || r.Approval == nil || r.Approval.Via != "tray" || r.Approval.By != "person" {
 			t.Errorf("logged %+v", r)

@@ -116,16 +116,17 @@ func TestRealCodex(t *testing.T) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		got := run(t, harmless)
 		if !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
-		// Passthrough never widens Codex's own permissions: no JSON at
-		// all (Codex would even count a JSON allow as a failed hook).
+		// The one JSON allow Codex takes: one that carries the command
+		// rewritten to run in the jail (Codex's own sandbox and
+		// approvals still judge it).
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 	})
 
@@ -157,6 +158,7 @@ func TestRealCodex(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(work.dir, "notes.txt")); err != nil || string(b) != "hello\n" {
 			t.Errorf("notes.txt: %q, %v; tool result:\n%s", b, err, got)
 		}
+		// A patch is Codex's to apply: never rewritten.
 		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
@@ -177,8 +179,8 @@ func TestRealCodex(t *testing.T) {
 		if strings.Contains(got, a.call.code) {
 			t.Errorf("the model saw the one-time code:\n%s", got)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" || !strings.Contains(c.Args, "--hold") {
-			t.Errorf("hook %q answered exit %d, stdout %q; want Codex's silent no objection", c.Args, c.Code, c.Stdout)
+		if c := rec.one(t); c.Code != 0 || !jailedRewrite(c.Stdout, askClass) || !strings.Contains(c.Args, "--hold") {
+			t.Errorf("hook %q answered exit %d, stdout %q; want the approved command rewritten to run jailed", c.Args, c.Code, c.Stdout)
 		}
 		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
 	})

@@ -116,30 +116,28 @@ func TestRealCopilot(t *testing.T) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		got := run(t, harmless, "--allow-all-tools")
 		if !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 	})
 
-	t.Run("passthrough leaves Copilot's own refusal in place", func(t *testing.T) {
+	t.Run("a confined call stands in for Copilot's own prompt", func(t *testing.T) {
 		// Without --allow-all-tools Copilot itself refuses a write when no
-		// one is there to approve it; a JSON allow from the hook would
-		// make it run (measured), so silence is the only right answer.
+		// one is there to approve it (measured). Its check would judge the
+		// rewritten command, which it always asks about, so a confined
+		// call is answered allow: the touch runs, in the jail.
 		made := filepath.Join(work.dir, "made-by-tool")
 		got := run(t, "touch "+made)
-		if _, err := os.Stat(made); err == nil {
-			t.Errorf("the touch ran: the hook widened Copilot's permissions; tool result:\n%s", got)
+		if _, err := os.Stat(made); err != nil {
+			t.Errorf("the confined touch did not run; tool result:\n%s", got)
 		}
-		if !strings.Contains(got, "Permission denied") {
-			t.Errorf("tool result:\n%s\nwant Copilot's own refusal", got)
-		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		if c := rec.one(t); c.Code != 0 || !jailedRewrite(c.Stdout, "touch "+made) {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})
@@ -155,8 +153,8 @@ func TestRealCopilot(t *testing.T) {
 			t.Errorf("agentjail pending showed:\n%s\ntool result:\n%s", a.call.listing, got)
 		}
 		loggedApproval(t, e, a.call.id, "allow", "person", "terminal")
-		if c := rec.one(t); c.Stdout != "" || c.Code != 0 {
-			t.Errorf("hook answered exit %d, stdout %q; want no objection, never a JSON allow that widens Copilot's own permissions", c.Code, c.Stdout)
+		if c := rec.one(t); !jailedRewrite(c.Stdout, askClass) || c.Code != 0 {
+			t.Errorf("hook answered exit %d, stdout %q; want the approved command rewritten to run jailed", c.Code, c.Stdout)
 		}
 	})
 

@@ -116,14 +116,14 @@ func TestRealGemini(t *testing.T) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("a harmless command runs, rewritten to run jailed and nothing more", func(t *testing.T) {
 		got := run(t, shell(harmless))
 		if !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless) || strings.Contains(c.Stdout, "decision") {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and only the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 	})
 
