@@ -37,8 +37,8 @@ func (s *sysEnv) approvals(t *testing.T) {
 	if r := s.asAgent(nil, "/usr/local/bin/agentjail", "approve", id, "--code", code, "--project"); r.code != 0 {
 		t.Fatalf("approve as the user: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if r := <-held; r.code != 0 || r.stdout != "" {
-		t.Errorf("the approved call: exit %d stdout %q stderr %q; want Codex's silent no objection", r.code, r.stdout, r.stderr)
+	if r := <-held; r.code != 0 || !jailedRewrite(r.stdout, "git reset --hard HEAD~1") {
+		t.Errorf("the approved call: exit %d stdout %q stderr %q; want its command rewritten to run jailed", r.code, r.stdout, r.stderr)
 	}
 	fi, err := os.Stat("/var/lib/agentjail/grants.json")
 	if err != nil {
