@@ -121,9 +121,38 @@ jail_grant_rows contains [cmd.name, i] if {
 	jail_row_matches(row, cmd)
 }
 
-jail_row_matches(row, _) if count(row.subcommands) == 0
+jail_row_matches(row, cmd) if {
+	count(row.subcommands) == 0
+	not jail_runs_code(cmd)
+}
 
-jail_row_matches(row, cmd) if subcommand(cmd) in row.subcommands
+jail_row_matches(row, cmd) if {
+	subcommand(cmd) in row.subcommands
+	not jail_runs_code(cmd)
+}
+
+# jail_runs_code(cmd): cmd names a program of its own to run, which
+# would share the grant (git -c core.sshCommand=…, GIT_SSH_COMMAND=…,
+# ssh -o ProxyCommand=…, rsync -e …): such a command gets none.
+jail_runs_code(cmd) if count(object.get(cmd, "assigns", {})) > 0
+
+jail_runs_code(cmd) if {
+	cmd.name == "git"
+	some a in cmd.args
+	regex.match(`^(-c.*|--config-env.*|--exec-path.*|--upload-pack.*|--receive-pack.*|--exec=.*)$`, a)
+}
+
+jail_runs_code(cmd) if {
+	cmd.name in {"ssh", "scp", "sftp"}
+	some a in cmd.args
+	regex.match(`(?i)^-F|^-J|command|proxyjump`, a)
+}
+
+jail_runs_code(cmd) if {
+	cmd.name == "rsync"
+	some a in cmd.args
+	regex.match(`^(-e.*|--rsh.*|--rsync-path.*|-[a-zA-Z]*e.*)$`, a)
+}
 
 jail_granting := {name | some [name, _] in jail_grant_rows}
 

@@ -58,3 +58,33 @@ test_jail_makes_cache_folders if {
 	"/home/dev/.npm" in j.make
 	"/home/dev/.cache" in j.make
 }
+
+test_jail_git_with_its_own_program_gets_no_grant if {
+	every args in [
+		["-c", "core.sshCommand=sh -c x", "push"],
+		["push", "--receive-pack=sh -c x"],
+	] {
+		j := jail with input as t_bash([t_cmd("git", args, [])])
+		not "/home/dev/.ssh" in j.read
+	}
+}
+
+test_jail_git_ssh_command_variable_gets_no_grant if {
+	j := jail with input as t_bash([object.union(t_cmd("git", ["push"], []), {"assigns": {"GIT_SSH_COMMAND": "sh -c x"}})])
+	not "/home/dev/.ssh" in j.read
+}
+
+test_jail_ssh_proxy_command_gets_no_grant if {
+	j := jail with input as t_bash([t_cmd("ssh", ["-o", "ProxyCommand=sh -c x", "host"], [])])
+	not "/home/dev/.ssh" in j.read
+}
+
+test_jail_plain_ssh_and_push_keep_their_grant if {
+	j := jail with input as t_bash([t_cmd("ssh", ["build-host", "uptime"], []), t_cmd("git", ["push", "origin", "main"], [])])
+	"/home/dev/.ssh" in j.read
+}
+
+test_jail_push_setting_upstream_keeps_its_grant if {
+	j := jail with input as t_bash([t_cmd("git", ["push", "-u", "origin", "feature"], []), t_cmd("ssh", ["-o", "StrictHostKeyChecking=accept-new", "host", "true"], [])])
+	"/home/dev/.ssh" in j.read
+}
