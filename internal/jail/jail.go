@@ -43,6 +43,17 @@ type Profile struct {
 	Make []string `json:"make,omitempty"`
 	// Notes are printed on stderr when the call starts: grants withheld.
 	Notes []string `json:"notes,omitempty"`
+	// Hide are sockets the call must not connect to although it may
+	// reach their folder: the session bus, where the menu bar and the
+	// notification servers take a person's answers. Linux covers them in
+	// a mount namespace of the call's own (see hide_linux.go); a
+	// profile is given them only where the daemon found that possible.
+	Hide []string `json:"hide,omitempty"`
+	// Apart runs the call in a user namespace of its own even with
+	// nothing to hide: on kernels whose Landlock has no scopes (ABI 6) it
+	// is how the daemon tells a confined caller on its approvals channel
+	// (see daemon.peerApart).
+	Apart bool `json:"apart,omitempty"`
 }
 
 // MaxProfile bounds a profile file: the launcher reads no more.
@@ -50,7 +61,7 @@ const MaxProfile = 1 << 20
 
 // Encode is the profile's canonical form: sorted, without duplicates.
 func (p Profile) Encode() []byte {
-	c := Profile{NoRead: tidy(p.NoRead), NoWrite: tidy(p.NoWrite), Read: tidy(p.Read), Write: tidy(p.Write), Make: tidy(p.Make), Notes: p.Notes}
+	c := Profile{NoRead: tidy(p.NoRead), NoWrite: tidy(p.NoWrite), Read: tidy(p.Read), Write: tidy(p.Write), Make: tidy(p.Make), Notes: p.Notes, Hide: tidy(p.Hide), Apart: p.Apart}
 	b, _ := json.Marshal(c)
 	return b
 }
@@ -112,7 +123,7 @@ func Load(path string) (Profile, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return p, fmt.Errorf("%s: %w", path, err)
 	}
-	for _, list := range [][]string{p.NoRead, p.NoWrite, p.Read, p.Write, p.Make} {
+	for _, list := range [][]string{p.NoRead, p.NoWrite, p.Read, p.Write, p.Make, p.Hide} {
 		for _, place := range list {
 			if !filepath.IsAbs(place) {
 				return p, fmt.Errorf("%s: place %q is not absolute", path, place)

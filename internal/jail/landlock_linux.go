@@ -119,6 +119,11 @@ func Confine(p Profile) error {
 }
 
 func launch(p Profile, shell, command string) error {
+	if len(p.Hide) > 0 || p.Apart {
+		if err := enterHidden(p.Hide); err != nil {
+			return err
+		}
+	}
 	if err := Confine(p); err != nil {
 		return err
 	}

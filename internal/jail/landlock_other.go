@@ -11,3 +11,8 @@ func Probe() Support { return Support{Off: "this operating system has no confine
 func Confine(Profile) error { return errors.New("cannot confine: " + Probe().Off) }
 
 func launch(Profile, string, string) error { return Confine(Profile{}) }
+
+// CanHide: nothing to hide sockets with here.
+func CanHide(bool) (bool, string) {
+	return false, "this operating system has no confinement agentjail knows"
+}

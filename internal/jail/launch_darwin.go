@@ -35,3 +35,6 @@ func launch(p Profile, shell, command string) error {
 	}
 	return nil
 }
+
+// CanHide: Seatbelt refuses a connection to a socket by its path.
+func CanHide(bool) (bool, string) { return true, "" }

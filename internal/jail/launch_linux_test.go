@@ -270,3 +270,83 @@ func TestLaunchCannotSignalOrReachOutside(t *testing.T) {
 		t.Errorf("a confined call reached an abstract socket made outside the jail")
 	}
 }
+
+// listenUnix serves "REACHED" on a pathname socket at path.
+func listenUnix(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("REACHED"))
+			c.Close()
+		}
+	}()
+}
+
+func dialCommand(path string) string {
+	return `python3 -c 'import socket,sys;s=socket.socket(socket.AF_UNIX);s.connect(sys.argv[1]);print(s.recv(9).decode())' ` + path
+}
+
+func TestLaunchHidesTheSessionBus(t *testing.T) {
+	h := newHome(t)
+	if ok, why := jail.CanHide(false); !ok {
+		t.Skip(why)
+	}
+	run0 := filepath.Join(h.dir, "run")
+	bus, other := filepath.Join(run0, "bus"), filepath.Join(run0, "gnupg.sock")
+	listenUnix(t, bus)
+	listenUnix(t, other)
+	p := h.profile()
+	if out, _ := run(t, h, p, dialCommand(bus)); !strings.Contains(out, "REACHED") {
+		t.Fatalf("without hiding, a confined call does not reach the socket (the test proves nothing): %s", out)
+	}
+	p.Hide = []string{bus}
+	for _, tc := range []struct{ name, command string }{
+		{"by its path", dialCommand(bus)},
+		{"through a link made now", `ln -s ` + bus + ` "$TMPDIR/b"; ` + dialCommand(`"$TMPDIR/b"`)},
+		{"a hard link made now", `ln ` + bus + ` "$TMPDIR/hb"; ` + dialCommand(`"$TMPDIR/hb"`)},
+		{"through /proc", dialCommand(`/proc/$$/root` + bus)},
+		{"through the agent's /proc", dialCommand(`/proc/$PPID/root` + bus)},
+		{"after unmounting it", `umount ` + bus + ` 2>&1; umount -l ` + bus + ` 2>&1; ` + dialCommand(bus)},
+		{"in a namespace of its own", `unshare -rm sh -c 'umount ` + bus + `; ` + strings.ReplaceAll(dialCommand(bus), `'`, `'\''`) + `'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if out, _ := run(t, h, p, tc.command); strings.Contains(out, "REACHED") {
+				t.Errorf("%s reached a hidden socket:\n%s", tc.command, out)
+			}
+		})
+	}
+	if out, code := run(t, h, p, dialCommand(other)); code != 0 || !strings.Contains(out, "REACHED") {
+		t.Errorf("a socket beside the hidden one was hidden too: exit %d, %s", code, out)
+	}
+	if _, code := run(t, h, p, "exit 7"); code != 7 {
+		t.Errorf("with a hidden socket, exit %d, want 7", code)
+	}
+	if out, _ := run(t, h, p, "cat ~/.ssh/id_ed25519"); strings.Contains(out, "CANARY-KEY") {
+		t.Errorf("with a hidden socket, the key was read: %s", out)
+	}
+	if out, code := run(t, h, p, `echo ${AGENTJAIL_JAIL_STAGE:-none}`); code != 0 || strings.TrimSpace(out) != "none" {
+		t.Errorf("the launcher's stage leaked into the command: exit %d, %q", code, out)
+	}
+}
+
+func TestLaunchFailsClosedWhenTheStageIsForged(t *testing.T) {
+	h := newHome(t)
+	p := h.profile()
+	p.Hide = []string{filepath.Join(h.dir, "bus")}
+	t.Setenv("AGENTJAIL_JAIL_STAGE", "inner")
+	if out, code := run(t, h, p, "echo RAN"); code != jail.ExitCannotConfine || strings.Contains(out, "RAN") {
+		t.Errorf("a forged inner stage: exit %d, %s; want %d and nothing run", code, out, jail.ExitCannotConfine)
+	}
+}

@@ -37,6 +37,9 @@ func Seatbelt(p Profile) string {
 	// No signal to a process outside the jail (the daemon, the agent, the
 	// menu bar).
 	b.WriteString("(deny signal (target others))\n")
+	for _, s := range tidy(p.Hide) {
+		b.WriteString("(deny network-outbound (remote unix-socket (path-literal " + sbplString(s) + ")))\n")
+	}
 	return b.String()
 }
 
