@@ -628,6 +628,9 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		if req.PersonOnly() && !person && d.person != nil {
 			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "agentjail takes a person's answers only on its person channel, which no tool call can reach: run `agentjail pending` and `agentjail approve` in a terminal"}}, nil, nil
 		}
+		if req.PersonOnly() && peerApart(hook()) {
+			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "agentjail takes no answer from a confined call: run `agentjail pending` and `agentjail approve` in a terminal"}}, nil, nil
+		}
 		return d.serveApprovals(&req, caller), nil, nil
 	case wire.OpRecent:
 		rec, werr := d.recent(req.Recent, caller)
@@ -772,6 +775,7 @@ func (d *Daemon) Status() *wire.Status {
 		Tray:      d.opts.Tray,
 	}
 	st.Confinement = d.confinement()
+	st.Answers = d.answers()
 	if d.opts.Desktop != nil {
 		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
 		st.Notify = d.opts.Desktop.NotifyStatus()

@@ -20,7 +20,21 @@ import (
 // prints what happened, so the test can run it as another user.
 const connectEnv = "AGENTJAIL_TEST_CONNECT"
 
+// pendingEnv makes it a client that lists the held calls with their
+// codes on the person channel.
+const pendingEnv = "AGENTJAIL_TEST_PENDING"
+
 func TestMain(m *testing.M) {
+	if sock := os.Getenv(pendingEnv); sock != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if _, err := (&wire.Client{Socket: sock}).Pending(ctx, true); err != nil {
+			fmt.Println("refused:", err)
+		} else {
+			fmt.Println("answered")
+		}
+		os.Exit(0)
+	}
 	if sock := os.Getenv(connectEnv); sock != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()

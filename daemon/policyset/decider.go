@@ -47,6 +47,7 @@ type Decider struct {
 	jailDir     string
 	jailPerm    os.FileMode
 	jailSupport jail.Support // the kernel's, found once
+	busHidden   busHiding    // whether confined calls are kept off the session bus
 
 	current atomic.Pointer[policySet]
 	// users are the system daemon's callers' own policies (tightening
@@ -159,6 +160,7 @@ func New(ctx context.Context, opts Options) (*Decider, error) {
 		jailDir:     opts.JailDir,
 		jailPerm:    opts.JailPerm,
 		jailSupport: jail.Probe(),
+		busHidden:   probeBusHiding(opts.System),
 
 		keepLastGood: opts.KeepLastGood,
 		reference:    opts.Reference,
@@ -418,7 +420,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 		d.evalError(clipMsg(err.Error()))
 	}
 	if err == nil && dec.Verdict != wire.Deny && derived.ToolKind == "shell" && set.config.Confine {
-		d.confine(evalCtx, set, in, derived, dec)
+		d.confine(evalCtx, set, in, derived, dec, req.CallerUID)
 	}
 	capDecision(dec)
 	dec.EvalMicros = time.Since(start).Microseconds()
@@ -578,7 +580,7 @@ func (d *Decider) watchedFile(name string) bool {
 // confine sets dec.Jail to the profile the policies compute for a shell
 // call they let run. A profile that cannot be computed or written denies
 // the call: it would otherwise run unconfined without a word.
-func (d *Decider) confine(ctx context.Context, set *policySet, in map[string]any, derived *input.Derived, dec *wire.Decision) {
+func (d *Decider) confine(ctx context.Context, set *policySet, in map[string]any, derived *input.Derived, dec *wire.Decision, caller *int) {
 	if off := d.jailOff(); off != "" {
 		// Judged as before, which status says; unless calls that cannot
 		// be checked in full are to be refused.
@@ -592,6 +594,10 @@ func (d *Decider) confine(ctx context.Context, set *policySet, in map[string]any
 	p, notes, err := set.engine.Jail(ctx, in, derived)
 	if err == nil {
 		p.Notes = notes
+		if d.busHidden.ok {
+			p.Hide = sessionBuses(d.system, caller)
+			p.Apart = !d.jailSupport.Scoped
+		}
 		dec.Jail, err = jail.Save(d.jailDir, p, d.jailPerm)
 	}
 	if err != nil {
