@@ -28,6 +28,9 @@ type askOptions struct {
 	// one for status.
 	Notifier *Notifier
 	Log      *slog.Logger
+	// TerminalOnly sends no buttons: the answer is a terminal's (a
+	// confined call could press buttons through the session bus).
+	TerminalOnly bool
 }
 
 // askQueue bounds the openings and closings waiting to be notified: past
@@ -104,9 +107,20 @@ func askText(p wire.Pending, how string) (title, body string) {
 // answerWhere is what a notification without buttons says.
 const answerWhere = "Answer in agentjail's menu bar, or in a terminal: agentjail pending"
 
+// answerInTerminal is what it says where only a terminal may answer.
+const answerInTerminal = "Answer in a terminal: agentjail pending"
+
+// where is what a's notifications without buttons say.
+func (a *asker) where() string {
+	if a.o.TerminalOnly {
+		return answerInTerminal
+	}
+	return answerWhere
+}
+
 // plain sends a waiting call's notification without buttons, through
 // the Notifier (its send follows the notifications switch).
 func (a *asker) plain(p wire.Pending) {
-	title, body := askText(p, answerWhere)
+	title, body := askText(p, a.where())
 	a.o.Notifier.deliver(title, body, a.o.Notifier.clock())
 }

@@ -110,9 +110,9 @@ func (a *asker) show(ctx context.Context, p wire.Pending) {
 		a.o.Notifier.report(askTitle(p), fmt.Errorf("%s: %w", notifyName, err), at)
 		return
 	}
-	buttons := slices.Contains(caps, "actions")
+	buttons := slices.Contains(caps, "actions") && !a.o.TerminalOnly
 	var actions []string
-	how := answerWhere
+	how := a.where()
 	if buttons {
 		how = ""
 		for _, act := range Actions(p) {

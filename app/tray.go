@@ -179,11 +179,14 @@ func (t *Tray) Bind(d Daemon, quit func()) {
 // daemon's own tray, a.Answer in the same process) the menu answers them
 // with the tray's own click and each one opening is notified with
 // buttons; otherwise (a tray of its own, which would need the code) the
-// menu says how to approve in a terminal. Call it before Run.
-func (t *Tray) BindApprovals(a Approvals, answerHere bool) {
+// menu says how to approve in a terminal. notify (the daemon's own tray
+// that may not answer: see daemon.DesktopAnswers) still notifies each one
+// opening, without buttons. Call it before Run.
+func (t *Tray) BindApprovals(a Approvals, answerHere, notify bool) {
 	t.approvals, t.answerHere = a, answerHere
-	if answerHere && t.opts.Notifier != nil {
+	if (answerHere || notify) && t.opts.Notifier != nil {
 		t.asker = newAsker(askOptions{
+			TerminalOnly: !answerHere,
 			Enabled: func() bool {
 				on := t.opts.NotificationsOn == nil || t.opts.NotificationsOn()
 				return on && !time.Now().Before(t.opts.Notifier.PausedUntil())

@@ -140,8 +140,13 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 	defer cancel()
 	tray.Bind(d, cancel)
 	// The daemon's own tray answers the waiting calls with its click and
-	// their notifications' buttons.
-	tray.BindApprovals(d.Approvals(), true)
+	// their notifications' buttons, unless a confined call could press
+	// them through the session bus (status says so).
+	desktop, why := d.DesktopAnswers()
+	if !desktop {
+		log.Warn("the menu bar and notifications take no answers: a confined call could reach the session bus", "why", why)
+	}
+	tray.BindApprovals(d.Approvals(), desktop, true)
 	served := make(chan struct{})
 	go func() {
 		d.Run(ctx)

@@ -233,6 +233,9 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 				fmt.Fprintf(out, "  confined: %s; judged, not confined (their hook cannot rewrite a call): %s\n", strings.Join(confined, ", "), strings.Join(judged, ", "))
 			}
 		}
+		if st.Answers != "" {
+			fmt.Fprintf(out, "answers:   %s\n", line(st.Answers))
+		}
 		if st.Tray != "" {
 			fmt.Fprintf(out, "tray:      %s\n", line(st.Tray))
 		}

@@ -85,7 +85,7 @@ func runTrayClient(ctx context.Context, cmd *cobra.Command) error {
 	tray.Bind(d, cancel)
 	// It lists the calls waiting for this user; approving takes the
 	// code, so its menu says to approve in a terminal.
-	tray.BindApprovals(&d.Remote, false)
+	tray.BindApprovals(&d.Remote, false, false)
 	if d.Status() == nil {
 		log.Warn("the daemon does not answer yet; the tray shows it as not running until it does", "socket", d.Remote.Client.SocketPath())
 	}

@@ -33,3 +33,36 @@ func (d *Daemon) confinement() string {
 	}
 	return jail.Probe().String()
 }
+
+// DesktopAnswers reports whether the menu bar and notification buttons
+// may answer held calls, and why not: not where calls are confined but
+// cannot be kept off the session bus, through which one could press
+// them. (Where nothing confines the calls, approvals are as open as
+// before the jail, and status says so.)
+func (d *Daemon) DesktopAnswers() (bool, string) {
+	if !d.confining() {
+		return true, ""
+	}
+	return d.decider.BusHidden()
+}
+
+// confining reports whether the calls the policies let run are confined.
+func (d *Daemon) confining() bool {
+	return d.decider.Config().Confine && d.jailErr == nil && jail.Probe().Off == ""
+}
+
+// answers is the status line of where answers are taken from.
+func (d *Daemon) answers() string {
+	const terminal = "a terminal (agentjail pending), on the approvals channel that confined calls cannot use"
+	if !d.confining() {
+		return "any process of the user's (calls are not confined)"
+	}
+	hidden, why := d.decider.BusHidden()
+	if !jail.Probe().Scoped && !hidden {
+		return "any process of the user's: this kernel's Landlock has no scopes (ABI 6) and calls cannot run in a user namespace of their own (" + why + "), so a confined call can reach the approvals channel"
+	}
+	if !hidden {
+		return terminal + " only; the menu bar and notifications show held calls but take no answer, because a confined call could press them through the session bus (" + why + ")"
+	}
+	return terminal + ", the menu bar and notification buttons (the session bus is hidden from confined calls)"
+}

@@ -211,6 +211,10 @@ type Status struct {
 	// Confinement says what the shell calls the policies let run are
 	// confined by: "landlock ABI 7", "seatbelt", or "off: " and why.
 	Confinement string `json:"confinement,omitempty"`
+	// Answers says where a person's answers to held calls are taken
+	// from and why not elsewhere: the desktop (menu bar, notification
+	// buttons) only where confined calls cannot reach the session bus.
+	Answers string `json:"answers,omitempty"`
 	// Tray says whether the daemon's tray (menu bar) is shown and if not,
 	// why: "shown by <the program showing it>", "no tray host on the
 	// session bus (…)", "running" (macOS, where the menu bar always
