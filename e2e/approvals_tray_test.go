@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/agentjail/agentjail/internal/jail"
 )
 
 // actionServer is a notification service that shows buttons: it says so
@@ -494,5 +496,64 @@ func TestApprovalNotificationWithoutButtons(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A confined call cannot press the tray's items: the launcher hides the
+// session bus from it, so a held call stays held while the agent's
+// dbus-send runs. The same dbus-send, unconfined, answers it (the
+// control: the attack is real).
+func TestConfinedCallCannotPressTheTray(t *testing.T) {
+	if _, err := exec.LookPath("dbus-send"); err != nil {
+		t.Skip("dbus-send is not installed (apt-get install dbus-bin)")
+	}
+	if s := jail.Probe(); s.Off != "" {
+		t.Skip(s.Off)
+	}
+	if ok, why := jail.CanHide(false); !ok {
+		t.Skip(why)
+	}
+	e := newEnv(t)
+	os.MkdirAll(e.ajHome, 0o700)
+	os.WriteFile(filepath.Join(e.ajHome, "config.yaml"), []byte("confine: true\n"), 0o600)
+	a := startApprovalTrayIn(t, e)
+	cwd := filepath.Join(e.home, "p")
+	os.MkdirAll(cwd, 0o755)
+	if st := e.cli("status"); !strings.Contains(st.stdout, "the session bus is hidden from confined calls") {
+		t.Errorf("status does not say the desktop's answers are safe:\n%s", st.stdout)
+	}
+
+	const held = "git reset --hard HEAD~2"
+	h := e.holdHook(codexEvent(held, cwd), "30s")
+	allow := action(t, a.waiting(t, held), "Allow once")
+	press := fmt.Sprintf("dbus-send --session --print-reply --dest=%s /StatusNotifierItem/menu com.canonical.dbusmenu.Event int32:%d string:clicked variant:string: uint32:0", a.service, allow.id)
+
+	// Spelled so that only running it tells what it does: the judge
+	// stops the plain spelling, the jail every one.
+	os.WriteFile(filepath.Join(cwd, "steps.txt"), []byte(press+"\n"), 0o644)
+	const attack = "sh < steps.txt"
+	r := e.hook(codexEvent(attack, cwd), "--agent", "codex")
+	var ans struct {
+		HookSpecificOutput struct {
+			UpdatedInput struct{ Command string } `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &ans); err != nil || !jailedRewrite(r.stdout, attack) {
+		t.Fatalf("the press was not rewritten to run jailed: %+v", r)
+	}
+	out := e.runIn(cwd, "", "/bin/bash", "-c", ans.HookSpecificOutput.UpdatedInput.Command)
+	if out.code == 0 {
+		t.Errorf("the confined dbus-send reached the bus:\n%s%s", out.stdout, out.stderr)
+	}
+	time.Sleep(300 * time.Millisecond) // a press, had it landed, is answered at once
+	if !strings.Contains(e.cli("pending").stdout, "git reset") {
+		t.Fatal("the held call was answered by a confined call")
+	}
+
+	if out := e.runIn(cwd, "", "/bin/bash", "-c", press); out.code != 0 {
+		t.Fatalf("the press does not work even unconfined:\n%s%s", out.stdout, out.stderr)
+	}
+	if r := h.result(t); r.code != 0 {
+		t.Errorf("the unconfined press did not answer the held call: %+v", r)
 	}
 }
