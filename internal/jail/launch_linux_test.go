@@ -247,21 +247,7 @@ func TestLaunchCannotSignalOrReachOutside(t *testing.T) {
 	}
 
 	name := "agentjail-test-" + pid
-	ln, err := net.Listen("unix", "@"+name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("REACHED"))
-			c.Close()
-		}
-	}()
+	listenUnix(t, "@"+name)
 	dial := `python3 -c 'import socket;s=socket.socket(socket.AF_UNIX);s.connect("\0` + name + `");print(s.recv(9).decode())'`
 	if out, _ := exec.Command("bash", "-c", dial).CombinedOutput(); !strings.Contains(string(out), "REACHED") {
 		t.Fatalf("the dial does not work even unconfined by files: %s", out)
@@ -271,11 +257,14 @@ func TestLaunchCannotSignalOrReachOutside(t *testing.T) {
 	}
 }
 
-// listenUnix serves "REACHED" on a pathname socket at path.
+// listenUnix serves "REACHED" on a Unix socket at path (abstract when
+// it begins with @) until the test ends.
 func listenUnix(t *testing.T, path string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
+	if !strings.HasPrefix(path, "@") {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {
@@ -283,11 +272,7 @@ func listenUnix(t *testing.T, path string) {
 	}
 	t.Cleanup(func() { ln.Close() })
 	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
+		for c, err := ln.Accept(); err == nil; c, err = ln.Accept() {
 			c.Write([]byte("REACHED"))
 			c.Close()
 		}
