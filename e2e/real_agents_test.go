@@ -453,6 +453,15 @@ func jailedOriginal(stdout string) (string, bool) {
 	return found, ok
 }
 
+// unjailed is the original of a command rewritten to run in the jail,
+// and any other command as it is.
+func unjailed(command string) string {
+	if m := jailedForm.FindStringSubmatch(command); m != nil {
+		return strings.ReplaceAll(m[1], `'\''`, `'`)
+	}
+	return command
+}
+
 // jailedRewrite reports whether stdout rewrites command, unchanged, to
 // run in the jail.
 func jailedRewrite(stdout, command string) bool {

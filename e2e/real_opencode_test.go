@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,7 +57,7 @@ import (
 //   - --pure (OPENCODE_PURE=1) loads no plugins at all. /etc/opencode
 //     holds only opencode.json(c), read last; it has no plugin folder.
 func TestRealOpencode(t *testing.T) {
-	testPluginAgent(t, pluginAgent{name: "opencode", rejectExit: 0, gate: "The user rejected permission to use this specific tool call."})
+	testPluginAgent(t, pluginAgent{name: "opencode", rejectExit: 0, gate: "The user rejected permission to use this specific tool call.", showsLauncher: true})
 }
 
 // pluginAgent is what differs between opencode and Kilo CLI.
@@ -67,6 +68,9 @@ type pluginAgent struct {
 	rejectExit int
 	// gate is what the model reads when the agent's own rules refuse.
 	gate string
+	// showsLauncher: the agent prints a confined shell call as it runs
+	// (the launcher's line), not as the model wrote it.
+	showsLauncher bool
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -201,15 +205,30 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		// opencode shows the call as it runs (the launcher's line, the
+		// model's command quoted whole at its end); Kilo CLI as the model
+		// wrote it.
+		out := runOut(t, bash(jailedKeyRead), 0)
+		ranJailed(t, work, oneResult(t, api, out))
+		shown := jailedKeyRead
+		if a.showsLauncher {
+			shown = "jail '"
+		}
+		if !strings.Contains(out, shown) || strings.Contains(out, "agentjail-hook") != a.showsLauncher {
+			t.Errorf("%s showed the call as:\n%s\nwant %q in it", a.name, out, shown)
+		}
+	})
+
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		made := filepath.Join(work.dir, "made-by-tool")
 		got := run(t, bash(harmless+" && touch "+made), 0)
 		if _, err := os.Stat(made); err != nil {
 			t.Errorf("the command did not run (%v); tool result:\n%s", err, got)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless+" && touch "+made) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 		// The call ran: tool.execute.after reported it with --post, the
 		// same session and callID, so it is accounted for as judged.
@@ -220,7 +239,7 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 		post := posts[0].event(t)
 		args, _ := post["args"].(map[string]any)
 		if !strings.HasSuffix(posts[0].Args, "--agent "+a.name+" --post") || post["hook_event_name"] != "tool.execute.after" || post["client"] != a.name || post["tool"] != "bash" ||
-			args["command"] != harmless+" && touch "+made || post["sessionID"] != pre["sessionID"] || post["callID"] != pre["callID"] || post["cwd"] != work.dir {
+			unjailed(fmt.Sprint(args["command"])) != harmless+" && touch "+made || post["sessionID"] != pre["sessionID"] || post["callID"] != pre["callID"] || post["cwd"] != work.dir {
 			t.Errorf("post-tool hook ran as %q with\n%s\nafter\n%s", posts[0].Args, posts[0].Stdin, c.Stdin)
 		}
 		for _, u := range uncheckedCalls(t, e) {
@@ -282,18 +301,21 @@ func testPluginAgent(t *testing.T, a pluginAgent) {
 	})
 
 	t.Run("no objection leaves the agent's own refusal in place", func(t *testing.T) {
-		// A path outside the project is the agent's own external_directory
-		// ask, which a headless run rejects; agentjail has no rule on it.
-		// The run stops there: the model is not called again.
+		// A working folder outside the project is the agent's own
+		// external_directory ask, which a headless run rejects; agentjail
+		// has no rule on it. The run stops there: the model is not called
+		// again. (A path outside the project in the command itself is not
+		// seen by that check once the command is the launcher's: agentjail
+		// and the jail judge it instead.)
 		made := filepath.Join(e.home, "outside-made")
-		out := runOut(t, bash("touch "+made), a.rejectExit)
+		out := runOut(t, &modelCall{Name: "bash", Args: map[string]any{"command": "touch outside-made", "workdir": e.home, "description": "Run it"}}, a.rejectExit)
 		if _, err := os.Stat(made); err == nil {
 			t.Errorf("the touch ran: the hook widened %s's permissions:\n%s", a.name, out)
 		}
 		if !strings.Contains(out, "external_directory") || !strings.Contains(out, a.gate) {
 			t.Errorf("%s said:\n%s\nwant its own refusal", a.name, out)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		if c := rec.one(t); c.Code != 0 || !jailedRewrite(c.Stdout, "touch outside-made") {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})

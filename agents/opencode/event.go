@@ -168,6 +168,30 @@ type opencodeOutput struct {
 	Reason   string `json:"reason"`
 }
 
+// opencodeRewrite is the answer that has our plugin replace the shell
+// call's command (output.args.command, changed in place, which is what
+// the tool then runs) before the call goes on.
+type opencodeRewrite struct {
+	Decision string `json:"decision"`
+	Command  string `json:"command"`
+}
+
+// Confine: a plugin's tool.execute.before may change the call's
+// arguments in place, and the agent runs the tool with them; our plugin
+// takes the command of an answer that carries one (and nothing else of
+// it). The agent's own permission rules then see the rewritten command;
+// none of their defaults asks about it.
+func (a Adapter) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if d.Verdict != wire.Allow || a.Canonical(event).Kind != agent.KindShell {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["args"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(opencodeRewrite{string(wire.Allow), in["command"].(string)}), Exit: agent.ExitOK}, true
+}
+
 // Render, per our plugin's contract:
 //
 //	deny        stdout {"decision":"deny","reason":R}, R on stderr, exit 2: the plugin throws R

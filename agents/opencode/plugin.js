@@ -4,13 +4,14 @@
 //
 // Before each tool call it runs agentjail-hook with the call on stdin and
 // waits a bounded time: exit 0 lets the call go on to the agent's own
-// permission rules, exit 2 stops it (the agent hands the thrown message
-// to the model), and a hook that cannot start, crashes or does not
-// answer in time stops it too, unless the hook was installed with
-// --fail-closed=false. After each call that ran it runs the hook again
-// with --post, which tells agentjail the call ran and answers nothing:
-// that run is bounded too, and can neither fail nor change the call. It
-// imports nothing but Node's own modules.
+// permission rules (a shell call with its command rewritten to run in
+// agentjail's jail, when the hook's answer carries one), exit 2 stops
+// it (the agent hands the thrown message to the model), and a hook that
+// cannot start, crashes or does not answer in time stops it too, unless
+// the hook was installed with --fail-closed=false. After each call that
+// ran it runs the hook again with --post, which tells agentjail the call
+// ran and answers nothing: that run is bounded too, and can neither fail
+// nor change the call. It imports nothing but Node's own modules.
 import { spawn } from "node:child_process";
 
 // Filled in by the installer: the agent's name, the hook's argv, how long
@@ -75,6 +76,22 @@ function reasonOf(r) {
   return r.err.trim() || "Blocked by agentjail's policies.";
 }
 
+// confine has the call run in agentjail's jail: an allow that carries a
+// command replaces the shell call's command (the agent runs the tool
+// with the arguments as they are when this hook returns). Only the
+// command is taken from the answer.
+function confine(r, args) {
+  let answer;
+  try {
+    answer = JSON.parse(r.out);
+  } catch {
+    return;
+  }
+  if (answer && typeof answer.command === "string" && args && typeof args.command === "string") {
+    args.command = answer.command;
+  }
+}
+
 export const AgentjailGuard = async ({ client, directory, worktree }) => ({
   "tool.execute.before": async (input, output) => {
     if (!SETTINGS) {
@@ -90,7 +107,10 @@ export const AgentjailGuard = async ({ client, directory, worktree }) => ({
       cwd: directory || process.cwd(),
       worktree,
     });
-    if (r.code === 0) return;
+    if (r.code === 0) {
+      confine(r, output.args);
+      return;
+    }
     if (r.code === 2) throw new Error(reasonOf(r));
     const why = r.failed || `${SETTINGS.hook[0]} ended with ${r.code ?? r.signal}: ${r.err.trim().slice(0, 500)}`;
     if (SETTINGS.failClosed) {
@@ -101,8 +121,10 @@ export const AgentjailGuard = async ({ client, directory, worktree }) => ({
     } catch {}
   },
   // The call ran: the hook reports it with --post (the same fields, so
-  // that it is matched with the call it judged by session and callID).
-  // The output is the agent's, left as it is; nothing here throws.
+  // that it is matched with the call it judged by session and callID;
+  // a confined call's command is the launcher's, whose end is the
+  // model's). The output is the agent's, left as it is; nothing here
+  // throws.
   ...(Array.isArray(SETTINGS?.post) && {
     "tool.execute.after": async (input) => {
       try {

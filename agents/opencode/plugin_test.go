@@ -28,15 +28,19 @@ func TestPlugin(t *testing.T) {
 		name, body string
 		failClosed bool
 		want       string // the thrown message, "" for none
+		command    string // the command the call goes on with, "" for ls
 	}{
-		{"deny", `echo '{"decision":"deny","reason":"Blocked: a key"}'; echo 'Blocked: a key' >&2; exit 2`, true, "Blocked: a key"},
-		{"deny reason on stderr alone", `echo 'Blocked: stderr' >&2; exit 2`, true, "Blocked: stderr"},
-		{"allow", `exit 0`, true, ""},
-		{"hook fails closed", `echo boom >&2; exit 1`, true, "ended with 1: boom"},
-		{"hook fails open", `exit 1`, false, ""},
-		{"hook never answers", `exec sleep 30`, true, "gave no answer within 700 ms"},
-		{"hook never answers, open", `exec sleep 30`, false, ""},
-		{"no hook", "", true, "cannot run"},
+		{"deny", `echo '{"decision":"deny","reason":"Blocked: a key"}'; echo 'Blocked: a key' >&2; exit 2`, true, "Blocked: a key", ""},
+		{"deny reason on stderr alone", `echo 'Blocked: stderr' >&2; exit 2`, true, "Blocked: stderr", ""},
+		{"allow", `exit 0`, true, "", ""},
+		{"allow rewrites the command", `echo '{"decision":"allow","command":"jailed ls"}'`, true, "", "jailed ls"},
+		{"allow takes nothing else", `echo '{"decision":"allow","workdir":"/","args":{"command":"rm -rf /"}}'`, true, "", ""},
+		{"allow with output not JSON", `echo hello`, true, "", ""},
+		{"hook fails closed", `echo boom >&2; exit 1`, true, "ended with 1: boom", ""},
+		{"hook fails open", `exit 1`, false, "", ""},
+		{"hook never answers", `exec sleep 30`, true, "gave no answer within 700 ms", ""},
+		{"hook never answers, open", `exec sleep 30`, false, "", ""},
+		{"no hook", "", true, "cannot run", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,8 +55,9 @@ func TestPlugin(t *testing.T) {
 			driver := `import { AgentjailGuard } from ` + strings.ReplaceAll(string(mustJSON(plugin)), `\`, `\\`) + `;
 const hooks = await AgentjailGuard({ directory: "/w", worktree: "/w" });
 try {
-  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "call_1" }, { args: { command: "ls" } });
-  console.log("ALLOWED");
+  const output = { args: { command: "ls", workdir: "/w" } };
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_1", callID: "call_1" }, output);
+  console.log("ALLOWED " + JSON.stringify(output.args));
 } catch (e) { console.log("THROWN " + e.message); }
 `
 			d := filepath.Join(dir, "driver.mjs")
@@ -62,9 +67,14 @@ try {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			got := strings.TrimSpace(string(out))
+			command := tt.command
+			if command == "" {
+				command = "ls"
+			}
+			allowed := "ALLOWED " + string(mustJSON(map[string]string{"command": command, "workdir": "/w"}))
 			switch {
-			case tt.want == "" && got != "ALLOWED":
-				t.Errorf("got %q, want the call allowed", got)
+			case tt.want == "" && got != allowed:
+				t.Errorf("got %q, want the call allowed as %s", got, allowed)
 			case tt.want != "" && !(strings.HasPrefix(got, "THROWN ") && strings.Contains(got, tt.want)):
 				t.Errorf("got %q, want a throw with %q", got, tt.want)
 			}
