@@ -129,7 +129,12 @@ export default function (pi) {
 	})
 
 	made := filepath.Join(work.dir, "made-by-pi")
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		got, _ := run(t, bash(jailedKeyRead))
+		ranJailed(t, work, got)
+	})
+
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		got, _ := run(t, bash(harmless+" > "+made+" && cat "+made))
 		if !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
@@ -138,8 +143,8 @@ export default function (pi) {
 			t.Errorf("the command did not run: %v %q", err, b)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" || c.Stderr != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless+" > "+made+" && cat "+made) || c.Stderr != "" {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 		// After it ran, the post-tool hook got the same call (rec.one
 		// checked it said nothing).

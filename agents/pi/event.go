@@ -132,7 +132,8 @@ func piPath(p string) string {
 //
 //	deny        reason on stderr, exit 2 (the extension returns {block: true, reason})
 //	ask         the same deny, its reason saying a human must approve
-//	allow (any) nothing, exit 0: the extension returns nothing
+//	allow (any) nothing, exit 0: the extension returns nothing (a shell
+//	            call's command rewritten to run in the jail: Confine)
 func (pi) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 	switch d.Verdict {
 	case wire.Deny:
@@ -143,6 +144,28 @@ func (pi) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 		return agent.Answer{Exit: agent.ExitOK}
 	}
 	return agent.Answer{Stderr: agent.UnknownVerdict(d) + "\n", Exit: agent.ExitBlock}
+}
+
+// piRewrite is the answer that has agentjail's extension replace the
+// shell call's command (event.input.command, which pi lets a tool_call
+// handler change in place) before pi runs it.
+type piRewrite struct {
+	Command string `json:"command"`
+}
+
+// Confine: pi 0.73.1 runs a tool with event.input as its tool_call
+// handlers leave it (changed in place, not validated again); our
+// extension takes the command of an allow that carries one, and nothing
+// else of it.
+func (p pi) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if d.Verdict != wire.Allow || p.Canonical(event).Kind != agent.KindShell {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["input"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(piRewrite{in["command"].(string)}), Exit: agent.ExitOK}, true
 }
 
 // Example is the event agentjail's extension sends for a Claude Code

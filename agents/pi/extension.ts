@@ -6,7 +6,8 @@
 // The hook gets pi's tool_call event as pi hands it to extensions, plus
 // the folder and session pi runs in, as one JSON object on stdin. It
 // exits 0 to let the call run (anything on its stderr is a warning for
-// the user) and 2 to block it, its stderr being the reason the model
+// the user; a shell call's command to run instead, in agentjail's jail,
+// on its stdout) and 2 to block it, its stderr being the reason the model
 // reads. The hook answers within its own deadline, applying agentjail's
 // fail mode when the daemon cannot; past timeoutMs, or when the hook
 // cannot run at all, this extension applies that fail mode itself.
@@ -35,6 +36,7 @@ export default function (pi) {
 		const r = await runHook(config.command, config.timeoutMs, JSON.stringify(call));
 		if (r.code === 0) {
 			if (r.stderr.trim() !== "") tell(ctx, r.stderr.trim());
+			confine(r.stdout, event.input);
 			return undefined;
 		}
 		if (r.code === 2) {
@@ -64,6 +66,22 @@ export default function (pi) {
 			}
 			return undefined;
 		});
+	}
+}
+
+// confine has the call run in agentjail's jail: an allow that carries a
+// command replaces the shell call's command (pi runs the tool with
+// event.input as the handlers leave it). Only the command is taken from
+// the answer.
+function confine(stdout, input) {
+	let answer;
+	try {
+		answer = JSON.parse(stdout);
+	} catch {
+		return;
+	}
+	if (answer && typeof answer.command === "string" && input && typeof input.command === "string") {
+		input.command = answer.command;
 	}
 }
 
