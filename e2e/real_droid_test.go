@@ -144,14 +144,18 @@ func TestRealDroid(t *testing.T) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		ranJailed(t, work, run(t, execute(jailedKeyRead, "low"), "low"))
+	})
+
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		got := run(t, execute(harmless, "low"), "low")
 		if !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless) || strings.Contains(c.Stdout, "permissionDecision") {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed, with no decision", c.Code, c.Stdout, c.Stderr)
 		}
 	})
 
@@ -171,8 +175,9 @@ func TestRealDroid(t *testing.T) {
 
 	t.Run("no objection leaves Droid's own gate in place", func(t *testing.T) {
 		// Rated high, a command is more than --auto low allows: Droid
-		// refuses it after our hook said nothing (a JSON allow would have
-		// let it run, measured).
+		// refuses it after our hook rewrote it with no decision (a JSON
+		// allow would have let it run, measured), keeping the model's
+		// rating (the entry's preserveRiskLevel).
 		made := filepath.Join(work.dir, "made-by-tool")
 		r, got := exec(t, execute("touch "+made, "high"), "low")
 		if _, err := os.Stat(made); err == nil {
@@ -181,7 +186,7 @@ func TestRealDroid(t *testing.T) {
 		if out := r.stdout + r.stderr; !strings.Contains(out, "insufficient permission") {
 			t.Errorf("droid: exit %d\n%s\nwant Droid's own refusal", r.code, out)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		if c := rec.one(t); c.Code != 0 || !jailedRewrite(c.Stdout, "touch "+made) {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})

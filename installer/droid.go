@@ -40,12 +40,14 @@ func (o Options) droidLegacyPath() string   { return filepath.Join(o.droidHome()
 func (o Options) droidSettingsPath() string { return filepath.Join(o.droidHome(), "settings.json") }
 
 // droidEntry is the PreToolUse entry: Droid's timeout is agentTimeout,
-// in seconds (Droid runs the tool when a hook times out).
+// in seconds (Droid runs the tool when a hook times out), and a command
+// the hook rewrites to run in the jail keeps the model's risk level.
 func (o Options) droidEntry() HookEntry {
 	return HookEntry{Matcher: "*", Hooks: []HookCommand{{
-		Type:    "command",
-		Command: o.agentHookCommand("droid"),
-		Timeout: int(o.agentTimeout() / time.Second),
+		Type:              "command",
+		Command:           o.agentHookCommand("droid"),
+		Timeout:           int(o.agentTimeout() / time.Second),
+		PreserveRiskLevel: true,
 	}}}
 }
 

@@ -30,6 +30,10 @@ type HookCommand struct {
 	// call when the hook cannot even start, where it would otherwise run
 	// the tool unchecked; set with fail_mode: closed.
 	OnFailure string `json:"onFailure,omitempty"`
+	// PreserveRiskLevel has Factory Droid (0.225) keep the model's
+	// riskLevel of a command the hook rewrote to run in the jail, where
+	// it would rate the launcher's line again.
+	PreserveRiskLevel bool `json:"preserveRiskLevel,omitempty"`
 }
 
 // hookBinary is the base name that identifies our hook commands.

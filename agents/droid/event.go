@@ -102,6 +102,23 @@ func (droid) Render(_ map[string]any, d *wire.Decision) agent.Answer {
 	return deny(agent.UnknownVerdict(d))
 }
 
+// Confine: Droid 0.225 merges a hook's updatedInput into the call's
+// input, and with no permissionDecision beside it its own gate goes on;
+// the entry's preserveRiskLevel (install writes it) keeps the model's
+// riskLevel rather than rating the launcher's line again. So the answer
+// carries the command alone, and no allow.
+func (d droid) Confine(event map[string]any, dec *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	if dec.Verdict != wire.Allow || d.Canonical(event).Kind != agent.KindShell {
+		return agent.Answer{}, false
+	}
+	in, ok := agent.RewriteCommand(event["tool_input"], "command", wrap)
+	if !ok {
+		return agent.Answer{}, false
+	}
+	out := claude.ClaudeSpecific{HookEventName: "PreToolUse", UpdatedInput: map[string]any{"command": in["command"]}}
+	return agent.Answer{Stdout: agent.EncodeJSON(claude.ClaudeOutput{HookSpecificOutput: out}), Exit: agent.ExitOK}, true
+}
+
 // Example is Droid's PreToolUse event for a Claude Code call, in its own
 // tool and field names.
 func (droid) Example(tool string, input map[string]any, cwd string) map[string]any {
