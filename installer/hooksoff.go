@@ -3,8 +3,6 @@ package installer
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agentjail/agentjail/agent"
-	"github.com/agentjail/agentjail/agents"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +13,10 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/agents/opencode"
+	"github.com/agentjail/agentjail/agents/pi"
 	"github.com/agentjail/agentjail/internal/agentconfig"
 )
 
@@ -342,6 +344,9 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		}
 	}
 	where := o.tildePath(path)
+	if staleGuardCode(path, cur) {
+		add(fmt.Sprintf("%s: agentjail's code in it is not the code this agentjail writes (another version's), so it may not do what the daemon answers (run a call confined, say): run `agentjail install`", where))
+	}
 	if isPiExtension(path) {
 		cur = piConfigOf(cur) // the extension's settings line
 	}
@@ -425,6 +430,32 @@ func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration
 // failClosedKnob is the key an agent's own entry holds, beside the
 // hook's --fail-closed, that makes the agent block a call when the hook
 // cannot start at all (its facts): install sets it with fail_mode: closed.
+// staleGuardCode reports a plugin or extension of ours whose code (all
+// but its settings line) is not the code this build writes: one an
+// older agentjail wrote, which would ignore what a newer hook answers.
+func staleGuardCode(path string, cur []byte) bool {
+	var template string
+	var settings func(line string) bool
+	switch {
+	case isPluginPath(path):
+		template, settings = opencode.Plugin, func(l string) bool { return strings.Contains(l, opencode.SettingsMarker) }
+	case isPiExtension(path):
+		template, settings = pi.Extension, func(l string) bool { return strings.HasPrefix(l, pi.ConfigPrefix) }
+	default:
+		return false
+	}
+	code := func(src string) string {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(src, "\n") {
+			if !settings(l) {
+				b.WriteString(l)
+			}
+		}
+		return b.String()
+	}
+	return code(string(cur)) != code(template)
+}
+
 func failClosedKnob(name string) agent.Knob {
 	a, _ := agents.Named(name)
 	return a.FailClosed

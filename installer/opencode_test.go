@@ -110,3 +110,37 @@ func TestPluginNotOursAndSettings(t *testing.T) {
 		t.Errorf("system mode wrote %v: neither agent reads a machine-wide plugin folder", edits)
 	}
 }
+
+// A plugin or extension of ours whose code another version wrote (one
+// that would ignore a rewrite the hook answers) is a problem of the
+// agent's until install writes this version's; its settings line alone
+// differing is not.
+func TestStaleGuardCode(t *testing.T) {
+	for _, name := range []string{"opencode", "pi"} {
+		t.Run(name, func(t *testing.T) {
+			o := agentOptions(t, name)
+			t.Setenv("PATH", t.TempDir())
+			if err := Install(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			path := o.piExtensionPath()
+			if name != "pi" {
+				path = filepath.Join(partNamed(name).(pluginPart).dir(o), "plugin", pluginFile)
+			}
+			if a := agentState(t, o, name); len(a.Problems) != 0 {
+				t.Fatalf("problems after install: %v", a.Problems)
+			}
+			cur := read(t, path)
+			write(t, path, strings.Replace(cur, "confine(", "keepAsIs(", 2))
+			if a := agentState(t, o, name); !slices.ContainsFunc(a.Problems, func(p string) bool { return strings.Contains(p, "not the code this agentjail writes") }) {
+				t.Errorf("an older plugin's code is no problem: %v", a.Problems)
+			}
+			if err := Install(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			if a := agentState(t, o, name); len(a.Problems) != 0 {
+				t.Errorf("problems after install again: %v", a.Problems)
+			}
+		})
+	}
+}
