@@ -148,15 +148,18 @@ func Str(m map[string]any, key string) string {
 	return s
 }
 
-// objectOrJSON is v as an object: as it is, or decoded when an agent
-// sends it as a JSON string (Copilot's toolArgs, Cursor's MCP input). ok
-// is false when it is neither.
+// ObjectOrJSON is v as an object: as it is, or decoded when an agent
+// sends it as a JSON string (Copilot's toolArgs, Cursor's MCP input) or
+// DecodeTop kept it as JSON. ok is false when it is neither.
 func ObjectOrJSON(v any) (map[string]any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		return x, true
 	case string:
 		m := Decode([]byte(x))
+		return m, m != nil
+	case json.RawMessage:
+		m := Decode(x)
 		return m, m != nil
 	}
 	return nil, false

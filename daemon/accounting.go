@@ -520,7 +520,8 @@ func (d *Daemon) fillAccounting(st *wire.Status) {
 
 // unjailed is a tool input as the call was judged: an agent whose
 // post-tool event carries the command rewritten to run in the jail
-// (Copilot CLI's does) names the call by its original.
+// (Copilot CLI's does; Cline's a list of them) names the call by its
+// original.
 func unjailed(input []byte) []byte {
 	if !bytes.Contains(input, []byte(jail.LaunchArg)) {
 		return input
@@ -532,12 +533,23 @@ func unjailed(input []byte) []byte {
 		return input
 	}
 	changed := false
-	for k, v := range m {
+	original := func(v any) any {
 		if s, ok := v.(string); ok {
 			if orig, ok := jail.Original(s); ok {
-				m[k], changed = orig, true
+				changed = true
+				return orig
 			}
 		}
+		return v
+	}
+	for k, v := range m {
+		if list, ok := v.([]any); ok {
+			for i, e := range list {
+				list[i] = original(e)
+			}
+			continue
+		}
+		m[k] = original(v)
 	}
 	if !changed {
 		return input

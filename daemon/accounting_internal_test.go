@@ -1,11 +1,14 @@
 package daemon
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/jail"
 )
 
 // A call's digest does not depend on how its input was written: a record
@@ -64,4 +67,30 @@ func findAgent(t *testing.T, match func(agent.Adapter) bool) string {
 	}
 	t.Fatal("no agent matches")
 	return ""
+}
+
+// A post-tool event that carries a confined call's rewritten command
+// (one, or a list of them) names the call the judge saw; anything else
+// comes back as it was.
+func TestUnjailedNamesTheJudgedCall(t *testing.T) {
+	launch := func(c string) string { return jail.Command("/h/agentjail-hook", "/p.json", c) }
+	enc := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	for _, tc := range []struct {
+		name     string
+		in, want any
+	}{
+		{"a command", map[string]any{"command": launch("ls -l"), "description": "d"}, map[string]any{"command": "ls -l", "description": "d"}},
+		{"a list", map[string]any{"commands": []any{launch("a"), launch("b 'c'")}}, map[string]any{"commands": []any{"a", "b 'c'"}}},
+		{"not a launch", map[string]any{"command": "echo jail"}, map[string]any{"command": "echo jail"}},
+		{"a launch not ours", map[string]any{"command": "'/bin/x' jail '/p' 'ls'"}, map[string]any{"command": "'/bin/x' jail '/p' 'ls'"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got, want any
+			json.Unmarshal(unjailed(enc(tc.in)), &got)
+			json.Unmarshal(enc(tc.want), &want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("unjailed(%s) = %v, want %v", enc(tc.in), got, want)
+			}
+		})
+	}
 }

@@ -443,6 +443,10 @@ func jailedOriginal(stdout string) (string, bool) {
 			for _, y := range x {
 				walk(y)
 			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
 		case string:
 			if m := jailedForm.FindStringSubmatch(x); m != nil {
 				found, ok = strings.ReplaceAll(m[1], `'\''`, `'`), true

@@ -167,14 +167,32 @@ func TestRealCline(t *testing.T) {
 		}
 	})
 
-	t.Run("a harmless command runs and the hook says nothing", func(t *testing.T) {
+	t.Run("an allowed command runs confined", func(t *testing.T) {
+		run(t, shell(jailedKeyRead))
+		ranJailed(t, work, oneResult(t, api, ""))
+	})
+
+	t.Run("each of several commands runs confined, in order", func(t *testing.T) {
+		made := filepath.Join(work.dir, "made-in-order")
+		run(t, &modelCall{Name: "run_commands", Args: map[string]any{"commands": []any{
+			"echo first > " + made,
+			map[string]any{"command": "sh", "args": []string{"-c", "echo second >> " + made}},
+			jailedKeyRead,
+		}}})
+		ranJailed(t, work, oneResult(t, api, ""))
+		if b, _ := os.ReadFile(made); string(b) != "first\nsecond\n" {
+			t.Errorf("%s holds %q, want both commands' lines in order", made, b)
+		}
+	})
+
+	t.Run("a harmless command runs, rewritten to run jailed", func(t *testing.T) {
 		run(t, shell(harmless))
 		if got := oneResult(t, api, ""); !strings.Contains(got, harmlessW) {
 			t.Errorf("tool result:\n%s", got)
 		}
 		c := rec.one(t)
-		if c.Code != 0 || c.Stdout != "" {
-			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and nothing on stdout", c.Code, c.Stdout, c.Stderr)
+		if c.Code != 0 || !jailedRewrite(c.Stdout, harmless) {
+			t.Errorf("hook answered exit %d, stdout %q, stderr %q; want exit 0 and the command rewritten to run jailed", c.Code, c.Stdout, c.Stderr)
 		}
 		// After it ran, PostToolUse got the same call, in the same
 		// conversation (rec.one checked it said nothing), and the daemon
@@ -234,7 +252,7 @@ func TestRealCline(t *testing.T) {
 		if !strings.Contains(got, "requires approval") {
 			t.Errorf("tool result:\n%s\nwant Cline's own refusal", got)
 		}
-		if c := rec.one(t); c.Code != 0 || c.Stdout != "" {
+		if c := rec.one(t); c.Code != 0 || (c.Stdout != "" && !jailedRewrite(c.Stdout, "touch "+made)) {
 			t.Errorf("hook answered exit %d, stdout %q", c.Code, c.Stdout)
 		}
 	})

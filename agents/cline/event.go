@@ -361,6 +361,37 @@ type clineOutput struct {
 	ErrorMessage string `json:"errorMessage"`
 }
 
+// clineRewrite is the answer that replaces a call's input whole.
+type clineRewrite struct {
+	OverrideInput map[string]any `json:"overrideInput"`
+}
+
+// Confine: Cline 3.0 runs a tool with a hook's overrideInput in place of
+// its input (the whole input: nothing is merged). run_commands runs
+// each of its commands on its own, so each is rewritten on its own to
+// run under the launcher, in order; a command given as an argument
+// vector becomes the command line that a shell reads back as the same
+// words. An input that cannot be read is not rewritten, nor a call in
+// the VS Code extension's older shape (whose tools take other inputs).
+func (cline) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
+	tc, sdk := agent.ObjectOrJSON(event["tool_call"])
+	if d.Verdict != wire.Allow || !sdk || agent.Str(tc, "name") != "run_commands" {
+		return agent.Answer{}, false
+	}
+	cmds, ok := clineCommands(tc["input"])
+	if !ok || len(cmds) == 0 {
+		return agent.Answer{}, false
+	}
+	wrapped := make([]any, len(cmds))
+	for i, cmd := range cmds {
+		if strings.TrimSpace(cmd) == "" {
+			return agent.Answer{}, false
+		}
+		wrapped[i] = wrap(cmd)
+	}
+	return agent.Answer{Stdout: agent.EncodeJSON(clineRewrite{map[string]any{"commands": wrapped}}), Exit: agent.ExitOK}, true
+}
+
 // Render, per Cline's contract:
 //
 //	deny        stdout {"cancel":true,"errorMessage":R}, exit 0: the run stops
