@@ -153,6 +153,9 @@ type Row struct {
 	// System is where system mode puts its hook (root-owned,
 	// machine-wide), or why it puts none.
 	System string
+	// Unconfined says why the agent's allowed shell calls are judged and
+	// not confined: set exactly when its adapter is no Confiner.
+	Unconfined string
 }
 
 // Tool is one of an agent's tools as its adapter reads it: its kind,

@@ -402,3 +402,47 @@ func TestPatchCallEveryAgent(t *testing.T) {
 		t.Error("no patch text, yet a patch")
 	}
 }
+
+// Every agent that confines answers an allowed shell call with its
+// command rewritten, as wrap gives it and nothing else changed in it,
+// and rewrites nothing else: a denied or held call, a call that is not
+// a shell command.
+func TestConfineEveryAgent(t *testing.T) {
+	const command = `cat "it's" | wc -l`
+	wrap := func(c string) string { return "LAUNCH[" + c + "]" }
+	allow, deny := &wire.Decision{Verdict: wire.Allow}, &wire.Decision{Verdict: wire.Deny, Reason: "no"}
+	for _, a := range All {
+		c, ok := a.Adapter.(agent.Confiner)
+		if !ok {
+			continue
+		}
+		example := func(tool string, in map[string]any) map[string]any {
+			if ex, ok := a.Adapter.(agent.Exampler); ok {
+				return ex.Example(tool, in, "/w")
+			}
+			return map[string]any{"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": in, "cwd": "/w"}
+		}
+		t.Run(a.Name, func(t *testing.T) {
+			shell := example("Bash", map[string]any{"command": command})
+			// Through JSON, as the hook reads an event (its members
+			// kept as JSON).
+			b, _ := json.Marshal(shell)
+			shell = agent.DecodeTop(b)
+			ans, ok := c.Confine(shell, allow, wrap)
+			if !ok || ans.Exit != agent.ExitOK {
+				t.Fatalf("an allowed shell call was not rewritten: %v %+v", ok, ans)
+			}
+			rewritten, _ := json.Marshal(wrap(command))
+			if out := string(ans.Stdout); !strings.Contains(out, string(rewritten)) || strings.Count(out, "LAUNCH[") != 1 {
+				t.Errorf("answer %s, want the command %s once", ans.Stdout, rewritten)
+			}
+			if _, ok := c.Confine(shell, deny, wrap); ok {
+				t.Errorf("a denied call was rewritten")
+			}
+			read := example("Read", map[string]any{"file_path": "/w/a"})
+			if ans, ok := c.Confine(read, allow, wrap); ok {
+				t.Errorf("a read was rewritten: %s", ans.Stdout)
+			}
+		})
+	}
+}

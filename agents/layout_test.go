@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentjail/agentjail/agent"
 )
 
 // literalsElsewhere are, for the agents that were here before each had
@@ -62,6 +64,11 @@ func TestAddingAnAgent(t *testing.T) {
 			part := filepath.Join("..", "installer", shared+".go")
 			if _, err := os.Stat(part); err != nil {
 				t.Errorf("%s has no installer part %s: %v", a.Name, part, err)
+			}
+			// Judged, not confined, is a fact with a reason: say it where
+			// the adapter cannot rewrite, and only there.
+			if _, confines := a.Adapter.(agent.Confiner); confines == (a.Table.Unconfined != "") {
+				t.Errorf("%s: its adapter is a Confiner: %v, yet Table.Unconfined is %q; say why an agent is judged, not confined, exactly when it is", a.Name, confines, a.Table.Unconfined)
 			}
 			if !strings.HasPrefix(a.Table.Proven, "not run here") {
 				if tests := e2eTests(t, a.Name, dir); len(tests) == 0 {

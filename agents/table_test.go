@@ -120,7 +120,7 @@ func agentsTable() string {
 		if a.PostEvent != "" {
 			events += "; after each call, `" + a.PostEvent + "` with `--post` (reports that the call ran)"
 		}
-		jailed := "judged, not confined (its hook cannot rewrite a call)"
+		jailed := "judged, not confined: " + r.Unconfined
 		if _, ok := a.Adapter.(agent.Confiner); ok {
 			jailed = "confined: the hook rewrites the command to run under the launcher"
 		}

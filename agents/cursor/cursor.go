@@ -28,5 +28,6 @@ var Agent = agent.Agent{Adapter: cursor{}, Facts: agent.Facts{
 		Fails:       "the tool runs, unless the entry sets `failClosed: true`, which install writes with `fail_mode: closed`",
 		Subagents:   "not checked",
 		System:      "`/etc/cursor/hooks.json` (not run here)",
+		Unconfined:  "its hooks' documentation gives no way to rewrite a call, and Cursor cannot be run here to find one",
 	},
 }}

@@ -40,5 +40,6 @@ var Agent = agent.Agent{Adapter: qwen{}, Facts: agent.Facts{
 		Fails:       "exit 1, garbage and a timeout run the tool; a project's `.qwen/settings.json` with `disableAllHooks: true` turns every hook off with no trust step (system mode's `disableAllHooks: false` outweighs it)",
 		Subagents:   "not checked",
 		System:      "`/etc/qwen-code/settings.json` (unit-tested, not run as another user)",
+		Unconfined:  "its pre-tool hook cannot rewrite a call (0.24.4 drops the `updatedInput` its documentation names)",
 	},
 }}
