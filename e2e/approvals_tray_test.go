@@ -189,9 +189,24 @@ func startApprovalTray(t *testing.T) *approvalTray {
 	return startApprovalTrayIn(t, newEnv(t))
 }
 
+// needDesktopAnswers skips a test that answers a held call from the
+// desktop where the daemon takes no such answer: calls are confined
+// (the default) but this machine cannot hide the session bus from them
+// (no user namespaces), so one could press the buttons itself.
+func needDesktopAnswers(t *testing.T) {
+	t.Helper()
+	if jail.Probe().Off != "" {
+		return
+	}
+	if ok, why := jail.CanHide(false); !ok {
+		t.Skipf("the desktop takes no answers here: confined calls cannot be kept off the session bus (%s)", why)
+	}
+}
+
 // startApprovalTrayIn is startApprovalTray in e, whose daemon is not
 // running yet.
 func startApprovalTrayIn(t *testing.T, e *env) *approvalTray {
+	needDesktopAnswers(t)
 	e.bus = startBus(t, filepath.Dir(e.home))
 	notes := &actionServer{}
 	dt := newDesktopWith(t, e.bus, func(c *dbus.Conn) {
@@ -456,6 +471,7 @@ func TestApprovalAlwaysInThisProject(t *testing.T) {
 // says where to answer; with notifications off there is none, and the
 // menu still lists the call.
 func TestApprovalNotificationWithoutButtons(t *testing.T) {
+	needDesktopAnswers(t)
 	for _, off := range []bool{false, true} {
 		t.Run(fmt.Sprintf("notifications off %v", off), func(t *testing.T) {
 			e := newEnv(t)
@@ -545,7 +561,6 @@ func TestConfinedCallCannotPressTheTray(t *testing.T) {
 	if out.code == 0 {
 		t.Errorf("the confined dbus-send reached the bus:\n%s%s", out.stdout, out.stderr)
 	}
-	time.Sleep(300 * time.Millisecond) // a press, had it landed, is answered at once
 	if !strings.Contains(e.cli("pending").stdout, "git reset") {
 		t.Fatal("the held call was answered by a confined call")
 	}
