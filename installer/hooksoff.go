@@ -427,9 +427,6 @@ func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration
 	return ""
 }
 
-// failClosedKnob is the key an agent's own entry holds, beside the
-// hook's --fail-closed, that makes the agent block a call when the hook
-// cannot start at all (its facts): install sets it with fail_mode: closed.
 // staleGuardCode reports a plugin or extension of ours whose code (all
 // but its settings line) is not the code this build writes: one an
 // older agentjail wrote, which would ignore what a newer hook answers.
@@ -456,6 +453,9 @@ func staleGuardCode(path string, cur []byte) bool {
 	return code(string(cur)) != code(template)
 }
 
+// failClosedKnob is the key an agent's own entry holds, beside the
+// hook's --fail-closed, that makes the agent block a call when the hook
+// cannot start at all (its facts): install sets it with fail_mode: closed.
 func failClosedKnob(name string) agent.Knob {
 	a, _ := agents.Named(name)
 	return a.FailClosed

@@ -179,8 +179,8 @@ type opencodeRewrite struct {
 // Confine: a plugin's tool.execute.before may change the call's
 // arguments in place, and the agent runs the tool with them; our plugin
 // takes the command of an answer that carries one (and nothing else of
-// it). The agent's own permission rules then see the rewritten command;
-// none of their defaults asks about it.
+// it). The agent's own permission rules then see the rewritten command,
+// which their defaults let run (measured with both CLIs' `run`).
 func (a Adapter) Confine(event map[string]any, d *wire.Decision, wrap func(string) string) (agent.Answer, bool) {
 	if d.Verdict != wire.Allow || a.Canonical(event).Kind != agent.KindShell {
 		return agent.Answer{}, false
