@@ -219,15 +219,12 @@ func (d *Decider) Load(ctx context.Context) bool {
 	if eng == nil && prev == nil {
 		eng = d.compileWithout(ctx, pack, user, compileErrs, data, cfg.DisabledRules)
 	}
-	d.setLoadResult(errs, cfgErr)
-	d.mu.Lock()
-	d.saveErr = saveErr
-	d.mu.Unlock()
-	if eng == nil {
-		return false
+	var set *policySet
+	if eng != nil {
+		set = &policySet{engine: eng, config: cfg, configAt: configAt, unusedLastGood: unused, dirs: dirs, user: user, loadedAt: time.Now()}
 	}
-	d.current.Store(&policySet{engine: eng, config: cfg, configAt: configAt, unusedLastGood: unused, dirs: dirs, user: user, loadedAt: time.Now()})
-	return true
+	d.publish(set, errs, cfgErr, saveErr)
+	return set != nil
 }
 
 // compileWithout retries without the user files named in errs, then with
@@ -322,11 +319,28 @@ func checkDisabledRules(where string, ids []string) error {
 func (d *Decider) setLoadResult(errs []wire.LoadErr, cfgErr error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.setLoadResultLocked(errs, cfgErr)
+}
+
+func (d *Decider) setLoadResultLocked(errs []wire.LoadErr, cfgErr error) {
 	d.loadErrs = errs
 	d.configErr = ""
 	if cfgErr != nil {
 		d.configErr = cfgErr.Error()
 	}
+}
+
+// publish puts a load's set (nil when nothing compiled) and its errors
+// in force together, so a status never pairs the new errors with the
+// old set: "config.yaml loads" while the broken one's fallback guards.
+func (d *Decider) publish(set *policySet, errs []wire.LoadErr, cfgErr error, saveErr string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if set != nil {
+		d.current.Store(set)
+	}
+	d.setLoadResultLocked(errs, cfgErr)
+	d.saveErr = saveErr
 }
 
 // Config is the configuration in force.
@@ -531,6 +545,8 @@ func DeriveInput(event []byte, env input.Env) ([]byte, error) {
 // force, its load and config errors, the verdicts counted (see Count)
 // and the evaluation errors.
 func (d *Decider) FillStatus(st *wire.Status) {
+	d.mu.Lock() // the set with the errors of its own load (see publish)
+	defer d.mu.Unlock()
 	set := d.current.Load()
 	st.Revision = set.engine.Revision()
 	st.Rules = set.engine.Rules()
@@ -542,8 +558,6 @@ func (d *Decider) FillStatus(st *wire.Status) {
 		wire.Deny:  d.denies.Load(),
 	}
 	st.EvalErrors = d.evalErrs.Load()
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	st.LoadErrors = append([]wire.LoadErr(nil), d.loadErrs...)
 	st.ConfigError = d.configErr
 	st.LastGoodError = d.saveErr

@@ -97,6 +97,8 @@ func (d *Decider) AcceptOrg(ctx context.Context, org *engine.Org) (func(bool), e
 			return
 		}
 		d.org = org
-		d.current.Store(&policySet{engine: eng, config: set.config, dirs: set.dirs, user: set.user, loadedAt: time.Now()})
+		next := *set // the same config and its fallback facts, a new engine
+		next.engine, next.loadedAt = eng, time.Now()
+		d.current.Store(&next)
 	}, nil
 }
