@@ -162,6 +162,8 @@ type Daemon struct {
 	transcripts chan transcriptPath
 	followedMu  sync.Mutex
 	followed    map[string]bool
+	// ready is when Run began to answer (Unix milliseconds).
+	ready atomic.Int64
 	// wiredSeen caches Options.AgentWired.
 	wiredMu   sync.Mutex
 	wiredSeen map[string]wiredAt
@@ -266,6 +268,8 @@ func (d *Daemon) Run(ctx context.Context) {
 	if d.person != nil {
 		bg.Go(func() { d.servePerson(ctx) })
 	}
+	d.ready.Store(time.Now().UnixMilli())
+	d.ln.Serving()
 	d.log.Info("agentjail is serving", "socket", d.opts.Socket, "pid", os.Getpid(), "mode", d.opts.Mode)
 
 	backoff := time.Duration(0)
@@ -555,7 +559,10 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		budget := requestBudget(cfg, hookTimeout)
 		deadline := accepted.Add(budget)
-		if req.Source == "" {
+		if req.Source == "" && req.HookStartMillis >= d.ready.Load() {
+			// A call that waited on the backlog while this daemon
+			// started is not late for it: its hook waits longer for a
+			// starting daemon (wire.StartGrace), so it counts from here.
 			deadline = hookDeadline(deadline, req.HookStartMillis, budget)
 		}
 		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/paths"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // ErrAlreadyRunning means another daemon owns the socket.
@@ -36,6 +37,10 @@ type listener struct {
 	sockID fileID       // the socket file ln made
 	lock   *os.File
 	lockID fileID
+	// state is what the lock file says the daemon is doing
+	// (wire.LockStarting until Serving, then wire.LockServing): a hook
+	// that hears nothing waits longer for a daemon that is starting.
+	state string
 	// stopped: no more accepting or healing; closed: the files are gone.
 	stopped, closed bool
 }
@@ -94,7 +99,7 @@ func listenAs(shared bool, socket string, privateDirs ...string) (*listener, err
 			return nil, err
 		}
 	}
-	lock, lockID, err := lockFile(paths.SocketLock(socket))
+	lock, lockID, err := lockFile(paths.SocketLock(socket), wire.LockStarting)
 	if err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return nil, fmt.Errorf("another agentjail daemon is %w on %s: stop it first (`agentjail status` shows its pid), or set AGENTJAIL_SOCKET to run a second one", ErrAlreadyRunning, socket)
@@ -121,7 +126,7 @@ func listenAs(shared bool, socket string, privateDirs ...string) (*listener, err
 		return nil, err
 	}
 	ok = true
-	return &listener{path: socket, dirs: privateDirs, shared: shared, ln: ln, sockID: sockID, lock: lock, lockID: lockID}, nil
+	return &listener{path: socket, dirs: privateDirs, shared: shared, ln: ln, sockID: sockID, lock: lock, lockID: lockID, state: wire.LockStarting}, nil
 }
 
 // listenOn listens on a free socket path with mode (0600 for a user's
@@ -164,6 +169,16 @@ func (l *listener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 	}
+}
+
+// Serving records in the lock file that the daemon answers now: until
+// then a hook whose call waits on the socket's backlog knows the daemon
+// is starting (compiling its policies), not stuck.
+func (l *listener) Serving() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.state = wire.LockServing
+	writeHolder(l.lock, l.state)
 }
 
 // Close stops listening, removes the socket file and the lock file (each
@@ -235,7 +250,7 @@ func (l *listener) heal() (string, error) {
 		// Whoever holds the lock at the path owns the socket. A free lock
 		// file (or none) is taken again; one held means a new daemon
 		// took over after ours was removed: it serves, this one goes.
-		lock, id, err := lockFile(lockPath)
+		lock, id, err := lockFile(lockPath, l.state)
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			return "", errLockLost
 		}
@@ -404,9 +419,9 @@ const lockWait = 100 * time.Millisecond
 // file and its identity. It never follows a symlink there (it would
 // truncate the file it points to) and refuses anything but a regular
 // file of ours. A lock held for longer than lockWait is EWOULDBLOCK.
-func lockFile(path string) (*os.File, fileID, error) {
+func lockFile(path, state string) (*os.File, fileID, error) {
 	for deadline := time.Now().Add(lockWait); ; {
-		f, id, err := lockOnce(path)
+		f, id, err := lockOnce(path, state)
 		if err == nil || (!errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, errLockMoved)) || time.Now().After(deadline) {
 			if errors.Is(err, errLockMoved) {
 				err = syscall.EWOULDBLOCK
@@ -421,7 +436,7 @@ func lockFile(path string) (*os.File, fileID, error) {
 // (a daemon stopping removes it as it lets go).
 var errLockMoved = errors.New("the lock file was replaced while it was taken")
 
-func lockOnce(path string) (*os.File, fileID, error) {
+func lockOnce(path, state string) (*os.File, fileID, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, fileID{}, fmt.Errorf("%s is a symlink: agentjail never follows symlinks for its lock, since it writes to it; remove it", path)
@@ -448,9 +463,14 @@ func lockOnce(path string) (*os.File, fileID, error) {
 		f.Close()
 		return nil, fileID{}, errLockMoved
 	}
-	// Record who holds it, for people debugging by hand and for the
-	// hook's and status's messages.
-	f.Truncate(0)
-	fmt.Fprintf(f, "%d %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+	writeHolder(f, state)
 	return f, id, nil
+}
+
+// writeHolder records in the lock who holds it and what it is doing
+// ("pid time state", read by service.ProbeSocket), for the hook's
+// patience and messages, status, and people debugging by hand.
+func writeHolder(f *os.File, state string) {
+	f.Truncate(0)
+	f.WriteAt(fmt.Appendf(nil, "%d %s %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339), state), 0)
 }

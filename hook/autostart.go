@@ -114,3 +114,35 @@ func retry(ctx context.Context, client *wire.Client, req *wire.Request) (*wire.D
 		}
 	}
 }
+
+// patientClient is the client this call asks the daemon through: one
+// that, when no answer has come by the hook's deadline, waits up to
+// wire.StartGrace more for a daemon whose lock says it is starting (the
+// call waits on its backlog while it compiles its policies) rather than
+// failing open. *waited reports that it did.
+func patientClient(opts Options, start time.Time) (*wire.Client, *bool) {
+	c := wire.Client{}
+	if opts.Client != nil {
+		c = *opts.Client
+	}
+	waited := new(bool)
+	if c.Patience == nil {
+		socket := c.SocketPath()
+		c.Patience = func() time.Time {
+			if !service.Starting(socket) {
+				return time.Time{} // stuck, not starting: the fail mode decides
+			}
+			*waited = true
+			return start.Add(opts.Timeout + wire.StartGrace)
+		}
+	}
+	return &c, waited
+}
+
+// retryStarting is retry for a daemon that is starting (this hook
+// started it, or its lock says so), within patient: the hook's deadline
+// plus wire.StartGrace, as patientClient waits once it listens.
+func retryStarting(patient context.Context, client *wire.Client, req *wire.Request, waited *bool) (*wire.Decision, error) {
+	*waited = true
+	return retry(patient, client, req)
+}

@@ -196,7 +196,10 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	if opts.Agent == "" {
 		opts.Agent = agents.Default
 	}
-	ctx, cancel := context.WithDeadline(ctx, start.Add(opts.Timeout))
+	// A daemon that is starting gets wire.StartGrace more (patient, below).
+	patient, cancelPatient := context.WithDeadline(ctx, start.Add(opts.Timeout+wire.StartGrace))
+	defer cancelPatient()
+	ctx, cancel := context.WithDeadline(patient, start.Add(opts.Timeout))
 	defer cancel()
 
 	event, err := readEvent(ctx, stdin)
@@ -229,10 +232,7 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	opts.Agent = adapter.Name()
 
 	cwd, _ := os.Getwd()
-	client := opts.Client
-	if client == nil {
-		client = &wire.Client{}
-	}
+	client, waitedStart := patientClient(opts, start)
 	req := &wire.Request{Event: event, Cwd: cwd, Agent: opts.Agent, HookTimeoutMillis: opts.Timeout.Milliseconds(), HookFailClosed: opts.FailClosed, HookStartMillis: start.UnixMilli(), HoldMillis: opts.Hold.Milliseconds()}
 	dec, err := client.DecideBrief(ctx, req)
 	started := ""
@@ -247,12 +247,16 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		a := service.ProbeSocket(client.SocketPath())
 		absent = &a
 		switch {
+		case a.Held && a.Starting:
+			dec, err = retryStarting(patient, client, req, waitedStart)
 		case a.Held:
 			dec, err = retry(ctx, client, req)
 		case a.Cause == wire.CauseNotSocket:
 			// A daemon started now would refuse the path: say what to move.
 		default:
-			if started = startDaemon(opts); started != "" || a.Cause == wire.CauseSocketFolderGone {
+			if started = startDaemon(opts); started != "" {
+				dec, err = retryStarting(patient, client, req, waitedStart)
+			} else if a.Cause == wire.CauseSocketFolderGone {
 				// A folder removed under a daemon takes its lock with it:
 				// that daemon, if one runs, recreates both at once.
 				dec, err = retry(ctx, client, req)
@@ -267,6 +271,10 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 		dec, err = &wire.Decision{Verdict: wire.Ask, Reason: fmt.Sprintf("agentjail held this call for a person to approve (%s) and lost the daemon's answer: %v", lost.Held.ID, lost.Err)}, nil
 	}
 	if err != nil {
+		if *waitedStart && started == "" {
+			return failure(opts, stdout, stderr, wire.CauseStarting, fmt.Sprintf("the agentjail daemon was still starting (compiling its policies) and did not answer within %v", opts.Timeout+wire.StartGrace),
+				fmt.Sprintf("it checks the next call once it is up; if it stays slow to start, see `agentjail status` and %s", paths.DaemonLog()))
+		}
 		return unreachable(ctx, opts, stdout, stderr, len(event), err, started, absent)
 	}
 	ans := confined(adapter, opts.event, dec, adapter.Render(opts.event, dec))
@@ -344,7 +352,7 @@ func unreachable(ctx context.Context, opts Options, stdout, stderr io.Writer, si
 		what := now.Describe(socket)
 		switch {
 		case started != "":
-			return failure(opts, stdout, stderr, wire.CauseStarting, fmt.Sprintf("%s; this hook started %s, which did not answer within %v", what, started, opts.Timeout),
+			return failure(opts, stdout, stderr, wire.CauseStarting, fmt.Sprintf("%s; this hook started %s, which did not answer within %v", what, started, opts.Timeout+wire.StartGrace),
 				fmt.Sprintf("it checks the next call if it is up by then; if it is not, see `agentjail status` and %s", paths.DaemonLog()))
 		case now.Held:
 			return failure(opts, stdout, stderr, now.Cause, fmt.Sprintf("%s, and it did not listen again within %v", what, opts.Timeout),

@@ -18,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/agents/opencode"
 	"github.com/agentjail/agentjail/agents/pi"
 	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // Each agent has switches of its own that stop it running hooks: with one
@@ -422,7 +423,7 @@ func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration
 		return ""
 	}
 	if run := hookRun(hook, hold); own <= run {
-		return fmt.Sprintf("%s stops the hook after %v, but the hook may take %v (--timeout %v, %s), so a call could run unchecked: run `agentjail install`", a.Title, own, run, hook, holdFlag(f.hold))
+		return fmt.Sprintf("%s stops the hook after %v, but the hook may take %v (--timeout %v, %v more for a daemon that is starting, %s), so a call could run unchecked: run `agentjail install`", a.Title, own, run, hook, wire.StartGrace, holdFlag(f.hold))
 	}
 	return ""
 }

@@ -143,15 +143,17 @@ const defaultHookTimeout = 2 * time.Second
 
 // agentMargin is how much longer than the hook can run an agent lets it:
 // room to start the hook and read its answer.
-const agentMargin = 3 * time.Second
+const agentMargin = 1 * time.Second
 
 // hookRun is the longest one run of the hook takes: its deadline
-// (--timeout) to reach the daemon and, for a held call, the hold and the
+// (--timeout) to reach the daemon, the grace it gives a daemon that is
+// starting (wire.StartGrace) and, for a held call, the hold and the
 // slack it waits past it (wire.HoldSlack).
 func hookRun(hook, hold time.Duration) time.Duration {
 	if hook <= 0 {
 		hook = defaultHookTimeout
 	}
+	hook += wire.StartGrace
 	if hold > 0 {
 		hook += hold + wire.HoldSlack
 	}
@@ -162,8 +164,8 @@ func hookRun(hook, hold time.Duration) time.Duration {
 // its entry in its own unit: the hook's longest run rounded up to a
 // whole second, plus agentMargin, so the hook's fail mode or a held
 // call's answer decides, never the agent's timeout (most agents run the
-// tool when they stop a hook). With hook_timeout 2s it is 5s, with
-// approval_timeout 60s too it is 2+60+2+3 = 67s.
+// tool when they stop a hook). With hook_timeout 2s it is 2+2+1 = 5s,
+// with approval_timeout 60s too it is 2+2+60+2+1 = 67s.
 func (o Options) agentTimeout() time.Duration {
 	run := hookRun(o.HookTimeout, o.ApprovalTimeout)
 	return time.Duration(math.Ceil(run.Seconds()))*time.Second + agentMargin

@@ -24,6 +24,9 @@ type Absence struct {
 	PID int
 	// Held says a daemon holds the socket's lock: it is running.
 	Held bool
+	// Starting says that daemon has not begun to answer: it is
+	// compiling its policies (its lock says wire.LockStarting).
+	Starting bool
 }
 
 // ProbeSocket says why nothing answers on socket. It only looks: the
@@ -31,7 +34,9 @@ type Absence struct {
 // daemon starting at that instant retries its own lock briefly).
 func ProbeSocket(socket string) Absence {
 	var a Absence
-	a.Held, a.PID = lockHeld(paths.SocketLock(socket))
+	var state string
+	a.Held, a.PID, state = lockHeld(paths.SocketLock(socket))
+	a.Starting = a.Held && state == wire.LockStarting
 	if _, err := os.Stat(filepath.Dir(socket)); errors.Is(err, fs.ErrNotExist) {
 		a.Cause = wire.CauseSocketFolderGone
 		return a
@@ -50,6 +55,14 @@ func ProbeSocket(socket string) Absence {
 		a.Cause = wire.CauseNoDaemon // a socket left by a daemon that crashed
 	}
 	return a
+}
+
+// Starting reports whether the daemon serving socket is running and has
+// not begun to answer yet: a hook whose call it has not answered waits
+// for it, up to wire.StartGrace more.
+func Starting(socket string) bool {
+	held, _, state := lockHeld(paths.SocketLock(socket))
+	return held && state == wire.LockStarting
 }
 
 // Describe says in words what a says about socket.

@@ -19,6 +19,11 @@ type Client struct {
 	Socket string
 	// Dial is the test seam; nil means a Unix-socket dial.
 	Dial func(ctx context.Context, socket string) (Conn, error)
+	// Patience, when set, is asked once when no byte of the answer has
+	// come by the deadline: until when to go on waiting (a time not in
+	// the future: no longer). The hook waits so for a daemon that is
+	// still starting, whose backlog holds the call.
+	Patience func() time.Time
 }
 
 // Conn is the part of a connection the client uses; a net.Conn is one.
@@ -140,6 +145,13 @@ func (c *Client) roundTrip(ctx context.Context, req *Request, eventChecked bool)
 		return nil, fmt.Errorf("sending to the agentjail daemon: %w", err)
 	}
 	body, rest, err := readAnswerAfter(conn, nil)
+	var timeout interface{ Timeout() bool }
+	if err != nil && c.Patience != nil && errors.As(err, &timeout) && timeout.Timeout() {
+		if until := c.Patience(); time.Until(until) > 0 {
+			conn.SetDeadline(until)
+			body, rest, err = readAnswerAfter(conn, nil)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the agentjail daemon's answer: %w", err)
 	}

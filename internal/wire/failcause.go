@@ -9,7 +9,7 @@ const (
 	CauseTooLarge         = "too_large"          // the event is over the frame limit
 	CauseTooDeep          = "too_deep"           // the event nests too deeply
 	CauseNoDaemon         = "no_daemon"          // no daemon runs
-	CauseStarting         = "daemon_starting"    // the hook started one; it did not answer in time
+	CauseStarting         = "daemon_starting"    // one was starting; it did not answer in time
 	CauseSocketGone       = "socket_gone"        // a daemon runs but its socket file is gone
 	CauseSocketFolderGone = "socket_folder_gone" // the socket's folder is gone
 	CauseNotSocket        = "not_a_socket"       // another file sits where the socket belongs
@@ -25,7 +25,7 @@ var causeText = map[string]string{
 	CauseTooLarge:         "the event was too large to check",
 	CauseTooDeep:          "the event was nested too deeply to check",
 	CauseNoDaemon:         "no daemon was running",
-	CauseStarting:         "the hook started the daemon, which did not answer in time",
+	CauseStarting:         "the daemon was starting and did not answer in time",
 	CauseSocketGone:       "the daemon's socket had been removed",
 	CauseSocketFolderGone: "the socket's folder had been removed",
 	CauseNotSocket:        "another file sat where the socket belongs",
