@@ -94,7 +94,8 @@ type Engine struct {
 	rules          int
 	// cache remembers decisions per input; nil when some rule may call a
 	// non-deterministic built-in (see analyse).
-	cache *decisionCache
+	cache    *decisionCache
+	analysis analysis
 	// ids are the rule ids written in the policies; dynamicIDs is set
 	// when some rule computes its id (see ruleIDs).
 	ids        map[string]bool
@@ -111,6 +112,18 @@ type Engine struct {
 // tuning at data.config). disabled lists the rule ids config.yaml turns
 // off; ids starting with LockedPrefix are never turned off.
 func Compile(ctx context.Context, sources []Source, data map[string]any, disabled []string) (*Engine, []wire.LoadErr) {
+	key, keyed := compileKey(sources, data, disabled)
+	if e := lastCompiled.get(key, keyed); e != nil {
+		return e, nil
+	}
+	e, errs := compile(ctx, sources, data, disabled)
+	if e != nil && keyed {
+		lastCompiled.put(key, e)
+	}
+	return e, errs
+}
+
+func compile(ctx context.Context, sources []Source, data map[string]any, disabled []string) (*Engine, []wire.LoadErr) {
 	defer compactHeap()()
 	modules, infos, errs := parseAll(sources)
 	if len(errs) > 0 {
@@ -129,7 +142,8 @@ func Compile(ctx context.Context, sources []Source, data map[string]any, disable
 	}
 	e := &Engine{query: pq, sources: infos, revision: revisionOf(sources), rules: countRules(modules), disabled: map[string]bool{}}
 	e.ids, e.dynamicIDs = ruleIDs(modules)
-	e.cache = newDecisionCache(analyse(modules))
+	e.analysis = analyse(modules)
+	e.cache = newDecisionCache(e.analysis)
 	// The locked rules are the pack's self.* rules and every org rule;
 	// they are evaluated apart from the user's files when those files
 	// extend anything they read.
