@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentjail/agentjail/internal/config"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
@@ -237,7 +238,7 @@ func hookFlagsIn(settings []byte) *wire.HookFlags {
 	}
 	for _, m := range s.Hooks.PreToolUse {
 		for _, h := range m.Hooks {
-			if strings.Contains(h.Command, "agentjail-hook") {
+			if hookcmd.IsHook(h.Command) {
 				return parseHookCommand(h.Command)
 			}
 		}
@@ -245,27 +246,11 @@ func hookFlagsIn(settings []byte) *wire.HookFlags {
 	return nil
 }
 
-// parseHookCommand reads --timeout and --fail-closed from a hook command
-// line as the hook's flag parser would (default 2s, open).
+// parseHookCommand reads the flags the daemon reports of a hook command
+// line, as the hook reads them (hookcmd).
 func parseHookCommand(cmd string) *wire.HookFlags {
-	f := &wire.HookFlags{Timeout: (2 * time.Second).String()}
-	fields := strings.Fields(cmd)
-	for i, a := range fields {
-		a = "-" + strings.TrimLeft(a, "-")
-		switch {
-		case a == "-fail-closed" || a == "-fail-closed=true":
-			f.FailClosed = true
-		case a == "-timeout" && i+1 < len(fields):
-			if d, err := time.ParseDuration(fields[i+1]); err == nil {
-				f.Timeout = d.String()
-			}
-		case strings.HasPrefix(a, "-timeout="):
-			if d, err := time.ParseDuration(strings.TrimPrefix(a, "-timeout=")); err == nil {
-				f.Timeout = d.String()
-			}
-		}
-	}
-	return f
+	f := hookcmd.ParseLine(cmd).Flags
+	return &wire.HookFlags{Timeout: f.Timeout.String(), FailClosed: f.FailClosed}
 }
 
 // failTail bounds how much of the hook's failure log a status request

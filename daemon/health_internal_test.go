@@ -51,6 +51,9 @@ func TestParseHookCommand(t *testing.T) {
 		{"single dash and =", "'/my home/bin/agentjail-hook' -timeout=1.5s -fail-closed=true", wire.HookFlags{Timeout: "1.5s", FailClosed: true}},
 		{"a path named like a flag is not one", "/opt/--fail-closed-tools/agentjail-hook", wire.HookFlags{Timeout: "2s"}},
 		{"a bad duration keeps the default", "agentjail-hook --timeout soon", wire.HookFlags{Timeout: "2s"}},
+		{"a system hook fails closed", "/usr/local/bin/agentjail-hook --system --agent codex", wire.HookFlags{Timeout: "2s", FailClosed: true}},
+		{"unless its line says otherwise", "/usr/local/bin/agentjail-hook --system --fail-closed=false", wire.HookFlags{Timeout: "2s"}},
+		{"a quoted path with a blank", `"/Users/a b/.agentjail/bin/agentjail-hook" --timeout 3s`, wire.HookFlags{Timeout: "3s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

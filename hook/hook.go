@@ -17,11 +17,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 	"github.com/agentjail/agentjail/internal/hookstate"
 	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/paths"
@@ -39,7 +39,7 @@ const (
 
 // DefaultTimeout bounds the whole hook run: reading stdin, reaching the
 // daemon and getting its answer.
-const DefaultTimeout = 2 * time.Second
+const DefaultTimeout = hookcmd.DefaultTimeout
 
 // Options configures one run. Main fills it from the command line.
 type Options struct {
@@ -114,7 +114,6 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return launchJailed(args[1:], stderr)
 	}
 	opts, err := parseFlags(args)
-	systemOptions(args, &opts)
 	if errors.Is(err, flag.ErrHelp) {
 		// Someone typing --help is not a tool call: nothing is read,
 		// asked or recorded.
@@ -130,61 +129,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	return Run(ctx, opts, stdin, stdout, stderr)
 }
 
+// parseFlags reads the hook's flags (hookcmd.Parse, the one reading of
+// them) into Options; a system hook's also say where it asks.
 func parseFlags(args []string) (Options, error) {
-	var opts Options
-	flags := flag.NewFlagSet("agentjail-hook", flag.ContinueOnError)
-	flags.SetOutput(io.Discard)
-	flags.DurationVar(&opts.Timeout, "timeout", DefaultTimeout, "give up on the daemon after this long")
-	flags.BoolVar(&opts.FailClosed, "fail-closed", false, "deny calls that cannot be checked (default: allow them with a warning)")
-	flags.StringVar(&opts.Agent, "agent", agents.Default, "the agent whose event format stdin carries: "+strings.Join(agents.Names(), ", "))
-	flags.BoolVar(&opts.System, "system", false, "ask the system daemon")
-	flags.DurationVar(&opts.Hold, "hold", 0, "how long a call may wait for a person")
-	flags.BoolVar(&opts.Post, "post", false, "run for the post-tool event")
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return opts, err
-		}
-		// Keep the safer choice if it was asked for anywhere.
-		for _, a := range args {
-			if a == "--fail-closed" || a == "-fail-closed" || strings.HasPrefix(a, "--fail-closed=t") {
-				opts.FailClosed = true
-			}
-		}
-		if opts.Timeout <= 0 {
-			opts.Timeout = DefaultTimeout
-		}
-		return opts, err
+	f, err := hookcmd.Parse(args)
+	opts := Options{Timeout: f.Timeout, FailClosed: f.FailClosed, Agent: f.Agent, System: f.System, Hold: f.Hold, Post: f.Post}
+	if opts.Agent == "" {
+		opts.Agent = agents.Default
 	}
-	if opts.Hold < 0 {
-		opts.Hold = 0
+	if opts.System {
+		// The system socket; no state or daemon of the user's.
+		opts.Client = &wire.Client{Socket: paths.SystemSocket()}
+		opts.State, opts.AutoStart = "-", "-"
 	}
-	if opts.Timeout <= 0 {
-		err := fmt.Errorf("--timeout must be positive, got %v; using %v", opts.Timeout, DefaultTimeout)
-		opts.Timeout = DefaultTimeout
-		return opts, err
-	}
-	return opts, nil
-}
-
-// systemOptions are a system hook's: the system socket, fail closed
-// unless the command line says otherwise, no state or daemon of the
-// user's. Flags parsed with errors still count: a system hook with a
-// broken flag stays a system hook.
-func systemOptions(args []string, opts *Options) {
-	explicit := false
-	for _, a := range args {
-		a = strings.TrimLeft(a, "-")
-		explicit = explicit || strings.HasPrefix(a, "fail-closed=")
-		opts.System = opts.System || a == "system" || a == "system=true"
-	}
-	if !opts.System {
-		return
-	}
-	if !explicit {
-		opts.FailClosed = true
-	}
-	opts.Client = &wire.Client{Socket: paths.SystemSocket()}
-	opts.State, opts.AutoStart = "-", "-"
+	return opts, err
 }
 
 // Run is Main after flag parsing.

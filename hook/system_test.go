@@ -23,13 +23,11 @@ func TestSystemFlag(t *testing.T) {
 		{[]string{"--system", "--bogus"}, true}, // a broken flag keeps it a system hook
 	} {
 		opts, _ := parseFlags(tt.args)
-		systemOptions(tt.args, &opts)
 		if !opts.System || opts.FailClosed != tt.failClosed || opts.Client == nil || opts.Client.SocketPath() != paths.SystemSocket() || opts.AutoStart != "-" || opts.State != "-" {
 			t.Errorf("%v: %+v (socket %v)", tt.args, opts, opts.Client)
 		}
 	}
 	opts, _ := parseFlags(nil)
-	systemOptions(nil, &opts)
 	if opts.System || opts.Client != nil {
 		t.Errorf("no --system: %+v", opts)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agents/cline"
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // clinePart is the Cline CLI: an executable file named PreToolUse in
@@ -85,7 +85,7 @@ func isClineHook(src []byte) bool {
 func clineHookUses(src []byte) []hookUse {
 	var out []hookUse
 	for _, line := range strings.Split(string(src), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "exec "); ok && agentconfig.IsHookCommand(rest) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "exec "); ok && hookcmd.IsHook(rest) {
 			out = append(out, hookUse{command: rest, entry: map[string]any{}})
 		}
 	}

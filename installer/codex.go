@@ -15,7 +15,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // codexPart is the Codex CLI. The hook goes into $CODEX_HOME/hooks.json
@@ -203,7 +203,7 @@ func codexHandlers(hooksPath string, hooks []byte) ([]codexHandler, error) {
 				c := codexHandler{
 					event: ev.name,
 					key:   fmt.Sprintf("%s:%s:%d:%d", hooksPath, ev.name, g, h),
-					ours:  hook.Type == "command" && agentconfig.IsHookCommand(hook.Command),
+					ours:  hook.Type == "command" && hookcmd.IsHook(hook.Command),
 				}
 				limit, limitOK := contextLimit(hook.Limit)
 				if hook.Type == "command" && limitOK {

@@ -18,7 +18,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // Codex keys a hook's trust by the hook's place in hooks.json
@@ -191,7 +191,7 @@ func judgeListed(listed []codexListing, hooksPath, fix string) string {
 		for _, h := range l.Hooks {
 			// The post-tool hook only reports calls that ran: the
 			// pre-tool one is what must run.
-			if h.HandlerType == "command" && agentconfig.IsHookCommand(h.Command) && !parseHookFlags(h.Command).post && same(h.SourcePath, hooksPath) {
+			if h.HandlerType == "command" && hookcmd.IsHook(h.Command) && !hookcmd.ParseLine(h.Command).Flags.Post && same(h.SourcePath, hooksPath) {
 				ours = append(ours, h)
 			}
 		}

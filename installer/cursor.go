@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agents/cursor"
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // cursorPart is Cursor: ~/.cursor/hooks.json, {"version": 1, "hooks":
@@ -124,7 +124,7 @@ func addCursorHooks(file string, src []byte, pre, post cursorEntry) ([]byte, err
 			var e struct {
 				Command string `json:"command"`
 			}
-			if json.Unmarshal(src[el.start:el.end], &e) != nil || !agentconfig.IsHookCommand(e.Command) {
+			if json.Unmarshal(src[el.start:el.end], &e) != nil || !hookcmd.IsHook(e.Command) {
 				continue
 			}
 			if !sameJSON(src[el.start:el.end], entry) {
@@ -165,7 +165,7 @@ func removeCursorHooks(file string, src []byte) ([]byte, bool, error) {
 				var x struct {
 					Command string `json:"command"`
 				}
-				if json.Unmarshal(src[e.start:e.end], &x) == nil && agentconfig.IsHookCommand(x.Command) {
+				if json.Unmarshal(src[e.start:e.end], &x) == nil && hookcmd.IsHook(x.Command) {
 					el, arr = e, m.value
 					break
 				}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // geminiPart is the Gemini CLI: hooks.BeforeTool in ~/.gemini/settings.json,
@@ -123,7 +123,7 @@ func ourEntries(hooks map[string]any) map[string][]int {
 			hs, _ := m["hooks"].([]any)
 			for _, h := range hs {
 				hm, _ := h.(map[string]any)
-				if c, ok := hm["command"].(string); ok && agentconfig.IsHookCommand(c) {
+				if c, ok := hm["command"].(string); ok && hookcmd.IsHook(c) {
 					out[event] = append(out[event], i)
 					break
 				}

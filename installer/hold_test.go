@@ -11,6 +11,8 @@ import (
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // setSystemPaths points every agent's machine-wide file into a folder of
@@ -116,20 +118,20 @@ func TestHoldAndAgentTimeouts(t *testing.T) {
 
 func checkHold(t *testing.T, name, path string, u hookUse, wantHold, clineHold string, wantAgentWaits time.Duration) {
 	t.Helper()
-	f := parseHookFlags(u.command)
+	f := hookcmd.ParseLine(u.command).Flags
 	want := wantHold
 	if name == "cline" && clineHold != "" {
 		want = clineHold
 	}
-	if f.hold != want || (want == "") == strings.Contains(u.command, "--hold") {
-		t.Errorf("%s (%s): --hold %q, want %q: %s", name, path, f.hold, want, u.command)
+	got := ""
+	if f.Hold > 0 {
+		got = f.Hold.String()
 	}
-	hold, err := f.holdDuration()
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+	if got != want || (want == "") == strings.Contains(u.command, "--hold") {
+		t.Errorf("%s (%s): --hold %q, want %q: %s", name, path, got, want, u.command)
 	}
-	hook, _ := time.ParseDuration(f.timeout)
-	if f.post {
+	hold, hook := f.Hold, f.Timeout
+	if f.Post {
 		// The post-tool entry: nothing is held after a call ran, so the
 		// agent waits for the hook's deadline and the margin alone.
 		hold = 0

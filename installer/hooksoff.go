@@ -18,6 +18,7 @@ import (
 	"github.com/agentjail/agentjail/agents/opencode"
 	"github.com/agentjail/agentjail/agents/pi"
 	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -135,7 +136,7 @@ func (o Options) geminiOff() []string {
 		list, _ := hc["disabled"].([]any)
 		for _, n := range list {
 			s, _ := n.(string)
-			if s == "agentjail" || agentconfig.IsHookCommand(s) {
+			if s == "agentjail" || hookcmd.IsHook(s) {
 				out = append(out, fmt.Sprintf(`%s lists %q in hooksConfig.disabled, so Gemini CLI skips agentjail's hook: take it out of the list`, o.tildePath(f), s))
 			}
 		}
@@ -217,7 +218,7 @@ func hookCommandsIn(src []byte) []hookUse {
 		switch t := x.(type) {
 		case map[string]any:
 			for _, k := range []string{"command", "bash"} {
-				if c, ok := t[k].(string); ok && agentconfig.IsHookCommand(c) {
+				if c, ok := t[k].(string); ok && hookcmd.IsHook(c) {
 					out = append(out, hookUse{command: c, entry: t})
 					break
 				}
@@ -246,86 +247,6 @@ type hookUse struct {
 	entry   map[string]any
 }
 
-// hookFlags are the flags of a hook command line, as the hook's flag
-// parser reads them.
-type hookFlags struct {
-	program    string
-	failClosed bool
-	timeout    string
-	hold       string // "" without --hold: nothing held
-	post       bool   // --post: the entry of the agent's post-tool event
-}
-
-func parseHookFlags(cmd string) hookFlags {
-	f := hookFlags{timeout: "2s"}
-	fields := splitCommand(cmd)
-	if len(fields) == 0 {
-		return f
-	}
-	f.program = fields[0]
-	for i, a := range fields[1:] {
-		a = "-" + strings.TrimLeft(a, "-")
-		switch {
-		case a == "-system" || a == "-system=true":
-			f.failClosed = true // a system hook fails closed unless told otherwise after
-		case a == "-fail-closed" || a == "-fail-closed=true":
-			f.failClosed = true
-		case a == "-fail-closed=false":
-			f.failClosed = false
-		case a == "-timeout" && i+2 < len(fields):
-			f.timeout = fields[i+2]
-		case strings.HasPrefix(a, "-timeout="):
-			f.timeout = strings.TrimPrefix(a, "-timeout=")
-		case a == "-post" || a == "-post=true":
-			f.post = true
-		case a == "-post=false":
-			f.post = false
-		case a == "-hold" && i+2 < len(fields):
-			f.hold = fields[i+2]
-		case strings.HasPrefix(a, "-hold="):
-			f.hold = strings.TrimPrefix(a, "-hold=")
-		}
-	}
-	return f
-}
-
-// splitCommand splits a command line as quoteArg writes one: words
-// separated by blanks, single-quoted parts taken literally, '\” an
-// embedded quote; double quotes only group.
-func splitCommand(s string) []string {
-	var out []string
-	var cur strings.Builder
-	in, has := byte(0), false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case in != 0 && c == in:
-			in = 0
-		case in != 0:
-			cur.WriteByte(c)
-		case c == '\'' || c == '"':
-			in, has = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			has = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if has {
-				out = append(out, cur.String())
-				cur.Reset()
-				has = false
-			}
-		default:
-			cur.WriteByte(c)
-			has = true
-		}
-	}
-	if has {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
 // entryProblems checks the agentjail entries of one wired file of an
 // agent: the hook program must be there and executable, the entry must
 // carry config.yaml's fail mode (the flag, and the agent's own knob
@@ -333,9 +254,9 @@ func splitCommand(s string) []string {
 // the agent must let the hook run longer than it can take.
 func (o Options) entryProblems(agent, path string, cur []byte) []string {
 	var out []string
-	wantTimeout := o.HookTimeout.String()
-	if o.HookTimeout <= 0 {
-		wantTimeout = "2s"
+	wantTimeout := o.HookTimeout
+	if wantTimeout <= 0 {
+		wantTimeout = hookcmd.DefaultTimeout
 	}
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -352,31 +273,35 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		cur = piConfigOf(cur) // the extension's settings line
 	}
 	for _, u := range hookCommandsIn(cur) {
-		f := parseHookFlags(u.command)
-		if fi, err := os.Stat(f.program); err != nil {
-			add(fmt.Sprintf("%s: the hook program %s is missing, so the agent cannot run the hook", where, f.program))
+		line := hookcmd.ParseLine(u.command)
+		f := line.Flags
+		if fi, err := os.Stat(line.Program); err != nil {
+			add(fmt.Sprintf("%s: the hook program %s is missing, so the agent cannot run the hook", where, line.Program))
 		} else if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-			add(fmt.Sprintf("%s: the hook program %s is not an executable file, so the agent cannot run the hook", where, f.program))
+			add(fmt.Sprintf("%s: the hook program %s is not an executable file, so the agent cannot run the hook", where, line.Program))
+		}
+		if line.Err != nil {
+			add(fmt.Sprintf("%s: the hook command has a flag the hook cannot read (%v), and the hook reads no flag after it: run `agentjail install`", where, line.Err))
 		}
 		switch {
-		case o.FailClosed && !f.failClosed:
+		case o.FailClosed && !f.FailClosed:
 			add(fmt.Sprintf("%s: the hook runs without --fail-closed but config.yaml sets fail_mode: closed", where))
-		case !o.FailClosed && f.failClosed:
+		case !o.FailClosed && f.FailClosed:
 			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
 		}
 		// A post-tool entry blocks nothing (its call has run), so it has
 		// no knob to carry.
-		if knob := failClosedKnob(agent); knob.Key != "" && o.FailClosed && !f.post && u.entry[knob.Key] != knob.Value {
+		if knob := failClosedKnob(agent); knob.Key != "" && o.FailClosed && !f.Post && u.entry[knob.Key] != knob.Value {
 			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.Key, mustJSON(knob.Value)))
 		}
-		if f.timeout != wantTimeout {
-			add(fmt.Sprintf("%s: the hook runs with --timeout %s but config.yaml sets hook_timeout %s", where, f.timeout, wantTimeout))
+		if f.Timeout != wantTimeout {
+			add(fmt.Sprintf("%s: the hook runs with --timeout %v but config.yaml sets hook_timeout %v", where, f.Timeout, wantTimeout))
 		}
-		hold, holdErr := f.holdDuration()
-		if want := o.holdFor(agent); holdErr != nil || hold != want {
-			add(fmt.Sprintf("%s: the hook command has %s but config.yaml sets approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(f.hold), o.ApprovalTimeout, holdFlag(want.String())))
+		hold := f.Hold
+		if want := o.holdFor(agent); hold != want {
+			add(fmt.Sprintf("%s: the hook command has %s but config.yaml sets approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(hold), o.ApprovalTimeout, holdFlag(want)))
 		}
-		if f.post {
+		if f.Post {
 			hold = 0 // a call that has run is not held
 		}
 		if p := agentTimeoutProblem(agent, u, f, hold); p != "" {
@@ -386,20 +311,12 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 	return slices.Clip(out)
 }
 
-// holdDuration is the hook's --hold; 0 without one.
-func (f hookFlags) holdDuration() (time.Duration, error) {
-	if f.hold == "" {
-		return 0, nil
-	}
-	return time.ParseDuration(f.hold)
-}
-
 // holdFlag names a hold as the hook command carries it.
-func holdFlag(hold string) string {
-	if hold == "" || hold == "0s" {
+func holdFlag(hold time.Duration) string {
+	if hold <= 0 {
 		return "no --hold"
 	}
-	return "--hold " + hold
+	return "--hold " + hold.String()
 }
 
 // agentTimeoutProblem says what is wrong when the agent would stop the
@@ -407,7 +324,7 @@ func holdFlag(hold string) string {
 // entry, or its fixed bound) not above the hook's deadline and hold. An
 // entry without the key, or an agent whose bound is not known, is not
 // judged.
-func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration) string {
+func agentTimeoutProblem(name string, u hookUse, f hookcmd.Flags, hold time.Duration) string {
 	a, _ := agents.Named(name)
 	t := a.HookTimeout
 	own := t.Fixed
@@ -418,12 +335,12 @@ func agentTimeoutProblem(name string, u hookUse, f hookFlags, hold time.Duration
 		}
 		own = time.Duration(n * float64(t.Unit))
 	}
-	hook, err := time.ParseDuration(f.timeout)
-	if own <= 0 || err != nil {
+	hook := f.Timeout
+	if own <= 0 {
 		return ""
 	}
 	if run := hookRun(hook, hold); own <= run {
-		return fmt.Sprintf("%s stops the hook after %v, but the hook may take %v (--timeout %v, %v more for a daemon that is starting, %s), so a call could run unchecked: run `agentjail install`", a.Title, own, run, hook, wire.StartGrace, holdFlag(f.hold))
+		return fmt.Sprintf("%s stops the hook after %v, but the hook may take %v (--timeout %v, %v more for a daemon that is starting, %s), so a call could run unchecked: run `agentjail install`", a.Title, own, run, hook, wire.StartGrace, holdFlag(f.Hold))
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentjail/agentjail/agents/opencode"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // pluginPart is opencode or Kilo CLI: no hook commands, but every
@@ -107,12 +108,12 @@ func (o Options) pluginText(agentName string) ([]byte, error) {
 	s := pluginSettings{
 		Agent:      agentName,
 		Command:    cmd,
-		Hook:       splitCommand(cmd),
+		Hook:       hookcmd.Split(cmd),
 		TimeoutMs:  o.agentTimeout().Milliseconds(),
 		FailClosed: !strings.Contains(cmd, "--fail-closed=false"),
 	}
 	if postEvent(agentName) != "" {
-		s.Post, s.PostTimeoutMs = splitCommand(postCommand(cmd)), o.postTimeout().Milliseconds()
+		s.Post, s.PostTimeoutMs = hookcmd.Split(postCommand(cmd)), o.postTimeout().Milliseconds()
 	}
 	var b bytes.Buffer
 	enc := jsonEncoder(&b)

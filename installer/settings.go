@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentjail/agentjail/internal/agentconfig"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // HookEntry is the PreToolUse entry agentjail adds to Claude Code's
@@ -209,7 +209,7 @@ func isOurEntry(src []byte, el *node) bool {
 		return false
 	}
 	for _, h := range e.Hooks {
-		if agentconfig.IsHookCommand(h.Command) {
+		if hookcmd.IsHook(h.Command) {
 			return true
 		}
 	}

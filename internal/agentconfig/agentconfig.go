@@ -19,6 +19,7 @@ import (
 	"github.com/agentjail/agentjail/agents/copilot"
 	"github.com/agentjail/agentjail/agents/cursor"
 	"github.com/agentjail/agentjail/agents/gemini"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -170,7 +171,7 @@ func switchJudge(name string) judge {
 	a, _ := agents.Named(name)
 	return func(cur, res []byte) string {
 		if res == nil {
-			if strings.Contains(string(cur), hookBinary) {
+			if strings.Contains(string(cur), hookcmd.Program) {
 				return "delete the file that holds agentjail's hook"
 			}
 			return ""
@@ -180,7 +181,7 @@ func switchJudge(name string) judge {
 			// A settings file left unreadable; a hook script (Cline's
 			// hooks/PreToolUse) is no JSON at all, and keepsHookName
 			// judges it.
-			if _, wasJSON := parseJSONC(cur); wasJSON && strings.Contains(string(cur), hookBinary) {
+			if _, wasJSON := parseJSONC(cur); wasJSON && strings.Contains(string(cur), hookcmd.Program) {
 				return fmt.Sprintf("leave a settings file %s cannot read, agentjail's hook with it", a.Title)
 			}
 			return ""
@@ -273,7 +274,7 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 	if runs := codeJudges[agent]; runs != nil {
 		j.RunsCode = runs(cur, res)
 	}
-	j.CreatedUnhooked = cur == nil && res != nil && !strings.Contains(string(res), hookBinary)
+	j.CreatedUnhooked = cur == nil && res != nil && !strings.Contains(string(res), hookcmd.Program)
 	return j
 }
 
@@ -384,7 +385,7 @@ func applyEdits(cur []byte, edits []any) ([]byte, bool, string) {
 // agentjail does not parse yet: a file that names agentjail-hook must
 // still name it afterwards.
 func keepsHookName(cur, res []byte) string {
-	if strings.Contains(string(cur), hookBinary) && !strings.Contains(string(res), hookBinary) {
+	if strings.Contains(string(cur), hookcmd.Program) && !strings.Contains(string(res), hookcmd.Program) {
 		return "drop the agentjail hook"
 	}
 	return ""

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // ClaudeSettings reports whether path is a Claude Code settings file:
@@ -23,16 +25,6 @@ func ClaudeSettings(path string) bool {
 }
 
 var managedSettings = regexp.MustCompile(`^(/etc/claude-code|/Library/Application Support/ClaudeCode)/(managed-settings\.json|managed-settings\.d/[^/]+\.json)$`)
-
-// hookBinary is the base name of the command that identifies our hook.
-const hookBinary = "agentjail-hook"
-
-// IsHookCommand reports whether a hook command line runs agentjail-hook
-// (the installer writes its absolute path, quoted when it needs to be).
-func IsHookCommand(command string) bool {
-	fields := strings.Fields(command)
-	return len(fields) > 0 && filepath.Base(strings.Trim(fields[0], `"'`)) == hookBinary
-}
 
 // minHookTimeout is the shortest Claude Code timeout (seconds) a new
 // agentjail hook entry may have: the installer never writes less, and a
@@ -150,7 +142,7 @@ func ourHooks(doc map[string]any) []hookRef {
 		hs, _ := e["hooks"].([]any)
 		for _, h := range hs {
 			if m, ok := h.(map[string]any); ok {
-				if s, ok := m["command"].(string); ok && IsHookCommand(s) {
+				if s, ok := m["command"].(string); ok && hookcmd.IsHook(s) {
 					out = append(out, hookRef{e, m})
 				}
 			}
@@ -200,7 +192,7 @@ func kept(want hookRef, res map[string]any) string {
 // file, but not where Claude Code looks for it.
 func renamed(want hookRef, res map[string]any) string {
 	b, _ := json.Marshal(res)
-	if !strings.Contains(string(b), hookBinary) {
+	if !strings.Contains(string(b), hookcmd.Program) {
 		return ""
 	}
 	if _, ok := res["hooks"].(map[string]any); !ok {

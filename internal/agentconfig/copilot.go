@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // CopilotConfig reports whether path is a Copilot CLI hook file: a JSON
@@ -90,7 +92,7 @@ func copilotOurs(doc map[string]any) []map[string]any {
 	for _, h := range list {
 		m, _ := h.(map[string]any)
 		for _, k := range []string{"bash", "command"} {
-			if c, ok := m[k].(string); ok && IsHookCommand(c) {
+			if c, ok := m[k].(string); ok && hookcmd.IsHook(c) {
 				out = append(out, m)
 				break
 			}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // CursorHooks reports whether path is a Cursor hooks file: hooks.json in
@@ -76,7 +78,7 @@ func cursorOurs(doc map[string]any) map[string]map[string]any {
 		list, _ := v.([]any)
 		for _, e := range list {
 			m, _ := e.(map[string]any)
-			if c, ok := m["command"].(string); ok && IsHookCommand(c) {
+			if c, ok := m["command"].(string); ok && hookcmd.IsHook(c) {
 				out[event] = m
 				break
 			}

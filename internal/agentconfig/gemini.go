@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // GeminiSettings reports whether path is a Gemini CLI settings file:
@@ -51,7 +53,7 @@ func geminiHooks(doc map[string]any) []geminiHook {
 		hs, _ := entry["hooks"].([]any)
 		for _, h := range hs {
 			hook, _ := h.(map[string]any)
-			if c, ok := hook["command"].(string); ok && IsHookCommand(c) {
+			if c, ok := hook["command"].(string); ok && hookcmd.IsHook(c) {
 				out = append(out, geminiHook{entry, hook})
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 )
 
 // Launch is a nested agent that a shell command would start with
@@ -268,7 +269,7 @@ func stillHooked(config string, files []string, real, moved string, read ReadFun
 		if err != nil {
 			cur = nil
 		}
-		if path.Ext(f) == ".json" && !strings.Contains(string(res), hookBinary) {
+		if path.Ext(f) == ".json" && !strings.Contains(string(res), hookcmd.Program) {
 			return false
 		}
 		if judges[config](cur, res) != "" {

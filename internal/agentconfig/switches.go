@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/internal/hookcmd"
 	"reflect"
 	"slices"
 	"strings"
@@ -170,7 +171,7 @@ func claudeRunsCode(cur, res []byte) []string {
 		old[c] = true
 	}
 	for _, c := range hookCommands(resDoc) {
-		if !old[c] && !IsHookCommand(c) {
+		if !old[c] && !hookcmd.IsHook(c) {
 			out = append(out, fmt.Sprintf("add the PreToolUse hook `%s`, which runs before every tool call beside agentjail's and may rewrite what the tool gets after agentjail has checked it", c))
 		}
 	}
