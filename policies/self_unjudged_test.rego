@@ -36,3 +36,12 @@ test_unjudged_archive_into_the_project_or_vendor_passes if {
 	vendor_ids := {r.id | some r in ask} with input as t_unjudged("tar", ["-xz"], "archive", "/home/dev/project/vendor")
 	not "self.unjudged_archive" in vendor_ids
 }
+
+# A script the daemon may not read (shell marks it: internal/shell's
+# unread_denied_test.go) asks; a call that names none does not.
+test_unreadable_script_asks if {
+	ev := object.union(t_bash([t_cmd("bash", ["/home/dev/private/run.sh"], [])]), {"agentjail": object.union(t_bash([t_cmd("bash", ["/home/dev/private/run.sh"], [])]).agentjail, {"unreadable": ["/home/dev/private/run.sh"]})})
+	t_asked("self.unreadable_script", ev)
+}
+
+test_readable_script_not_asked if not t_fired("self.unreadable_script", t_bash([t_cmd("bash", ["scripts/build.sh"], [])]))

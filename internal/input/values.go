@@ -170,9 +170,6 @@ func repeats(cmds []shell.Command) bool {
 	return false
 }
 
-// unjudged reports a command with a glob, archive or patch the parser
-// could not read to the end (input.agentjail.unjudged), so that the rules
-// about them skip every other call at once.
 // unreadable are the files commands run that are there but the daemon
 // may not read (the system daemon's own user, kept out of a private
 // folder), so what they run is unknown.
@@ -186,6 +183,9 @@ func unreadable(cmds []shell.Command) []string {
 	return out
 }
 
+// unjudged reports a command with a glob, archive or patch the parser
+// could not read to the end (input.agentjail.unjudged), so that the rules
+// about them skip every other call at once.
 func unjudged(cmds []shell.Command) bool {
 	for _, c := range cmds {
 		if len(c.Unjudged) > 0 {
