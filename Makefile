@@ -109,6 +109,8 @@ bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unles
 	@echo "==> allocations per decision each pack file's rules add"
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'RuleFamilies' -benchtime 1x ./internal/engine | tee -a $(BENCH_OUT)
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'Parse' ./internal/shell | tee -a $(BENCH_OUT)
+	@echo "==> the daemon's start to its first verdict, idle and with every core busy"
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'DaemonStart' -benchtime 1x ./e2e | tee -a $(BENCH_OUT)
 	@echo "==> the hook as a process / a bare Go process"
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e | tee -a $(BENCH_OUT)
 	@echo "==> the jail's launcher: bash -c true through it, against the same without it"

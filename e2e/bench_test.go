@@ -352,3 +352,35 @@ func BenchmarkJailLaunch(b *testing.B) {
 	b.ReportMetric(cm-bm, "added-median-µs")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkDaemonStart is the time from starting `agentjail run` to its
+// first verdict (a key read, denied), idle and with every core held by a
+// busy loop: how long a hook's call after a start or a crash waits. It
+// makes five starts in each mode whatever -benchtime says, and reports
+// the median.
+func BenchmarkDaemonStart(b *testing.B) {
+	for _, mode := range []string{"idle", "loaded"} {
+		b.Run(mode, func(b *testing.B) {
+			if mode == "loaded" {
+				busyLoops(b)
+			}
+			var took []time.Duration
+			for range 5 {
+				e := newEnv(b)
+				event, _ := json.Marshal(map[string]any{"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(e.home, ".ssh", "id_rsa")}})
+				start := time.Now()
+				e.startListening()
+				client := &wire.Client{Socket: e.socket}
+				dec, err := hookDecide(client, event)
+				if err != nil || dec.Verdict != wire.Deny {
+					b.Fatalf("first verdict %+v, %v", dec, err)
+				}
+				took = append(took, time.Since(start))
+				e.stop()
+			}
+			median, _ := percentiles(took)
+			b.ReportMetric(median/1000, "ms-to-first-verdict")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

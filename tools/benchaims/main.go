@@ -22,6 +22,8 @@ type aim struct {
 }
 
 var aims = []aim{
+	{"BenchmarkDaemonStart/idle", "ms-to-first-verdict", "daemon start to its first verdict, idle, ms", true, 250},
+	{"BenchmarkDaemonStart/loaded", "ms-to-first-verdict", "the same, every core held by a busy loop, ms", true, 1000},
 	{"BenchmarkDaemonRSS", "RSS-MB-idle", "daemon resident memory idle after start, MiB", true, 30},
 	{"BenchmarkDaemonRSS", "RSS-MB-after-100k", "daemon resident memory after 100,000 decisions, MiB", true, 40},
 	{"BenchmarkDaemonRSS", "RSS-MB-quiet-after-100k", "the same, once quiet (16 s later), MiB", true, 40},
