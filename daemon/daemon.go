@@ -559,11 +559,15 @@ func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, acce
 		}
 		budget := requestBudget(cfg, hookTimeout)
 		deadline := accepted.Add(budget)
-		if req.Source == "" && req.HookStartMillis >= d.ready.Load() {
-			// A call that waited on the backlog while this daemon
-			// started is not late for it: its hook waits longer for a
-			// starting daemon (wire.StartGrace), so it counts from here.
-			deadline = hookDeadline(deadline, req.HookStartMillis, budget)
+		if req.Source == "" {
+			start := req.HookStartMillis
+			if start > 0 && start < d.ready.Load() {
+				// The call waited on the backlog while this daemon
+				// started, and its hook waits wire.StartGrace longer
+				// for a starting daemon: so does its budget.
+				start += wire.StartGrace.Milliseconds()
+			}
+			deadline = hookDeadline(deadline, start, budget)
 		}
 		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)
 		if err != nil {

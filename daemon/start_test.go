@@ -18,8 +18,9 @@ import (
 
 // Until it answers, a daemon's lock says it is starting, and a call that
 // waited on its backlog meanwhile is judged, not denied as late: its
-// hook waited for the start on purpose. A call whose hook started after
-// the daemon was up is still held to its budget.
+// hook waits wire.StartGrace longer for a starting daemon, and so does
+// its budget. A call whose hook started after the daemon was up is held
+// to its budget alone.
 func TestACallThatWaitedForTheStartIsJudged(t *testing.T) {
 	dir, _ := os.MkdirTemp("", "aj") // short: socket paths are limited
 	t.Cleanup(func() { os.RemoveAll(dir) })
@@ -47,7 +48,9 @@ func TestACallThatWaitedForTheStartIsJudged(t *testing.T) {
 	}
 	event := []byte(`{"tool_name":"Bash","tool_input":{"command":"ls -la"}}`)
 	client := &wire.Client{Socket: socket}
-	longAgo := time.Now().Add(-10 * time.Second).UnixMilli()
+	// Its hook started 2.2 s ago: past the budget (1.5 s with a 2 s hook
+	// deadline), within it and the grace a starting daemon gets (2 s).
+	longAgo := time.Now().Add(-2200 * time.Millisecond).UnixMilli()
 	waited := make(chan *wire.Decision, 1)
 	go func() {
 		dec, err := client.Decide(ctx, &wire.Request{Event: event, HookTimeoutMillis: 2000, HookStartMillis: longAgo})
