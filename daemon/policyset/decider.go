@@ -395,8 +395,12 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 	if hook := testHookDecide.Load(); hook != nil {
 		(*hook)(req)
 	}
-	evalCtx, cancel := context.WithTimeout(ctx, set.config.EvalTimeout)
-	defer cancel()
+	evalCtx := ctx // the request's budget bounds it, unless eval_timeout is tighter
+	if set.config.EvalTimeout > 0 {
+		var cancel context.CancelFunc
+		evalCtx, cancel = context.WithTimeout(ctx, set.config.EvalTimeout)
+		defer cancel()
+	}
 	var dec *wire.Decision
 	if d.reference {
 		in[input.Key] = derived.Map()

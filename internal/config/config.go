@@ -38,8 +38,12 @@ type Config struct {
 	// connection before answering with a timeout error. Bounded by
 	// MinReadTimeout and MaxReadTimeout.
 	ReadTimeout time.Duration `mapstructure:"read_timeout"`
-	// EvalTimeout bounds one policy evaluation; past it the call is
-	// denied. It must be positive and below RequestBudget.
+	// EvalTimeout bounds one policy evaluation more tightly than the
+	// request's budget; past it the call is denied. Zero (the default)
+	// leaves the budget alone to bound it, so a machine under load,
+	// which makes every evaluation slower, does not deny harmless calls
+	// long before the hook would give up. When set, it must be below
+	// RequestBudget.
 	EvalTimeout time.Duration `mapstructure:"eval_timeout"`
 	// PolicyDirs are more folders of *.rego loaded beside the default
 	// pack and $AGENTJAIL_HOME/policies.
@@ -99,7 +103,7 @@ func Default() Config {
 		Confine:     true,
 		HookTimeout: 2 * time.Second,
 		ReadTimeout: 2 * time.Second,
-		EvalTimeout: 500 * time.Millisecond,
+		EvalTimeout: 0,
 		LogLevel:    "info",
 		// Notifications are on unless config.yaml turns them off.
 		Notifications:   true,
@@ -237,10 +241,13 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("fail_mode must be \"open\" or \"closed\", not %q", c.FailMode)
 	}
-	for name, d := range map[string]time.Duration{"hook_timeout": c.HookTimeout, "read_timeout": c.ReadTimeout, "eval_timeout": c.EvalTimeout} {
+	for name, d := range map[string]time.Duration{"hook_timeout": c.HookTimeout, "read_timeout": c.ReadTimeout} {
 		if d <= 0 {
 			return fmt.Errorf("%s must be a positive duration such as 2s, not %v", name, d)
 		}
+	}
+	if c.EvalTimeout < 0 {
+		return fmt.Errorf("eval_timeout must be a positive duration such as 500ms, or 0 for the request's budget alone, not %v", c.EvalTimeout)
 	}
 	if c.HookTimeout < MinHookTimeout || c.HookTimeout > MaxHookTimeout {
 		return fmt.Errorf("hook_timeout must be between %v and %v, not %v", MinHookTimeout, MaxHookTimeout, c.HookTimeout)
@@ -250,7 +257,7 @@ func (c Config) validate() error {
 	}
 	// An eval_timeout at or past the budget would let a slow rule run
 	// until the hook gives up, and a hook that gives up lets the call run.
-	if c.EvalTimeout >= c.RequestBudget() {
+	if c.EvalTimeout > 0 && c.EvalTimeout >= c.RequestBudget() {
 		return fmt.Errorf("eval_timeout must be below %v (hook_timeout %v minus its margin), not %v; lower eval_timeout or raise hook_timeout", c.RequestBudget(), c.HookTimeout, c.EvalTimeout)
 	}
 	switch c.Approvals {

@@ -43,9 +43,10 @@ func TestLoad(t *testing.T) {
 		}, ""},
 		{"eval_timeout at the hook budget refused", "eval_timeout: 1500ms\n", nil, "eval_timeout must be below 1.5s"},
 		{"eval_timeout past the hook deadline refused", "eval_timeout: 10s\n", nil, "eval_timeout must be below"},
+		{"eval_timeout 0 leaves the budget alone", "eval_timeout: 0s\n", func(c Config) bool { return c.EvalTimeout == 0 }, ""},
+		{"a negative eval_timeout refused", "eval_timeout: -1s\n", nil, "eval_timeout must be a positive duration"},
 		{"eval_timeout just below the budget read", "eval_timeout: 1499ms\n", func(c Config) bool { return c.EvalTimeout == 1499*time.Millisecond }, ""},
 		{"longer hook_timeout allows a longer eval_timeout", "hook_timeout: 10s\neval_timeout: 5s\n", func(c Config) bool { return c.EvalTimeout == 5*time.Second }, ""},
-		{"zero eval_timeout refused", "eval_timeout: 0s\n", nil, "eval_timeout must be a positive"},
 		{"tiny read_timeout refused", "read_timeout: 1ms\n", nil, "read_timeout must be between 10ms and 5s"},
 		{"huge read_timeout refused", "read_timeout: 1h\n", nil, "read_timeout must be between"},
 		{"tiny hook_timeout refused", "hook_timeout: 100ms\n", nil, "hook_timeout must be between 300ms and 1m0s"},
@@ -129,8 +130,8 @@ func TestDefaultHookTimeoutMatchesTheHook(t *testing.T) {
 	if got := Default().HookTimeout; got != hook.DefaultTimeout {
 		t.Errorf("config hook_timeout default %v, hook default %v", got, hook.DefaultTimeout)
 	}
-	if d := Default(); d.EvalTimeout >= d.RequestBudget() {
-		t.Errorf("default eval_timeout %v is not below the budget %v", d.EvalTimeout, d.RequestBudget())
+	if d := Default(); d.EvalTimeout != 0 {
+		t.Errorf("default eval_timeout %v: want none, so that only the request's budget bounds an evaluation", d.EvalTimeout)
 	}
 }
 
