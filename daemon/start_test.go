@@ -59,8 +59,8 @@ func TestACallThatWaitedForTheStartIsJudged(t *testing.T) {
 		}
 		waited <- dec
 	}()
-	// The call is on the backlog (or about to be) before the daemon serves.
-	time.Sleep(50 * time.Millisecond)
+	// The call reaches the backlog before the daemon serves, or just
+	// after: either way its hook started before the daemon was ready.
 	done := make(chan struct{})
 	go func() { d.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()

@@ -18,17 +18,24 @@ import (
 // flood keeps n connections to socket busy until ctx ends, as a process
 // of the agent's own user can: idle ones that send nothing, or ones that
 // each send a distinct decide request and read its answer.
-func flood(ctx context.Context, socket string, n int, idle bool) *sync.WaitGroup {
+// The returned channel is closed once every one of them has connected.
+func flood(ctx context.Context, socket string, n int, idle bool) (*sync.WaitGroup, <-chan struct{}) {
 	var wg sync.WaitGroup
 	var seq sync.Mutex
 	next := 0
+	var connected sync.WaitGroup
+	connected.Add(n)
 	for range n {
 		wg.Go(func() {
+			first := true
 			for ctx.Err() == nil {
 				c, err := net.Dial("unix", socket)
 				if err != nil {
-					time.Sleep(time.Millisecond)
-					continue
+					continue // the backlog is full: dial again, as a flood does
+				}
+				if first {
+					first = false
+					connected.Done()
 				}
 				dl, _ := ctx.Deadline()
 				c.SetDeadline(dl)
@@ -47,9 +54,14 @@ func flood(ctx context.Context, socket string, n int, idle bool) *sync.WaitGroup
 				stop()
 				c.Close()
 			}
+			if first {
+				connected.Done()
+			}
 		})
 	}
-	return &wg
+	up := make(chan struct{})
+	go func() { connected.Wait(); close(up) }()
+	return &wg, up
 }
 
 // A burst of connections from the agent's own user, idle or each asking
@@ -82,9 +94,9 @@ func TestConnectionBurstLeavesNoCallUnchecked(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			wg := flood(ctx, e.socket, tt.n, tt.idle)
+			wg, up := flood(ctx, e.socket, tt.n, tt.idle)
 			defer func() { cancel(); wg.Wait() }()
-			time.Sleep(time.Second) // the burst under way
+			<-up // the burst under way: every connection made once
 			for i := range 20 {
 				r := e.hook(string(event))
 				if r.code != 2 || !strings.Contains(r.stdout, `"deny"`) {
