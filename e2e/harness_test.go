@@ -159,6 +159,15 @@ func (e *env) writePolicy(name, text string) {
 // start runs `agentjail run --headless` and waits until it answers.
 func (e *env) start() {
 	e.t.Helper()
+	e.startListening()
+	e.waitAnswering()
+}
+
+// startListening starts the daemon (`agentjail run` with runArgs, else
+// --headless) and returns as soon as its socket accepts a connection: it
+// may still be compiling its policies, not yet answering.
+func (e *env) startListening() {
+	e.t.Helper()
 	e.logs = &syncBuffer{}
 	args := e.runArgs
 	if args == nil {
@@ -173,10 +182,9 @@ func (e *env) start() {
 	e.stopped = make(chan struct{})
 	go func() { e.daemon.Wait(); close(e.stopped) }()
 	e.t.Cleanup(e.stop)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if c, err := net.Dial("unix", e.socket); err == nil {
 			c.Close()
-			e.waitAnswering()
 			return
 		}
 		select {
@@ -185,7 +193,7 @@ func (e *env) start() {
 		default:
 		}
 	}
-	e.t.Fatalf("the daemon did not listen within 10s:\n%s", e.logs)
+	e.t.Fatalf("the daemon did not listen within 30s:\n%s", e.logs)
 }
 
 // waitAnswering waits until the daemon answers a request, which it does

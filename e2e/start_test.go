@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,30 +23,6 @@ func busyLoops(t testing.TB) {
 		}
 		t.Cleanup(func() { loop.Process.Kill(); loop.Wait() })
 	}
-}
-
-// startListening starts the daemon and returns as soon as its socket
-// accepts a connection: it is then compiling its policies, not yet
-// answering (unlike e.start, which waits for its first answer).
-func (e *env) startListening() {
-	e.t.Helper()
-	e.logs = &syncBuffer{}
-	e.daemon = exec.Command(filepath.Join(bin, "agentjail"), "run", "--headless")
-	e.daemon.Env = e.environ()
-	e.daemon.Stdout, e.daemon.Stderr = e.logs, e.logs
-	if err := e.daemon.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	e.stopped = make(chan struct{})
-	go func() { e.daemon.Wait(); close(e.stopped) }()
-	e.t.Cleanup(e.stop)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if c, err := net.Dial("unix", e.socket); err == nil {
-			c.Close()
-			return
-		}
-	}
-	e.t.Fatalf("the daemon did not listen within 30s:\n%s", e.logs)
 }
 
 // The first call after a start, with both cores held by busy loops, is
