@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,7 +36,9 @@ func newPolicyExportCmd() *cobra.Command {
 		Short: "Write the default pack's policies into DIR, for plain opa test",
 		Long: `Write the default pack's policy files (not its tests) into DIR, a folder
 that does not exist yet or is empty, each with 'import rego.v1' added so
-it loads under 'opa test --v0-compatible' as well as without. Then
+it loads under 'opa test --v0-compatible' as well as without, and the
+documents the pack reads as data (the agents' facts, in
+agentjail/agents/data.json). Then
 
   opa test --v0-compatible ~/.agentjail/policies DIR
 
@@ -66,10 +69,23 @@ be loaded twice.`,
 				}
 				files[strings.TrimPrefix(src.Name, policyset.DefaultPrefix)] = text
 			}
+			policyFiles := len(files)
+			// The documents the pack reads as data, where opa test loads
+			// them: agentjail/agents/data.json is data.agentjail.agents.
+			for name, doc := range engine.PackDocuments() {
+				text, err := json.MarshalIndent(doc, "", "  ")
+				if err != nil {
+					return exitWith(ExitError, "exporting data.%s.%s: %v", engine.Package, name, err)
+				}
+				files[filepath.Join(engine.Package, name, "data.json")] = append(text, '\n')
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return exitWith(ExitError, "%v", err)
 			}
 			for name, text := range files {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+					return exitWith(ExitError, "%v", err)
+				}
 				// O_EXCL: never over a file, nor through a link, that
 				// appeared since the folder was found empty.
 				f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -84,7 +100,7 @@ be loaded twice.`,
 					return exitWith(ExitError, "%v", werr)
 				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote the default pack's %s to %s\nrun your tests beside them with: opa test --v0-compatible %s %s\n", plural.Of(len(files), "policy file"), dir, paths.Policies(), dir)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote the default pack's %s and the data it reads to %s\nrun your tests beside them with: opa test --v0-compatible %s %s\n", plural.Of(policyFiles, "policy file"), dir, paths.Policies(), dir)
 			return nil
 		},
 	}

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,10 +63,18 @@ func TestPolicyExport(t *testing.T) {
 	out := filepath.Join(home, "pack", "new")
 	stdout, errOut, code := runCLI(t, "policy", "export", out)
 	entries, _ := os.ReadDir(out)
-	if code != 0 || len(entries) != len(pack) || !strings.Contains(stdout, "opa test --v0-compatible "+policiesDir+" "+out) {
+	if code != 0 || len(entries) != len(pack)+1 || !strings.Contains(stdout, "opa test --v0-compatible "+policiesDir+" "+out) {
 		t.Fatalf("exit %d, %d files for a pack of %d, stdout %q, stderr %q", code, len(entries), len(pack), stdout, errOut)
 	}
+	// The agents' facts, as plain opa test loads them: data.agentjail.agents.
+	var agentsDoc struct{ Folders []string }
+	if b, err := os.ReadFile(filepath.Join(out, "agentjail", "agents", "data.json")); err != nil || json.Unmarshal(b, &agentsDoc) != nil || !slices.Contains(agentsDoc.Folders, ".claude") {
+		t.Errorf("agentjail/agents/data.json: %v, folders %v", err, agentsDoc.Folders)
+	}
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		b, _ := os.ReadFile(filepath.Join(out, e.Name()))
 		if !strings.Contains(string(b), "\nimport rego.v1\n") || strings.HasSuffix(e.Name(), "_test.rego") {
 			t.Errorf("%s: a test, or without import rego.v1", e.Name())

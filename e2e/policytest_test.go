@@ -206,8 +206,13 @@ import data.agentjail
 test_pack_asks_too if {
 	"publish.release" in {m.id | some m in agentjail.ask} with input as data.testdata.publish
 }
+
+# The agents' facts reach plain opa test as the export's data file.
+test_pack_knows_the_agents if {
+	".claude/settings.json" in agentjail.agent_hook_files
+}
 `), 0o600)
-	if r := e.opaTest(t, "--v0-compatible", dir, pack, packTest); r.code != 0 || !strings.Contains(r.stdout, "PASS: 3/3") {
+	if r := e.opaTest(t, "--v0-compatible", dir, pack, packTest); r.code != 0 || !strings.Contains(r.stdout, "PASS: 4/4") {
 		t.Errorf("opa test with the exported pack: %+v", r)
 	}
 	if r := e.opaTest(t, "--v0-compatible", dir, packTest); r.code != 2 || !strings.Contains(r.stdout, "test_pack_asks_too: FAIL") {

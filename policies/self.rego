@@ -47,7 +47,7 @@ claude_settings(p) if {
 # Writing a whole settings folder (rsync dir/ ~/.claude/) replaces them too.
 claude_settings(p) if base_name(p) in {".claude", ".codex", ".cursor", ".gemini", ".copilot"}
 
-# Every agent's hook files from its facts (agents_facts.rego): the file a
+# Every agent's hook files from its facts (agent_places.rego): the file a
 # user's install writes and the project's, wherever the home or the
 # project is; a folder of its own; anything in its machine-wide places.
 claude_settings(p) if {

@@ -95,7 +95,7 @@ protected_place(p) if {
 names_guard_place(paths) if regex.match(guard_place_pattern, concat("\n", paths))
 
 # guard_place_pattern: agentjail's own marks, then every agent's folders
-# and places (agents_facts.rego).
+# and places (agent_places.rego).
 guard_place_pattern := concat("|", [`\.(agentjail|claude|codex|gemini|cursor|copilot|github)|managed-settings|gemini-cli|GeminiCli|Library/Launch|systemd|[*?]`, agent_place_pattern])
 
 names_guard_place(paths) if {

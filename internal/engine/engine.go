@@ -17,7 +17,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/agentjail/agentjail/internal/shell"
@@ -133,6 +133,7 @@ func compile(ctx context.Context, sources []Source, data map[string]any, disable
 	if errs := checkModules(modules, pack, org); len(errs) > 0 {
 		return nil, errs
 	}
+	data = withPackData(data, sources)
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -164,21 +165,22 @@ func compile(ctx context.Context, sources []Source, data map[string]any, disable
 			e.disabled[id] = true
 		}
 	}
-	groups, err := programGroups(ctx, compiler)
+	store := dataStore(data)
+	groups, err := programGroups(ctx, compiler, store)
 	if err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.program_groups: " + err.Error()}}
 	}
 	e.groups = groups
-	roles, err := shellRoles(ctx, compiler)
+	roles, err := shellRoles(ctx, compiler, store)
 	if err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.shell_roles: " + err.Error()}}
 	}
 	e.roles = roles
-	if e.written, err = writtenFiles(ctx, compiler); err != nil {
+	if e.written, err = writtenFiles(ctx, compiler, store); err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.written_files: " + err.Error()}}
 	}
-	e.credentialDirs = credentialDirs(ctx, compiler)
-	if e.jail, err = prepareJail(ctx, compiler, data); err != nil {
+	e.credentialDirs = credentialDirs(ctx, compiler, store)
+	if e.jail, err = prepareJail(ctx, compiler, store); err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.jail: " + err.Error()}}
 	}
 	return e, nil
@@ -188,8 +190,8 @@ func compile(ctx context.Context, sources []Source, data map[string]any, disable
 // programs do with their arguments (see shell.Roles). The daemon hands
 // it to the shell parser for each call, so the pack's tables, and the
 // rows a user's policy adds, decide which words are paths.
-func shellRoles(ctx context.Context, compiler *ast.Compiler) (*shell.Roles, error) {
-	rs, err := rego.New(rego.Query("x := data.agentjail.shell_roles"), rego.Compiler(compiler)).Eval(ctx)
+func shellRoles(ctx context.Context, compiler *ast.Compiler, store storage.Store) (*shell.Roles, error) {
+	rs, err := rego.New(rego.Query("x := data.agentjail.shell_roles"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
 	if err != nil || len(rs) == 0 {
 		return nil, err // undefined: no roles
 	}
@@ -265,7 +267,7 @@ func prepareVerdict(ctx context.Context, modules map[string]*ast.Module, data ma
 	if len(errs) > 0 {
 		return verdictQuery{}, nil, errs
 	}
-	direct, err := prepareDirect(compiler, inmem.NewFromObject(data), data)
+	direct, err := prepareDirect(compiler, dataStore(data), data)
 	if err != nil {
 		return verdictQuery{}, nil, []wire.LoadErr{{Message: "the verdict query: " + err.Error()}}
 	}
@@ -293,7 +295,7 @@ func prepare(ctx context.Context, modules map[string]*ast.Module, data map[strin
 	pq, err := rego.New(
 		rego.Query(query),
 		rego.Compiler(compiler),
-		rego.Store(inmem.NewFromObject(data)),
+		rego.Store(dataStore(data)),
 	).PrepareForEval(ctx)
 	if err != nil {
 		return rego.PreparedEvalQuery{}, nil, []wire.LoadErr{{Message: err.Error()}}
@@ -326,8 +328,8 @@ func (e *Engine) Rules() int { return e.rules }
 // The daemon turns it into input.agentjail.kinds for each call, so that
 // a rule can start with `"download" in input.agentjail.kinds`, a test
 // OPA's rule index answers without entering the rule.
-func programGroups(ctx context.Context, compiler *ast.Compiler) (map[string][]string, error) {
-	rs, err := rego.New(rego.Query("x := data.agentjail.program_groups"), rego.Compiler(compiler)).Eval(ctx)
+func programGroups(ctx context.Context, compiler *ast.Compiler, store storage.Store) (map[string][]string, error) {
+	rs, err := rego.New(rego.Query("x := data.agentjail.program_groups"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
 	if err != nil || len(rs) == 0 {
 		return nil, err // undefined: no groups
 	}

@@ -20,11 +20,13 @@ import (
 //   - system: OPA's own namespace (decision-log masks, default decision)
 //     used by the fleet plugins;
 //   - agentjail.org: the root of org bundles, whose rules are locked;
+//   - agentjail.agents: the agents' facts the pack reads (PackDocuments);
 //   - agentjail.internal: kept for the daemon's future internal rules.
 var reservedRoots = []ast.Ref{
 	ast.MustParseRef("data.config"),
 	ast.MustParseRef("data.system"),
 	ast.MustParseRef("data.agentjail.org"),
+	ast.MustParseRef("data.agentjail.agents"),
 	ast.MustParseRef("data.agentjail.internal"),
 	ast.MustParseRef("data.agentjail_verdict"),
 }

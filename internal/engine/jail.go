@@ -6,7 +6,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/jail"
@@ -16,8 +16,8 @@ import (
 // confinement of a shell call the verdict lets run.
 const jailQuery = "x := data.agentjail.jail"
 
-func prepareJail(ctx context.Context, compiler *ast.Compiler, data map[string]any) (*rego.PreparedEvalQuery, error) {
-	pq, err := rego.New(rego.Query(jailQuery), rego.Compiler(compiler), rego.Store(inmem.NewFromObject(data))).PrepareForEval(ctx)
+func prepareJail(ctx context.Context, compiler *ast.Compiler, store storage.Store) (*rego.PreparedEvalQuery, error) {
+	pq, err := rego.New(rego.Query(jailQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 )
 
 // credentialDirs reads data.agentjail.credential_config_dirs, the
@@ -13,8 +14,8 @@ import (
 // credential configuration (.ssh, .aws ...): the daemon knows them by
 // (device, inode) too, so a hard link or a mounted copy is the folder.
 // Undefined or not a set of strings: none.
-func credentialDirs(ctx context.Context, compiler *ast.Compiler) []string {
-	rs, err := rego.New(rego.Query("x := data.agentjail.credential_config_dirs"), rego.Compiler(compiler)).Eval(ctx)
+func credentialDirs(ctx context.Context, compiler *ast.Compiler, store storage.Store) []string {
+	rs, err := rego.New(rego.Query("x := data.agentjail.credential_config_dirs"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
 	if err != nil || len(rs) == 0 {
 		return nil
 	}

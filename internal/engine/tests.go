@@ -17,7 +17,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/topdown/lineage"
@@ -126,7 +125,7 @@ func RunTestsWith(ctx context.Context, sources []Source, opts TestOptions) ([]Te
 // runs the tests filter matches, with OPA's trace of each failure when
 // trace is set.
 func runTests(ctx context.Context, sources []Source, opts TestOptions, filter string, trace bool) ([]TestResult, []wire.LoadErr) {
-	data := opts.Data
+	data := withPackData(opts.Data, sources)
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -163,7 +162,7 @@ func runTests(ctx context.Context, sources []Source, opts TestOptions, filter st
 		EnableTracing(trace).
 		Filter(filter).
 		SetModules(modules).
-		SetStore(inmem.NewFromObject(data)).
+		SetStore(dataStore(data)).
 		RunTests(ctx, nil)
 	if err != nil {
 		return nil, astErrorsOf("", err)

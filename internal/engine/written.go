@@ -5,6 +5,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/agentjail/agentjail/internal/wire"
 	"github.com/agentjail/agentjail/internal/written"
@@ -13,8 +14,8 @@ import (
 // writtenFiles reads the policies' data.agentjail.written_files: which
 // files something else runs later, and where their commands are (see
 // internal/written). The daemon applies it to every write of such a file.
-func writtenFiles(ctx context.Context, compiler *ast.Compiler) (*written.Table, error) {
-	rs, err := rego.New(rego.Query("x := data.agentjail.written_files"), rego.Compiler(compiler)).Eval(ctx)
+func writtenFiles(ctx context.Context, compiler *ast.Compiler, store storage.Store) (*written.Table, error) {
+	rs, err := rego.New(rego.Query("x := data.agentjail.written_files"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
 	if err != nil || len(rs) == 0 {
 		return nil, err // undefined: no table
 	}
