@@ -154,11 +154,12 @@ func compile(ctx context.Context, sources []Source, data map[string]any, disable
 		for name := range locked {
 			packOnly[name] = modules[name]
 		}
-		lq, _, errs := prepareVerdict(ctx, packOnly, data)
+		lq, lockedCompiler, errs := prepareVerdict(ctx, packOnly, data)
 		if len(errs) > 0 {
 			return nil, errs
 		}
 		e.locked = &lq
+		defer dropLocations(lockedCompiler, pack) // once compile is done with it
 	}
 	for _, id := range disabled {
 		if !strings.HasPrefix(id, LockedPrefix) {
@@ -183,6 +184,7 @@ func compile(ctx context.Context, sources []Source, data map[string]any, disable
 	if e.jail, err = prepareJail(ctx, compiler, store); err != nil {
 		return nil, []wire.LoadErr{{Message: "data.agentjail.jail: " + err.Error()}}
 	}
+	dropLocations(compiler, pack)
 	return e, nil
 }
 
