@@ -539,3 +539,28 @@ ask contains {"id": "written.ci_injection", "msg": msg} if {
 	regex.match(ci_untrusted_input, c)
 	msg := sprintf("%s pastes text anyone can choose (an issue or pull request title, body or branch name) into a shell step (`%s`), which runs it as code; the user has to approve it. Pass it through env: and quote the variable.", [pretty(f.path), c])
 }
+
+# --- this machine registered as a CI runner (ATT&CK T1072) ---------------
+
+# A self-hosted runner runs whatever workflow anyone who can push to the
+# repository writes, on this machine, with the user's files in reach.
+program_group contains [prog, "ci_runner"] if some prog in {"config.sh", "config.cmd", "gitlab-runner", "gitlab-ci-multi-runner"}
+
+ask contains {"id": "ci.runner_register", "msg": msg} if {
+	"ci_runner" in input.agentjail.kinds
+	some cmd in commands
+	runner_registration(cmd)
+	msg := sprintf("`%s` registers this machine as a CI runner: every workflow of that repository would then run here, with this user's files and credentials in reach. The user has to approve it.", [full_text(cmd)])
+}
+
+runner_registration(cmd) if {
+	cmd.name in {"config.sh", "config.cmd"}
+	"--url" in cmd.args
+	some a in cmd.args
+	a in {"--token", "--pat"}
+}
+
+runner_registration(cmd) if {
+	cmd.name in {"gitlab-runner", "gitlab-ci-multi-runner"}
+	positional(cmd)[0] == "register"
+}

@@ -78,3 +78,9 @@ test_same_host_rewrite if {
 	same_host_rewrite("url.git@github.com:.insteadof", "https://github.com/")
 	not same_host_rewrite("url.git@evil.example:.insteadof", "https://github.com/")
 }
+
+test_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("config.sh", ["--url", "https://github.com/a/b", "--token", "T"], [])]))
+
+test_gitlab_runner_register_asked if t_asked("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["register"], [])]))
+
+test_gitlab_runner_status_allowed if not t_fired("ci.runner_register", t_bash([t_cmd("gitlab-runner", ["status"], [])]))

@@ -1,7 +1,7 @@
 package agentjail
 
 # What programs do with files, beyond what a rule over written paths
-# already sees: exfil2.rego's file_functions table says which files each
+# already sees: file_functions.rego's table says which files each
 # program writes (the daemon lists them in input.agentjail.writes, so
 # persistence.rego's rules judge sort -o ~/.bashrc as they judge tee), and
 # these rules cover what a list of written files cannot say: an archive

@@ -1,6 +1,6 @@
 package agentjail
 
-# functions.rego, and the writes rows of exfil2.rego's file_functions.
+# functions.rego, and the writes rows of file_functions.rego.
 
 # t_fn: one command that writes the given files, as the daemon derives
 # it from the writes table.

@@ -146,3 +146,19 @@ deny contains {"id": "git.repo_delete", "msg": msg} if {
 	pos[1] == "delete"
 	msg := "Blocked: deleting a hosted repository loses its issues, pull requests and history for everyone. Ask the user to do it themselves."
 }
+
+# --- history switched off by a declaration (ATT&CK T1070.003) ------------
+
+# export/declare/typeset/readonly/local are commands whose assigns are
+# the variables they set (internal/shell), so a value worked out from
+# other variables (N=0; export HISTSIZE=$N) is judged as it will be.
+declaration_builtins := {"export", "declare", "typeset", "readonly", "local"}
+
+program_group contains [prog, "shell_history"] if some prog in declaration_builtins
+
+hides_history(cmd) if {
+	cmd.name in declaration_builtins
+	some k, v in cmd.assigns
+	regex.match(`^HIST(FILE|SIZE|FILESIZE)$`, k)
+	v in {"", "0", "/dev/null"}
+}

@@ -345,3 +345,29 @@ program_role contains ["security", {"subcommands": {
 	"verify-cert": {"use": ["c", "r"], "value": ["p", "k", "s", "n"]},
 	"cms": {"use": ["i"], "value": ["o", "k", "c", "e", "u", "t", "Z", "N"]},
 }}]
+
+# --- AppleScript from a file (ATT&CK T1059.002) -------------------------
+
+# osascript FILE runs a script agentjail does not read: a compiled one
+# (.scpt, .scptd, an applet) cannot be read at all, and one in a temp or
+# hidden folder was not part of the project. Judged like `osascript -e`
+# with code that cannot be seen: the user approves it. A text script of
+# the project (./scripts/notify.applescript) is the project's own code.
+ask contains {"id": "macos.applescript_file", "msg": msg} if {
+	"interpreter" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "osascript"
+	not "-e" in cmd.args
+	some p in cmd.paths
+	p == cmd.paths[0]
+	unseen_script(p)
+	msg := sprintf("`%s` runs an AppleScript agentjail cannot read (compiled, or from outside the project); it can drive other apps and run shell commands outside agentjail's check. The user has to approve it, or run it with -e so its code is seen.", [full_text(cmd)])
+}
+
+unseen_script(p) if regex.match(`\.(scpt|scptd|app)/?$`, p)
+
+unseen_script(p) if in_temp(p)
+
+unseen_script(p) if regex.match(`/\.[^/]+/`, p)
+
+unseen_script(p) if not in_project(p)

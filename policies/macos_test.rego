@@ -93,3 +93,13 @@ test_nvram_print_allowed if not t_fired("priv.firewall_off", t_bash([t_cmd("nvra
 test_admin_group_asked if t_asked("priv.sudo", t_bash([t_cmd("dscl", [".", "-append", "/Groups/admin", "GroupMembership", "eve"], [])]))
 
 test_dscl_read_allowed if not t_fired("priv.sudo", t_bash([t_cmd("dscl", [".", "-read", "/Users/dev"], [])]))
+
+t_osa(args, paths) := t_bash([t_cmd("osascript", args, paths)])
+
+test_applescript_compiled_asked if t_asked("macos.applescript_file", t_osa(["/home/dev/project/run.scpt"], ["/home/dev/project/run.scpt"]))
+
+test_applescript_temp_asked if t_asked("macos.applescript_file", t_osa(["/tmp/a.applescript"], ["/tmp/a.applescript"]))
+
+test_applescript_project_text_allowed if not t_fired("macos.applescript_file", t_osa(["scripts/n.applescript"], ["/home/dev/project/scripts/n.applescript"]))
+
+test_applescript_inline_allowed if not t_fired("macos.applescript_file", t_osa(["-e", "beep"], []))

@@ -55,7 +55,7 @@ type Roles struct {
 	// wrappers table (policies/wrappers.rego).
 	Wrappers map[string]Wrapper `json:"wrappers"`
 	// Writes are, by program, the files it writes (see WriteRoles): the
-	// pack derives it from exfil2.rego's file_functions table.
+	// pack derives it from file_functions.rego's table.
 	Writes map[string]WriteRoles `json:"writes"`
 	// Unpack are the programs that unpack an archive or apply a patch,
 	// by program or "program subcommand" (see UnpackRoles): with

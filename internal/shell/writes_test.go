@@ -7,7 +7,7 @@ import (
 )
 
 // writesRoles is a writes table in the shape of the pack's
-// (exfil2.rego's file_functions writes rows), with the code patterns
+// (file_functions.rego's writes rows), with the code patterns
 // that find files interpreter code writes.
 var writesRoles = &Roles{
 	Programs: map[string]ProgramRoles{
