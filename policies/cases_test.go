@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -34,6 +36,7 @@ type tableCase struct {
 	file, line string
 	lineNo     int
 	want       wire.Verdict
+	rule       string // the rule id that must be among those that fire: deny:ID, ask:ID
 	event      []byte
 	agent      string // the hook's --agent, "" for Claude Code
 	home       string // the session's home: caseHome unless the file sets another
@@ -119,19 +122,23 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			if home != caseHome && strings.Contains(line, "{aj}") {
 				t.Fatalf("%s:%d: {aj} is the home of the daemon for %s; this file's session runs in %s", file, n, caseHome, home)
 			}
-			verdict, call, _ := strings.Cut(line, " ")
+			head, call, _ := strings.Cut(line, " ")
 			call = strings.TrimSpace(call)
+			verdict, rule, _ := strings.Cut(head, ":")
 			switch wire.Verdict(verdict) {
 			case wire.Allow, wire.Ask, wire.Deny:
 			default:
 				t.Fatalf("%s:%d: verdict %q is not allow, ask or deny", file, n, verdict)
+			}
+			if rule != "" && !ruleID.MatchString(rule) {
+				t.Fatalf("%s:%d: %q is not a rule id (family.name)", file, n, rule)
 			}
 			call = strings.NewReplacer(`\n`, "\n", "{aj}", ajHome, "{pid}", strconv.Itoa(os.Getpid()), "{ppid}", strconv.Itoa(os.Getppid())).Replace(call)
 			ev, agentName, err := caseEvent(call, caseProjectIn(home))
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), event: ev, agent: agentName, home: home, uid: uid})
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), rule: rule, event: ev, agent: agentName, home: home, uid: uid})
 		}
 		f.Close()
 	}
@@ -257,12 +264,23 @@ func TestCaseTable(t *testing.T) {
 			if dec.Verdict != c.want {
 				t.Errorf("%s:%d: %s\n    got %s (%s)", c.file, c.lineNo, c.line, dec.Verdict, dec.Reason)
 			}
+			ids := make([]string, 0, len(dec.Rules))
 			for _, r := range dec.Rules {
 				fired[r.ID] = true
+				ids = append(ids, r.ID)
+			}
+			switch {
+			case c.rule != "" && !slices.Contains(ids, c.rule):
+				t.Errorf("%s:%d: %s\n    %s did not fire (%s did)", c.file, c.lineNo, c.line, c.rule, strings.Join(ids, ", "))
+			case c.rule == "" && c.want != wire.Allow && *nameRules && dec.Verdict == c.want:
+				named.add(c, firstOfKind(dec.Rules, c.want))
+			case c.rule == "" && c.want != wire.Allow:
+				t.Errorf("%s:%d: %s\n    names no rule: write %s:ID with the id of the rule that must stop it", c.file, c.lineNo, c.line, c.want)
 			}
 		}
 	}
 	checkEveryRuleFires(t, fired)
+	named.write(t)
 	if all < 300 {
 		t.Errorf("the table has %d cases, want at least 300", all)
 	}
@@ -509,4 +527,55 @@ func TestSensitiveWorkingDirectory(t *testing.T) {
 			t.Errorf("in %s, %q: %s (%s), want %s", tt.cwd, tt.command, dec.Verdict, dec.Reason, tt.want)
 		}
 	}
+}
+
+// ruleID is how a rule id is written: family.name, lower case.
+var ruleID = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$`)
+
+var nameRules = flag.Bool("name-rules", false, "write into each deny or ask case that names no rule the id of the first rule of its verdict that fires now")
+
+// caseNames collects, under -name-rules, the rule id to write into each
+// case line that names none.
+type caseNames map[string]map[int]string // file, line number: rule id
+
+var named = caseNames{}
+
+func (n caseNames) add(c tableCase, id string) {
+	if id == "" {
+		return
+	}
+	if n[c.file] == nil {
+		n[c.file] = map[int]string{}
+	}
+	n[c.file][c.lineNo] = id
+}
+
+// write puts each collected id after its line's verdict (deny -> deny:ID),
+// leaving the rest of the line as it was.
+func (n caseNames) write(t *testing.T) {
+	for file, ids := range n {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		for lineNo, id := range ids {
+			line := lines[lineNo-1]
+			i := strings.IndexAny(line, " \t")
+			lines[lineNo-1] = line[:i] + ":" + id + line[i:]
+		}
+		if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// firstOfKind is the id of the first rule of kind that fired.
+func firstOfKind(rules []wire.Rule, kind wire.Verdict) string {
+	for _, r := range rules {
+		if r.Kind == kind {
+			return r.ID
+		}
+	}
+	return ""
 }
