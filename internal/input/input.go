@@ -285,8 +285,60 @@ func pathLike(key string) bool {
 	return false
 }
 
-// Derive computes the derived facts for a decoded event.
+// Derive computes the derived facts for a decoded event: the call as its
+// agent's adapter reads it, then each deriver below in turn (paths named,
+// the shell command, places touched, patches, other names of the same
+// files, guard and written files, search, what is unusual).
 func Derive(event map[string]any, env Env) *Derived {
+	d := newDerived(env)
+	call := d.readCall(event, env)
+	tool := call.Like
+	ti, _ := call.LikeInput.(map[string]any)
+	d.namedPaths(tool, ti, env)
+	cmd, isShell, bad := shellCall(tool, call.LikeInput)
+	d.ToolKind = toolKind(tool, isShell)
+	if !isShell && call.Kind != "" {
+		d.ToolKind = call.Kind
+	}
+	switch {
+	case isShell:
+		d.shellFacts(cmd, bad, env)
+		if call.Patch == nil {
+			// apply_patch run as a program, by any agent's shell tool.
+			call.Patch = agent.ShellPatch(cmd)
+		}
+	case writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit:
+		d.Writes = d.Paths
+	}
+	if !isShell && !agent.OnlyReads(d.ToolKind, tool, ti) {
+		d.touchedPlaces(ti, env)
+	}
+	var patched []agentconfig.Judgement
+	var patchPaths []string
+	if call.Patch != nil {
+		patched = d.addPatch(*call.Patch, env)
+		for _, p := range call.Patch.Writes() {
+			patchPaths = append(patchPaths, Abs(p, d.Cwd, env.Home))
+		}
+	}
+	if !isShell {
+		d.sameFiles(ti, call.Patch, env)
+		d.GuardConfig = guardConfig(tool, ti, d, env, patchPaths)
+	}
+	d.GuardConfig = append(d.GuardConfig, patched...)
+	d.Written = writtenFiles(tool, ti, call.Patch, isShell, d, env)
+	if d.ToolKind == KindFind {
+		d.Search = &Search{Content: tool != "Glob"}
+		d.Search.Pattern, _ = ti["pattern"].(string)
+		d.Search.Glob, _ = ti["glob"].(string)
+	}
+	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
+	d.UnusualWrite = len(unusual(d.Writes, d.Cwd, env.Home, env.AgentjailHome)) > 0
+	return d
+}
+
+// newDerived holds what env says about the session, before the call.
+func newDerived(env Env) *Derived {
 	d := &Derived{Agent: env.Agent, Home: env.Home, AgentjailHome: env.AgentjailHome, Temp: env.Temp, DaemonPID: env.DaemonPID, Root: env.Root, System: env.System, Socket: env.Socket, groups: env.ProgramGroups}
 	if env.Daemon != nil {
 		d.Daemon = *env.Daemon
@@ -299,14 +351,19 @@ func Derive(event map[string]any, env Env) *Derived {
 	if d.Temp == "" {
 		d.Temp = "/tmp"
 	}
+	return d
+}
+
+// readCall reads the event through its agent's adapter, which gives the
+// tool in Claude Code's terms (Read with file_path, Bash with command
+// ...) so that every deriver holds for every agent, and sets the agent,
+// the tool's name and the folder it runs in.
+func (d *Derived) readCall(event map[string]any, env Env) agent.Call {
 	cwd, _ := event["cwd"].(string)
 	d.Cwd = Abs(cwd, env.ClientCwd, env.Home)
 	if d.Cwd == "" {
 		d.Cwd = filepath.Clean(env.ClientCwd)
 	}
-	// Each agent's event is read through its adapter, which gives the
-	// tool in Claude Code's terms (Read with file_path, Bash with
-	// command ...) so that everything below holds for every agent.
 	adapter := agents.For(event, env.Agent)
 	d.Agent = adapter.Name()
 	call := adapter.Canonical(event)
@@ -315,9 +372,15 @@ func Derive(event map[string]any, env Env) *Derived {
 		// dir_path): paths and commands are read from there.
 		d.Cwd = Abs(call.Dir, d.Cwd, env.Home)
 	}
-	tool, rawInput := call.Like, call.LikeInput
 	d.ToolName = call.Tool
-	ti, _ := rawInput.(map[string]any)
+	return call
+}
+
+// namedPaths sets the paths and URLs the tool's input names: its path
+// fields, the main one first, then other fields named like paths in a
+// stable order (MCP tools name them as they like), a list of paths, the
+// files a Glob pattern or a Grep glob reaches, and file:// URLs.
+func (d *Derived) namedPaths(tool string, ti map[string]any, env Env) {
 	for _, k := range pathKeys {
 		if p, ok := ti[k].(string); ok && p != "" {
 			abs := Abs(p, d.Cwd, env.Home)
@@ -327,8 +390,6 @@ func Derive(event map[string]any, env Env) *Derived {
 			d.Paths = append(d.Paths, abs)
 		}
 	}
-	// Other fields named like paths (old_path, output_file ...), in a
-	// stable order: MCP tools name them as they like.
 	var extra []string
 	for k, v := range ti {
 		if s, ok := v.(string); ok && s != "" && pathLike(k) && !slices.Contains(pathKeys, k) {
@@ -346,21 +407,17 @@ func Derive(event map[string]any, env Env) *Derived {
 			}
 		}
 	}
+	dir := d.FilePath
+	if dir == "" {
+		dir = d.Cwd
+	}
 	if pattern, ok := ti["pattern"].(string); ok && tool == "Glob" {
-		dir := d.FilePath
-		if dir == "" {
-			dir = d.Cwd
-		}
 		abs := Abs(pattern, dir, env.Home)
 		d.Paths = append(d.Paths, abs)
 		d.Paths = append(d.Paths, env.Roles.GlobExamples(abs, env.Home)...)
 	}
 	// Grep reads the files its glob matches under its path, at any depth.
 	if glob, ok := ti["glob"].(string); ok && glob != "" && tool == "Grep" {
-		dir := d.FilePath
-		if dir == "" {
-			dir = d.Cwd
-		}
 		if !strings.HasPrefix(glob, "/") && !strings.HasPrefix(glob, "**") {
 			glob = "**/" + glob
 		}
@@ -374,88 +431,69 @@ func Derive(event map[string]any, env Env) *Derived {
 			d.Paths = append(d.Paths, Abs(p, d.Cwd, env.Home))
 		}
 	}
-	cmd, isShell, bad := shellCall(tool, rawInput)
-	d.ToolKind = toolKind(tool, isShell)
-	if !isShell && call.Kind != "" {
-		d.ToolKind = call.Kind
+}
+
+// shellFacts parses a shell tool's command and sets what it reads,
+// writes and starts. A command that cannot be read is a parse error
+// (bad): the policies ask.
+func (d *Derived) shellFacts(cmd, bad string, env Env) {
+	d.Command = cmd
+	r := shell.Result{Commands: []shell.Command{}, Error: bad}
+	var id *identity
+	senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil, Exported: rootVars}
+	if env.Identity != nil {
+		id = newIdentity(env, d.Cwd, nil)
+		senv.RealPath, senv.IsDir = id.realPath, id.isDir
 	}
-	if isShell {
-		d.Command = cmd
-		// A command that cannot be read is a parse error: policies ask.
-		r := shell.Result{Commands: []shell.Command{}, Error: bad}
-		var id *identity
-		senv := shell.Env{Cwd: d.Cwd, Home: env.Home, Temp: d.Temp, Vars: env.shellVars(), Roles: env.Roles, ReadScript: env.readScript(), Look: env.ReadFile != nil, Exported: rootVars}
-		if env.Identity != nil {
-			id = newIdentity(env, d.Cwd, nil)
-			senv.RealPath, senv.IsDir = id.realPath, id.isDir
-		}
-		if bad == "" {
-			r = shell.Parse(cmd, senv)
-		}
-		if id != nil {
-			id.dotted = r.Dotted
-			id.shell(r.Commands)
-			d.UnknownCwdWrites = id.unknownCwd(r.Commands)
-			d.PathsUnresolved = id.truncated
-		}
-		ownByIdentity(r.Commands, env.Agents)
-		d.Shell = &r
-		d.Paths, d.Writes = shellPaths(r.Commands)
-		d.Prefixes = shellPrefixes(r.Commands)
-		d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents, env.ReadFile)
-		d.GitRemotes = gitRemotes(r.Commands, env)
-	} else if writeTool(tool) || d.ToolKind == KindWrite || d.ToolKind == KindEdit {
-		d.Writes = d.Paths
+	if bad == "" {
+		r = shell.Parse(cmd, senv)
 	}
-	if !isShell && !agent.OnlyReads(d.ToolKind, tool, ti) {
-		d.Touches, d.TouchesProse, d.PIDs, d.TouchesTruncated = touches(ti, d.Cwd, env.Home)
-		for _, p := range d.Paths { // the named path fields, made absolute the same way
-			if !slices.Contains(d.Touches, p) {
-				d.Touches = append(d.Touches, p)
-			}
-		}
-	}
-	if isShell && call.Patch == nil {
-		// apply_patch run as a program, by any agent's shell tool.
-		call.Patch = agent.ShellPatch(cmd)
-	}
-	var patched []agentconfig.Judgement
-	var patchPaths []string
-	if call.Patch != nil {
-		patched = d.addPatch(*call.Patch, env)
-		for _, p := range call.Patch.Writes() {
-			patchPaths = append(patchPaths, Abs(p, d.Cwd, env.Home))
-		}
-	}
-	if !isShell && env.Identity != nil {
-		id := newIdentity(env, d.Cwd, dottedFields(ti, call.Patch, d.Cwd, env.Home))
-		writes := slices.Clone(d.Writes)
-		d.Writes = slices.Clone(d.Writes) // it may share d.Paths' array
-		for _, p := range slices.Clone(d.Paths) {
-			for _, a := range id.also(p) {
-				if !slices.Contains(d.Paths, a) {
-					d.Paths = append(d.Paths, a)
-				}
-				if slices.Contains(writes, p) && !slices.Contains(d.Writes, a) {
-					d.Writes = append(d.Writes, a)
-				}
-			}
-		}
+	if id != nil {
+		id.dotted = r.Dotted
+		id.shell(r.Commands)
+		d.UnknownCwdWrites = id.unknownCwd(r.Commands)
 		d.PathsUnresolved = id.truncated
 	}
-	if !isShell {
-		d.GuardConfig = guardConfig(tool, ti, d, env, patchPaths)
+	ownByIdentity(r.Commands, env.Agents)
+	d.Shell = &r
+	d.Paths, d.Writes = shellPaths(r.Commands)
+	d.Prefixes = shellPrefixes(r.Commands)
+	d.Nested = nested(cmd, env.Home, r.Commands, env.Roles, env.Agents, env.ReadFile)
+	d.GitRemotes = gitRemotes(r.Commands, env)
+}
+
+// touchedPlaces sets the places, pids and prose mentions in any field of
+// a call not known only to read, with its named paths among the places.
+func (d *Derived) touchedPlaces(ti map[string]any, env Env) {
+	d.Touches, d.TouchesProse, d.PIDs, d.TouchesTruncated = touches(ti, d.Cwd, env.Home)
+	for _, p := range d.Paths { // the named path fields, made absolute the same way
+		if !slices.Contains(d.Touches, p) {
+			d.Touches = append(d.Touches, p)
+		}
 	}
-	d.GuardConfig = append(d.GuardConfig, patched...)
-	d.Written = writtenFiles(tool, ti, call.Patch, isShell, d, env)
-	if d.ToolKind == KindFind {
-		d.Search = &Search{Content: tool != "Glob"}
-		d.Search.Pattern, _ = ti["pattern"].(string)
-		d.Search.Glob, _ = ti["glob"].(string)
+}
+
+// sameFiles adds, for a tool other than a shell, the other names of each
+// path it names (links, hard links, the same file by another spelling)
+// to its paths, and to its writes for a path it writes.
+func (d *Derived) sameFiles(ti map[string]any, patch *agent.Patch, env Env) {
+	if env.Identity == nil {
+		return
 	}
-	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
-	d.UnusualWrite = len(unusual(d.Writes, d.Cwd, env.Home, env.AgentjailHome)) > 0
-	return d
+	id := newIdentity(env, d.Cwd, dottedFields(ti, patch, d.Cwd, env.Home))
+	writes := slices.Clone(d.Writes)
+	d.Writes = slices.Clone(d.Writes) // it may share d.Paths' array
+	for _, p := range slices.Clone(d.Paths) {
+		for _, a := range id.also(p) {
+			if !slices.Contains(d.Paths, a) {
+				d.Paths = append(d.Paths, a)
+			}
+			if slices.Contains(writes, p) && !slices.Contains(d.Writes, a) {
+				d.Writes = append(d.Writes, a)
+			}
+		}
+	}
+	d.PathsUnresolved = id.truncated
 }
 
 // addPatch adds the files a Codex patch adds, changes and deletes to the
