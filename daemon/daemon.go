@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,8 +29,6 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 
 	"github.com/agentjail/agentjail/internal/decisionlog"
-	"github.com/agentjail/agentjail/internal/input"
-	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -345,15 +342,59 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn, person bool) {
 		d.log.Warn("refused a connection", "err", err)
 		return
 	}
-	overShare := false
+	cfg := d.decider.Config()
 	if d.opts.System {
-		if overShare = !d.callers.take(caller); !overShare {
-			defer d.callers.release(caller)
+		if !d.callers.take(caller) {
+			d.refuseOverShare(conn, cfg, accepted)
+			return
+		}
+		defer d.callers.release(caller)
+	}
+	body, freeSlot, ok := d.readRequest(conn, cfg, accepted, caller)
+	defer freeSlot()
+	if !ok {
+		return
+	}
+	r := d.serve(ctx, body, request{cfg: cfg, accepted: accepted, caller: caller, person: person, hookPID: func() int { return connPID(conn) }})
+	if r.held != nil {
+		// A call held for a person waits without a request slot: its
+		// decision is made, and the slots are for calls being decided.
+		freeSlot()
+		if r.resp = d.hold(ctx, conn, r.held, cfg); r.resp == nil {
+			r.after(false)
+			return
 		}
 	}
-	cfg := d.decider.Config()
-	// Until the request says which deadline its hook has, assume the one
-	// the last hook call had, if shorter than config.yaml's.
+	err = writeResponse(conn, r.resp)
+	if err != nil {
+		d.log.Warn("the answer could not be delivered", "err", err)
+	}
+	if r.after != nil {
+		r.after(err == nil) // the hook has its answer; bookkeeping does not delay it
+	}
+}
+
+// refuseOverShare answers a caller past its user's share (see
+// maxPerCaller): its request is drained without a slot and denied, so a
+// flood costs this user's calls alone.
+func (d *Daemon) refuseOverShare(conn net.Conn, cfg config.Config, accepted time.Time) {
+	conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
+	br := frameReaders.Get().(*bufio.Reader)
+	br.Reset(conn)
+	discardFrame(br)
+	br.Reset(nil)
+	frameReaders.Put(br)
+	d.decider.Count(wire.Deny)
+	writeResponse(conn, &wire.Response{Decision: overShareDecision(accepted)})
+}
+
+// readRequest reads the connection's request under a request slot, by
+// the budget of the last hook's deadline if that is shorter than
+// config.yaml's read_timeout (the request has not said its own yet). What
+// it cannot read, or read in time, it answers itself (ok false): a deny
+// when the budget ran out, since a hook that gets an error may let the
+// call run. freeSlot gives the slot back; it may be called more than once.
+func (d *Daemon) readRequest(conn net.Conn, cfg config.Config, accepted time.Time, caller int) (body []byte, freeSlot func(), ok bool) {
 	budget := requestBudget(cfg, time.Duration(d.hookTimeout.Load()))
 	deadline := accepted.Add(budget)
 	readBy := time.Now().Add(cfg.ReadTimeout)
@@ -364,32 +405,18 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn, person bool) {
 	conn.SetReadDeadline(readBy)
 	br := frameReaders.Get().(*bufio.Reader)
 	br.Reset(conn)
-	release := func() {
-		if br != nil {
-			br.Reset(nil)
-			frameReaders.Put(br)
-			br = nil
-		}
-	}
-	defer release()
-	var body []byte
+	defer func() {
+		br.Reset(nil)
+		frameReaders.Put(br)
+	}()
 	slot := false
-	freeSlot := func() {
+	freeSlot = func() {
 		if slot {
 			slot = false
 			<-d.inFlight
 		}
 	}
-	if overShare {
-		// Past its user's share (see maxPerCaller): drained without a
-		// slot and denied, so a flood costs this user's calls alone.
-		conn.SetReadDeadline(time.Now().Add(cfg.ReadTimeout))
-		discardFrame(br)
-		d.decider.Count(wire.Deny)
-		writeResponse(conn, &wire.Response{Decision: overShareDecision(accepted)})
-		return
-	}
-	err = d.awaitRequest(br)
+	err := d.awaitRequest(br)
 	if err == nil {
 		if !d.takeSlot(deadline) {
 			// Every slot is taken. Answer without reading the request into
@@ -399,53 +426,34 @@ func (d *Daemon) handle(ctx context.Context, conn net.Conn, person bool) {
 			d.decider.Late(budget, "waiting for a free request slot")
 			d.decider.Count(wire.Deny)
 			writeResponse(conn, &wire.Response{Decision: lateDecision(budget, "waiting for a free request slot", accepted)})
-			return
+			return nil, freeSlot, false
 		}
 		slot = true
-		defer freeSlot()
 		body, err = wire.ReadFrame(br)
 	}
-	release()
-	if err != nil {
-		var werr *wire.Error
-		var nerr net.Error
-		switch {
-		case errors.Is(err, io.EOF):
-		case errors.As(err, &werr):
-			writeResponse(conn, &wire.Response{Error: werr})
-		case errors.As(err, &nerr) && nerr.Timeout() && budgetBound:
-			// The budget ran out while the request was still arriving (an
-			// overloaded machine): deny, as for any request past its
-			// budget, since a hook that gets an error may let the call run.
-			dec := lateDecision(budget, "reading the request", accepted)
-			d.decider.Late(budget, "reading the request")
-			d.decider.Count(wire.Deny)
-			err := writeResponse(conn, &wire.Response{Decision: dec})
-			d.logDecisionAs(caller, "", map[string]any{}, dec, err == nil, false)
-		case errors.As(err, &nerr) && nerr.Timeout():
-			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
-		default:
-			writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "reading the request: " + err.Error()}})
-		}
-		return
+	if err == nil {
+		return body, freeSlot, true
 	}
-	resp, after, h := d.serve(ctx, body, cfg, accepted, caller, person, func() int { return connPID(conn) })
-	if h != nil {
-		// A call held for a person waits without a request slot: its
-		// decision is made, and the slots are for calls being decided.
-		freeSlot()
-		if resp = d.hold(ctx, conn, h, cfg); resp == nil {
-			after(false)
-			return
-		}
+	var werr *wire.Error
+	var nerr net.Error
+	switch {
+	case errors.Is(err, io.EOF):
+	case errors.As(err, &werr):
+		writeResponse(conn, &wire.Response{Error: werr})
+	case errors.As(err, &nerr) && nerr.Timeout() && budgetBound:
+		// The budget ran out while the request was still arriving (an
+		// overloaded machine): deny, as for any request past its budget.
+		dec := lateDecision(budget, "reading the request", accepted)
+		d.decider.Late(budget, "reading the request")
+		d.decider.Count(wire.Deny)
+		err := writeResponse(conn, &wire.Response{Decision: dec})
+		d.logDecisionAs(caller, "", map[string]any{}, dec, err == nil, false)
+	case errors.As(err, &nerr) && nerr.Timeout():
+		writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
+	default:
+		writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "reading the request: " + err.Error()}})
 	}
-	err = writeResponse(conn, resp)
-	if err != nil {
-		d.log.Warn("the answer could not be delivered", "err", err)
-	}
-	if after != nil {
-		after(err == nil) // the hook has its answer; bookkeeping does not delay it
-	}
+	return nil, freeSlot, false
 }
 
 // hookDeadline is the request's deadline counted from when its hook
@@ -519,138 +527,6 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 		Verdict: wire.Deny, Reason: msg, Revision: slim.Revision,
 		Rules: []wire.Rule{{Kind: wire.Deny, ID: "agentjail.too_large", Msg: msg}},
 	}})
-}
-
-// serve answers one request body, and returns what to do once the
-// answer is sent (log a decision, told whether it was delivered), if
-// anything.
-//
-// A call held for a person (see approvals.go) is answered later: its
-// held is returned, and its after logs the answer it got.
-//
-// hook is the pid of the caller (read only when a call is asked about).
-func (d *Daemon) serve(ctx context.Context, body []byte, cfg config.Config, accepted time.Time, caller int, person bool, hook func() int) (*wire.Response, func(delivered bool), *held) {
-	var req wire.Request
-	err := json.Unmarshal(body, &req)
-	req.CallerUID = &caller // from the peer credentials, whatever the body said
-	if err != nil {
-		if jsonscan.TooDeep(body) {
-			// An event nested past what Go decodes, from a client that
-			// sent it anyway: ask, as for one nested past jsonscan.MaxDepth.
-			d.decider.Count(wire.Ask)
-			return &wire.Response{Decision: d.decider.TooDeep()}, nil, nil
-		}
-		return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "the request is not valid JSON: " + err.Error()}}, nil, nil
-	}
-	if req.Op != wire.OpDecide || req.Source != "" {
-		if !d.takeOther() {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBusy, Message: "the daemon is busy with the agents' calls and keeps the rest of its capacity for them; try again in a moment"}}, nil, nil
-		}
-		defer d.releaseOther()
-	}
-	switch req.Op {
-	case wire.OpDecide:
-		if req.Source != "" && req.Source != wire.SourceTry {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: fmt.Sprintf("unknown source %q: a decide request comes from the hook (no source) or from %q", req.Source, wire.SourceTry)}}, nil, nil
-		}
-		hookTimeout := time.Duration(req.HookTimeoutMillis) * time.Millisecond
-		if req.Source == "" && req.HookTimeoutMillis > 0 {
-			d.sawHook(hookTimeout, req.HookFailClosed)
-		}
-		budget := requestBudget(cfg, hookTimeout)
-		deadline := accepted.Add(budget)
-		if req.Source == "" {
-			start := req.HookStartMillis
-			if start > 0 && start < d.ready.Load() {
-				// The call waited on the backlog while this daemon
-				// started, and its hook waits wire.StartGrace longer
-				// for a starting daemon: so does its budget.
-				start += wire.StartGrace.Milliseconds()
-			}
-			deadline = hookDeadline(deadline, start, budget)
-		}
-		dec, in, err := d.decideBy(ctx, &req, budget, deadline, accepted)
-		if err != nil {
-			return &wire.Response{Error: err}, nil, nil
-		}
-		if req.Source == "" {
-			// A try is the user testing a policy, not an agent's call.
-			d.decider.Count(dec.Verdict)
-		}
-		if in == nil {
-			// Answered before the input was built (late, or a panic):
-			// log what the event itself says.
-			in = map[string]any{}
-			json.Unmarshal(req.Event, &in)
-			// The derived facts' key is agentjail's, never the agent's:
-			// an event's own field of that name is not taken for them
-			// (the accounting reads the agent from it).
-			delete(in, input.Key)
-		}
-		// Whether this is a second hook of one call is settled before the
-		// answer is written: the agent sends the next event only once it
-		// has this answer, so the calls are judged in the order they came,
-		// whereas the logging below runs after the write, when a later
-		// request's may have run first.
-		repeat := req.Source == "" && d.repeats.repeated(in, string(dec.Verdict), time.Now())
-		var h *held
-		var granted *decisionlog.Approval
-		if req.Source == "" && dec.Verdict == wire.Ask && !repeat {
-			dec, h, granted = d.judgeAsk(cfg, &req, in, dec, caller, hook)
-		}
-		if req.Source == "" {
-			// The accounting learns of the call before its hook hears
-			// the answer: the agent's post-tool event, settled at once,
-			// can arrive as soon as the call has run, and must find it.
-			d.ledger.judged(req.Agent, in, time.Now())
-		}
-		return &wire.Response{Decision: dec}, func(delivered bool) {
-			if req.Source == "" {
-				if p, _ := in["transcript_path"].(string); p != "" {
-					d.followTranscript(req.Agent, p)
-				}
-			}
-			final, appr := dec, granted
-			if h != nil && h.final != nil {
-				final, appr = h.final, h.approval
-			}
-			d.logApproved(caller, req.Source, in, final, appr, delivered, repeat)
-		}, h
-	case wire.OpStatus:
-		st := d.Status()
-		if d.opts.System {
-			if caller != 0 {
-				// The last evaluation error may quote another user's
-				// call; its count stays, its text is root's to read.
-				st.LastEvalErr = ""
-			}
-			// The caller's own policies, and why any was left out.
-			st.LoadErrors = append(st.LoadErrors, d.decider.UserLoadErrors(ctx, caller)...)
-		}
-		return &wire.Response{Status: st}, nil, nil
-	case wire.OpReload:
-		d.decider.Load(ctx)
-		d.logLoad()
-		return &wire.Response{Status: d.Status()}, nil, nil
-	case wire.OpObserve:
-		d.observe(&req)
-		return &wire.Response{}, nil, nil
-	case wire.OpPending, wire.OpAnswer, wire.OpGrants, wire.OpRevoke:
-		if req.PersonOnly() && !person && d.person != nil {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "agentjail takes a person's answers only on its person channel, which no tool call can reach: run `agentjail pending` and `agentjail approve` in a terminal"}}, nil, nil
-		}
-		if req.PersonOnly() && peerApart(hook()) {
-			return &wire.Response{Error: &wire.Error{Code: wire.CodeBadRequest, Message: "agentjail takes no answer from a confined call: run `agentjail pending` and `agentjail approve` in a terminal"}}, nil, nil
-		}
-		return d.serveApprovals(&req, caller), nil, nil
-	case wire.OpRecent:
-		rec, werr := d.recent(req.Recent, caller)
-		if werr != nil {
-			return &wire.Response{Error: werr}, nil, nil
-		}
-		return &wire.Response{Recent: rec}, nil, nil
-	}
-	return &wire.Response{Error: &wire.Error{Code: wire.CodeUnknownOp, Message: fmt.Sprintf("unknown op %q: this daemon knows decide, status, reload, recent, observe, pending, answer, grants and revoke", req.Op)}}, nil, nil
 }
 
 // decideBy decides req on a worker and answers by deadline whatever
