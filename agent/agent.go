@@ -57,6 +57,11 @@ type Adapter interface {
 	Canonical(event map[string]any) Call
 	// Render is the agent's answer to a verdict on event.
 	Render(event map[string]any, d *wire.Decision) Answer
+	// Identify names the call of event (see CallID), most agents' by
+	// their events' top-level keys (TopLevelCall). The accounting matches
+	// a call that ran with its decision by it, so it must say the same of
+	// the agent's pre-tool event and of its post-tool event for one call.
+	Identify(event map[string]any) CallID
 }
 
 // Prompter is an adapter whose agent shows the person its own prompt
@@ -269,19 +274,49 @@ type SystemMessage struct {
 	SystemMessage string `json:"systemMessage"`
 }
 
-// Identifier is an adapter whose events name the call elsewhere than
-// the top-level keys most agents use (session_id, tool_use_id,
-// tool_name, tool_input ...). The accounting matches a call that ran
-// with its decision by what Identify says, so it must say the same of
-// the agent's pre-tool event and of its post-tool event for one call.
-type Identifier interface {
-	Identify(event map[string]any) CallID
-}
-
 // CallID names one tool call: the session (or conversation) it is of,
 // the agent's id of it, unique within that session, and its tool and
-// input as the agent sent them. Empty fields are unknown.
+// input as the agent sent them; with the name of the hook event that
+// carried it and the agent's transcript of the session, where the event
+// gives them. Empty fields are unknown.
 type CallID struct {
 	Session, ID, Tool string
 	Input             any
+	Event, Transcript string
+	// Turn is the agent's id of the turn the call is of (Cursor's
+	// generation_id), where its events give one.
+	Turn string
+}
+
+// TopLevelCall names the call of an event by the top-level keys most
+// agents use: session_id (sessionId, Cursor's conversation_id, opencode's
+// sessionID), tool_use_id (and its spellings, opencode's callID),
+// tool_name (toolName, tool), tool_input (toolArgs, tool_args, args,
+// input), hook_event_name, transcript_path and generation_id.
+func TopLevelCall(event map[string]any) CallID {
+	c := CallID{
+		Session:    first(event, "session_id", "sessionId", "conversation_id", "sessionID"),
+		ID:         first(event, "tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId", "callID"),
+		Tool:       first(event, "tool_name", "toolName", "tool"),
+		Event:      Str(event, "hook_event_name"),
+		Transcript: Str(event, "transcript_path"),
+		Turn:       Str(event, "generation_id"),
+	}
+	for _, k := range []string{"tool_input", "toolArgs", "tool_args", "args", "input"} {
+		if v, ok := event[k]; ok {
+			c.Input = v
+			break
+		}
+	}
+	return c
+}
+
+// first is the first of keys that holds a non-empty string in event.
+func first(event map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s := Str(event, k); s != "" {
+			return s
+		}
+	}
+	return ""
 }

@@ -17,8 +17,8 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/decisionlog"
-	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/jail"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/plural"
@@ -73,29 +73,13 @@ func (l *ledger) count(c ranCall, judged bool) {
 	}
 }
 
-// decidedFor is the adapter of the agent a decided call's input was
-// derived for (its input.Key's agent): the event was recognised once, when
-// its input was derived. An input built without it (a call answered
-// before deriving: late, or a panic) is recognised here.
-func decidedFor(in map[string]any, name string) agent.Adapter {
-	if derived, ok := in[input.Key].(map[string]any); ok {
-		if n, ok := derived["agent"].(string); ok {
-			if a, ok := agents.Lookup(n); ok {
-				return a
-			}
-		}
-	}
-	return agents.For(in, name)
-}
-
 func newLedger() *ledger {
 	return &ledger{ids: map[string]time.Time{}, digests: map[string]time.Time{}, sessions: map[string]time.Time{}, reported: map[string]bool{}, notWired: map[string]bool{}}
 }
 
-// judged records a call the daemon decided: in is its policy input,
-// name the agent the hook ran for.
-func (l *ledger) judged(name string, in map[string]any, now time.Time) {
-	session, id, tool, input := callOf(decidedFor(in, name), in)
+// judged records a call the daemon decided, as its agent names it.
+func (l *ledger) judged(call agent.CallID, now time.Time) {
+	session, id, tool, input := callParts(call)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if id != "" {
@@ -197,58 +181,19 @@ func canonicalJSON(b []byte) []byte {
 	return out
 }
 
-// callOf names the call of an event (or a policy input, which holds the
-// event's keys): as its agent's adapter does where it reads its own
-// (agent.Identifier), else by the keys most agents use. The pre-tool
-// and the post-tool event of one call must come out the same.
+// callOf names the call of an event as its agent's adapter does
+// (agent.Adapter's Identify). The pre-tool and the post-tool event of
+// one call must come out the same.
 func callOf(a agent.Adapter, ev map[string]any) (session, id, tool string, input []byte) {
-	if idf, ok := a.(agent.Identifier); ok {
-		c := idf.Identify(ev)
-		if c.Input != nil {
-			input, _ = json.Marshal(c.Input)
-		}
-		return c.Session, c.ID, c.Tool, input
-	}
-	tool, input = toolAndInput(ev)
-	return sessionOf(ev), toolUseID(ev), tool, input
+	return callParts(a.Identify(ev))
 }
 
-// toolUseID is the agent's id of the call in a policy input or event
-// (callID: opencode's and Kilo CLI's, from our plugin).
-func toolUseID(in map[string]any) string {
-	for _, k := range []string{"tool_use_id", "toolUseId", "tool_call_id", "call_id", "toolCallId", "callID"} {
-		if s, _ := in[k].(string); s != "" {
-			return s
-		}
+// callParts are c's parts, its input as JSON.
+func callParts(c agent.CallID) (session, id, tool string, input []byte) {
+	if c.Input != nil {
+		input, _ = json.Marshal(c.Input)
 	}
-	return ""
-}
-
-func sessionOf(in map[string]any) string {
-	for _, k := range []string{"session_id", "sessionId", "conversation_id", "sessionID"} {
-		if s, _ := in[k].(string); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// toolAndInput are the tool's name and input as the agent sent them.
-func toolAndInput(in map[string]any) (string, []byte) {
-	tool := ""
-	for _, k := range []string{"tool_name", "toolName", "tool"} {
-		if s, _ := in[k].(string); s != "" {
-			tool = s
-			break
-		}
-	}
-	for _, k := range []string{"tool_input", "toolArgs", "tool_args", "args", "input"} {
-		if v, ok := in[k]; ok {
-			b, _ := json.Marshal(v)
-			return tool, b
-		}
-	}
-	return tool, nil
+	return c.Session, c.ID, c.Tool, input
 }
 
 // ranCall is one tool call an agent made, as its own record or its
@@ -393,7 +338,7 @@ func (d *Daemon) recordUnchecked(c ranCall, cause string) {
 	json.Unmarshal(c.Input, &in)
 	rec := decisionlog.Record{
 		Time: time.Now().UTC(), ID: newID(), SessionID: c.Session, Agent: c.Agent, Cwd: c.Cwd, Tool: c.Tool,
-		Summary: summary(c.Tool, map[string]any{"tool_input": in}, nil), Verdict: decisionlog.VerdictUnchecked,
+		Summary: summary(&policyset.Call{ID: agent.CallID{Tool: c.Tool, Input: in}}), Verdict: decisionlog.VerdictUnchecked,
 		Unchecked: &decisionlog.Unchecked{Cause: cause, Source: c.Source, ToolUseID: c.ID, Subagent: c.Subagent},
 	}
 	if rec.Summary == c.Tool {

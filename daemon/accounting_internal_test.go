@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
-	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/jail"
 )
 
@@ -34,27 +33,6 @@ func TestCallDigestIgnoresHowTheInputIsWritten(t *testing.T) {
 	}
 	if n := callDigest("s1", "Execute", []byte(`{"timeout":1.0}`)); n != callDigest("s1", "Execute", []byte(`{"timeout":1}`)) {
 		t.Errorf("1.0 and 1 digest differently")
-	}
-}
-
-// A decided call's agent is the one its input was derived for: it is
-// not recognised again from the event (whose shape may be another's).
-// An input built without deriving is recognised from its event.
-func TestDecidedForReadsTheDerivedAgent(t *testing.T) {
-	for _, a := range agents.All {
-		in := map[string]any{"tool_name": "Bash", input.Key: map[string]any{"agent": a.Name}}
-		if got := decidedFor(in, agents.Default).Name(); got != a.Name {
-			t.Errorf("derived for %s: decidedFor says %s", a.Name, got)
-		}
-	}
-	// Without the derived part, the event's shape decides, then the name.
-	gemini := findAgent(t, func(a agent.Adapter) bool { return a.Recognise(map[string]any{"hook_event_name": "BeforeTool"}) })
-	if got := decidedFor(map[string]any{"hook_event_name": "BeforeTool"}, agents.Default).Name(); got != gemini {
-		t.Errorf("an event in %s's shape, not derived: decidedFor says %s", gemini, got)
-	}
-	last := agents.All[len(agents.All)-1].Name
-	if got := decidedFor(map[string]any{"tool_name": "Bash"}, last).Name(); got != last {
-		t.Errorf("a shapeless event the hook ran for %s: decidedFor says %s", last, got)
 	}
 }
 

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentjail/agentjail/agent"
-	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/approval"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/decisionlog"
@@ -38,10 +37,8 @@ var errHookGone = errors.New("the hook went away")
 // judgeAsk settles an ask from a hook before it is answered: a grant of
 // the caller's that covers it allows it; otherwise, if approvals may
 // hold it, it is held (the returned held); otherwise the ask stands.
-func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]any, dec *wire.Decision, caller int, hook func() int) (*wire.Decision, *held, *decisionlog.Approval) {
-	derived, _ := in["agentjail"].(map[string]any)
-	tool, _ := derived["tool_name"].(string)
-	call := approval.CallOf(in, dec, summary(tool, in, derived), caller)
+func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, c *policyset.Call, dec *wire.Decision, caller int, hook func() int) (*wire.Decision, *held, *decisionlog.Approval) {
+	call := approval.CallOf(c.Derived, c.ID, dec, summary(c), caller)
 	if g, ok := d.approvals.Covers(call); ok {
 		granted := &wire.Decision{
 			Verdict: wire.Allow, Explicit: true, Rules: dec.Rules, EvalMicros: dec.EvalMicros, Revision: dec.Revision, Jail: dec.Jail,
@@ -49,7 +46,7 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 		}
 		return granted, nil, &decisionlog.Approval{By: "grant", Scope: g.Scope, Grant: g.ID, Digest: call.Digest()}
 	}
-	prompts := agentPrompts(in, req.Agent, hook)
+	prompts := agentPrompts(c, hook)
 	hold := cfg.ApprovalTimeout > 0 && req.HoldMillis > 0 && (cfg.Approvals != "agent" || !prompts)
 	if !hold {
 		return dec, nil, nil
@@ -58,17 +55,15 @@ func (d *Daemon) judgeAsk(cfg config.Config, req *wire.Request, in map[string]an
 	return dec, &held{call: call, ask: dec, wait: wait, prompts: prompts}, nil
 }
 
-// agentPrompts reports whether the agent that sent the call whose
-// policy input is in shows its own prompt for an ask (agent.Prompter) in
-// this run: not one started headless (claude -p), which hook, the hook's
-// pid, runs under. An agent that does not say cannot.
-func agentPrompts(in map[string]any, name string, hook func() int) bool {
-	a := decidedFor(in, name)
-	p, ok := a.(agent.Prompter)
-	if !ok || !p.Prompts(in) {
+// agentPrompts reports whether the agent that sent call shows its own
+// prompt for an ask (agent.Prompter) in this run: not one started
+// headless (claude -p), which hook, the hook's pid, runs under. An agent
+// that does not say cannot.
+func agentPrompts(call *policyset.Call, hook func() int) bool {
+	if !call.Prompts {
 		return false
 	}
-	facts, _ := agents.Named(a.Name())
+	facts := call.Agent
 	return !headlessRun(hook(), facts.Facts)
 }
 

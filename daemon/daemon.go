@@ -447,7 +447,7 @@ func (d *Daemon) readRequest(conn net.Conn, cfg config.Config, accepted time.Tim
 		d.decider.Late(budget, "reading the request")
 		d.decider.Count(wire.Deny)
 		err := writeResponse(conn, &wire.Response{Decision: dec})
-		d.logDecisionAs(caller, "", map[string]any{}, dec, err == nil, false)
+		d.logDecisionAs(caller, "", policyset.CallOf(nil, ""), dec, err == nil, false)
 	case errors.As(err, &nerr) && nerr.Timeout():
 		writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
 	default:
@@ -533,7 +533,7 @@ func writeResponse(conn net.Conn, resp *wire.Response) error {
 // happens: a deny if no worker was free in time, or if the
 // worker has not finished (derivation cannot be interrupted; evaluation
 // is cancelled at the deadline too). A late worker's result is dropped.
-func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, deadline, accepted time.Time) (*wire.Decision, map[string]any, *wire.Error) {
+func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Duration, deadline, accepted time.Time) (*wire.Decision, *policyset.Call, *wire.Error) {
 	if !time.Now().Before(deadline) {
 		// Its hook's budget ran out before the request was read (the
 		// daemon was kept busy): answer at once, without working on a
@@ -544,20 +544,20 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	type result struct {
-		dec *wire.Decision
-		in  map[string]any
-		err error
+		dec  *wire.Decision
+		call *policyset.Call
+		err  error
 	}
 	done := make(chan result, 1) // buffered: a late worker never blocks
 	job := func() {
 		if ctx.Err() != nil {
 			return // abandoned while it waited for this worker
 		}
-		dec, in, stack, err := d.decider.Judge(ctx, req, true)
+		dec, call, stack, err := d.decider.Judge(ctx, req, true)
 		if stack != nil {
 			d.log.Error("panic while deciding; the call was denied", "reason", dec.Reason, "stack", string(stack))
 		}
-		done <- result{dec, in, err}
+		done <- result{dec, call, err}
 	}
 	stage := "waiting for a free worker"
 	if req.Source != "" {
@@ -583,12 +583,12 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 				}
 				return nil, nil, werr
 			}
-			return r.dec, r.in, nil
+			return r.dec, r.call, nil
 		case <-ctx.Done():
 			select {
 			case r := <-done: // finished just as time ran out: use it
 				if r.err == nil {
-					return r.dec, r.in, nil
+					return r.dec, r.call, nil
 				}
 			default:
 			}
@@ -605,20 +605,20 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 // the call was logged already from another hook; an answer that was not
 // delivered is logged all the same, marked, since the agent did not
 // hear it.
-func (d *Daemon) logDecisionAs(uid int, source string, in map[string]any, dec *wire.Decision, delivered, repeat bool) {
-	d.logApproved(uid, source, in, dec, nil, delivered, repeat)
+func (d *Daemon) logDecisionAs(uid int, source string, call *policyset.Call, dec *wire.Decision, delivered, repeat bool) {
+	d.logApproved(uid, source, call, dec, nil, delivered, repeat)
 }
 
 // logApproved is logDecisionAs for a call a person or a grant settled
 // (appr; nil for any other).
-func (d *Daemon) logApproved(uid int, source string, in map[string]any, dec *wire.Decision, appr *decisionlog.Approval, delivered, repeat bool) {
+func (d *Daemon) logApproved(uid int, source string, call *policyset.Call, dec *wire.Decision, appr *decisionlog.Approval, delivered, repeat bool) {
 	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is
 		// in the log already.
 		d.log.Debug("the same call again from another hook; logged once", "verdict", dec.Verdict)
 		return
 	}
-	rec := record(in, dec)
+	rec := record(call, dec)
 	if appr != nil {
 		rec.Approval = appr
 		if len(rec.RuleIDs) == 0 {

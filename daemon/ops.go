@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/decisionlog"
-	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/jsonscan"
 	"github.com/agentjail/agentjail/internal/wire"
 )
@@ -98,7 +98,7 @@ func (d *Daemon) serveDecide(ctx context.Context, r *request) reply {
 		return failure(wire.CodeBadRequest, "unknown source %q: a decide request comes from the hook (no source) or from %q", req.Source, wire.SourceTry)
 	}
 	budget, deadline := d.decideBudget(r)
-	dec, in, err := d.decideBy(ctx, req, budget, deadline, r.accepted)
+	dec, call, err := d.decideBy(ctx, req, budget, deadline, r.accepted)
 	if err != nil {
 		return answer(&wire.Response{Error: err})
 	}
@@ -106,36 +106,31 @@ func (d *Daemon) serveDecide(ctx context.Context, r *request) reply {
 	if hook {
 		d.decider.Count(dec.Verdict)
 	}
-	if in == nil {
-		// Answered before the input was built (late, or a panic):
-		// log what the event itself says.
-		in = map[string]any{}
-		json.Unmarshal(req.Event, &in)
-		// The derived facts' key is agentjail's, never the agent's:
-		// an event's own field of that name is not taken for them
-		// (the accounting reads the agent from it).
-		delete(in, input.Key)
+	if call == nil {
+		// Answered before the call was judged (late, too deep, or a
+		// panic): log what the event itself says.
+		call = policyset.CallOf(req.Event, req.Agent)
 	}
 	// Whether this is a second hook of one call is settled before the
 	// answer is written: the agent sends the next event only once it
 	// has this answer, so the calls are judged in the order they came,
 	// whereas the logging below runs after the write, when a later
 	// request's may have run first.
-	repeat := hook && d.repeats.repeated(in, string(dec.Verdict), time.Now())
+	repeat := hook && d.repeats.repeated(call, string(dec.Verdict), time.Now())
 	var h *held
 	var granted *decisionlog.Approval
 	if hook && dec.Verdict == wire.Ask && !repeat {
-		dec, h, granted = d.judgeAsk(r.cfg, req, in, dec, r.caller, r.hookPID)
+		dec, h, granted = d.judgeAsk(r.cfg, req, call, dec, r.caller, r.hookPID)
 	}
 	if hook {
 		// The accounting learns of the call before its hook hears
 		// the answer: the agent's post-tool event, settled at once,
 		// can arrive as soon as the call has run, and must find it.
-		d.ledger.judged(req.Agent, in, time.Now())
+		d.ledger.judged(call.ID, time.Now())
 	}
 	after := func(delivered bool) {
 		if hook {
-			if p, _ := in["transcript_path"].(string); p != "" {
+			if p := call.ID.Transcript; p != "" {
 				d.followTranscript(req.Agent, p)
 			}
 		}
@@ -143,7 +138,7 @@ func (d *Daemon) serveDecide(ctx context.Context, r *request) reply {
 		if h != nil && h.final != nil {
 			final, appr = h.final, h.approval
 		}
-		d.logApproved(r.caller, req.Source, in, final, appr, delivered, repeat)
+		d.logApproved(r.caller, req.Source, call, final, appr, delivered, repeat)
 	}
 	return reply{resp: &wire.Response{Decision: dec}, after: after, held: h}
 }

@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentjail/agentjail/agent"
-	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/daemon/policyset"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -16,33 +15,30 @@ import (
 // summaryMax bounds the summary of a command in the log.
 const summaryMax = 300
 
-// record describes one decision for the decision log.
-func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
-	derived, _ := in["agentjail"].(map[string]any)
+// record describes one decision of call for the decision log.
+func record(call *policyset.Call, dec *wire.Decision) decisionlog.Record {
 	r := decisionlog.Record{
 		Time:       time.Now().UTC(),
 		ID:         newID(),
 		Verdict:    string(dec.Verdict),
 		EvalMicros: dec.EvalMicros,
 		Revision:   dec.Revision,
+		// The session the accounting knows the call by (session_id,
+		// Copilot CLI's sessionId, Cursor's conversation_id, Cline's
+		// taskId), so that audit counts its judged and unchecked calls
+		// together.
+		SessionID: call.ID.Session,
 	}
 	// The tool as the agent names it, whichever field of its event
 	// carries it (tool_name, toolName ...).
-	if r.Tool, _ = derived["tool_name"].(string); r.Tool == "" {
-		r.Tool, _ = in["tool_name"].(string)
-	}
-	r.Agent, _ = derived["agent"].(string)
-	// The session the accounting knows the call by (session_id, Copilot
-	// CLI's sessionId, Cursor's conversation_id, Cline's taskId), so that
-	// audit counts its judged and unchecked calls together.
-	r.SessionID = sessionOf(in)
-	if a, ok := agents.Lookup(r.Agent); ok {
-		if idf, ok := a.(agent.Identifier); ok {
-			r.SessionID = idf.Identify(in).Session
+	r.Tool = call.ID.Tool
+	if d := call.Derived; d != nil {
+		if d.ToolName != "" {
+			r.Tool = d.ToolName
 		}
+		r.Agent, r.Cwd = d.Agent, d.Cwd
 	}
-	r.Cwd, _ = derived["cwd"].(string)
-	r.Summary = summary(r.Tool, in, derived)
+	r.Summary = summary(call)
 	for _, rule := range dec.Rules {
 		if rule.Kind == dec.Verdict {
 			r.RuleIDs = append(r.RuleIDs, rule.ID)
@@ -54,15 +50,19 @@ func record(in map[string]any, dec *wire.Decision) decisionlog.Record {
 
 // summary is the command, or the path (and for Write the size): never a
 // file's content.
-func summary(tool string, in, derived map[string]any) string {
-	if cmd, ok := derived["command"].(string); ok && cmd != "" {
-		return clip(cmd) // a shell call of any agent
+func summary(call *policyset.Call) string {
+	d := call.Derived
+	if d != nil && d.Command != "" {
+		return clip(d.Command) // a shell call of any agent
 	}
-	ti, _ := in["tool_input"].(map[string]any)
+	ti, _ := call.ID.Input.(map[string]any)
 	if cmd, ok := ti["command"].(string); ok {
 		return clip(cmd)
 	}
-	path, _ := derived["file_path"].(string)
+	path := ""
+	if d != nil {
+		path = d.FilePath
+	}
 	if content, ok := ti["content"].(string); ok {
 		return fmt.Sprintf("%s (%s)", path, plural.Of(len(content), "byte"))
 	}
@@ -71,6 +71,10 @@ func summary(tool string, in, derived map[string]any) string {
 	}
 	if url, ok := ti["url"].(string); ok {
 		return clip(url)
+	}
+	tool := call.ID.Tool
+	if d != nil && d.ToolName != "" {
+		tool = d.ToolName
 	}
 	return tool
 }

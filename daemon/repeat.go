@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentjail/agentjail/daemon/policyset"
 )
 
 // One tool call can reach the hook twice, once in each of two shapes:
@@ -42,24 +44,21 @@ type seenCall struct {
 	ids     map[string]string
 }
 
-// idKeys are event fields that identify a conversation or a turn: two
-// events that both carry one with different values are different calls.
-var idKeys = []string{"conversation_id", "generation_id", "session_id", "sessionId"}
-
-// repeated reports whether the call in `in` (the policy input) with
-// verdict is a second event of a call logged in the last window, seen
-// then in another shape; otherwise it remembers the call as a new one.
-// A call seen again in a shape it was already seen in is a new call (the
-// agent ran it again).
-func (r *repeats) repeated(in map[string]any, verdict string, now time.Time) bool {
-	key, shape := callKey(in), eventShape(in)
+// repeated reports whether call with verdict is a second event of a
+// call logged in the last window, seen then in another shape; otherwise
+// it remembers the call as a new one. A call seen again in a shape it
+// was already seen in is a new call (the agent ran it again).
+func (r *repeats) repeated(call *policyset.Call, verdict string, now time.Time) bool {
+	key, shape := callKey(call), eventShape(call)
 	if key == "" {
 		return false
 	}
+	// What identifies a conversation or a turn: two events that both
+	// carry one with different values are different calls.
 	ids := map[string]string{}
-	for _, k := range idKeys {
-		if s, ok := in[k].(string); ok && s != "" {
-			ids[k] = s
+	for k, v := range map[string]string{"session": call.ID.Session, "turn": call.ID.Turn} {
+		if v != "" {
+			ids[k] = v
 		}
 	}
 	r.mu.Lock()
@@ -119,52 +118,39 @@ func sameIDs(a, b map[string]string) bool {
 // callKey is what the call does, in the canonical view every agent's
 // event is read into: a shell call by its command line, any other by its
 // kind, paths and URLs (or, naming none, its tool and raw input). ""
-// when the input has no canonical view.
-func callKey(in map[string]any) string {
-	d, _ := in["agentjail"].(map[string]any)
+// when the call has no canonical view.
+func callKey(call *policyset.Call) string {
+	d := call.Derived
 	if d == nil {
 		return ""
 	}
-	kind, _ := d["tool"].(string)
-	if cmd, _ := d["command"].(string); kind == "shell" && cmd != "" {
-		return "shell\x00" + cmd
+	if d.ToolKind == "shell" && d.Command != "" {
+		return "shell\x00" + d.Command
 	}
 	var b strings.Builder
-	b.WriteString(kind)
-	for _, field := range []string{"paths", "urls"} {
-		list, _ := d[field].([]any)
-		for _, p := range list {
-			if s, ok := p.(string); ok {
-				b.WriteString("\x00" + field + ":" + s)
-			}
-		}
+	b.WriteString(d.ToolKind)
+	for _, p := range d.Paths {
+		b.WriteString("\x00paths:" + p)
 	}
-	if b.Len() > len(kind) {
+	for _, u := range d.URLs {
+		b.WriteString("\x00urls:" + u)
+	}
+	if b.Len() > len(d.ToolKind) {
 		return b.String()
 	}
 	// Nothing canonical to tell calls apart by: only the same tool with
 	// the same input is the same call.
-	tool, _ := d["tool_name"].(string)
-	raw, _ := json.Marshal(toolInput(in))
-	return kind + "\x00tool:" + tool + "\x00" + string(raw)
-}
-
-// toolInput is the event's tool input, whichever field carries it.
-func toolInput(in map[string]any) any {
-	for _, k := range []string{"tool_input", "toolArgs", "command", "file_path"} {
-		if v, ok := in[k]; ok {
-			return v
-		}
-	}
-	return nil
+	raw, _ := json.Marshal(call.ID.Input)
+	return d.ToolKind + "\x00tool:" + d.ToolName + "\x00" + string(raw)
 }
 
 // eventShape names the dialect of the event: the agent that read it and
 // its event name (Cursor's preToolUse and beforeShellExecution are two
 // shapes of one agent).
-func eventShape(in map[string]any) string {
-	d, _ := in["agentjail"].(map[string]any)
-	agent, _ := d["agent"].(string)
-	event, _ := in["hook_event_name"].(string)
-	return agent + "/" + event
+func eventShape(call *policyset.Call) string {
+	name := ""
+	if call.Derived != nil {
+		name = call.Derived.Agent
+	}
+	return name + "/" + call.ID.Event
 }

@@ -4,35 +4,31 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/agents"
+	"github.com/agentjail/agentjail/daemon/policyset"
+	"github.com/agentjail/agentjail/internal/input"
 )
 
-// ev is a policy input as the daemon builds it, reduced to what repeats
-// reads.
-func ev(agent, event, kind, command string, paths []string, ids map[string]string) map[string]any {
-	list := make([]any, len(paths))
-	for i, p := range paths {
-		list[i] = p
+// ev is a judged call, reduced to what repeats reads. ids are the
+// session (session_id, Cursor's conversation_id) and the turn (Cursor's
+// generation_id) the event carries.
+func ev(agentName, event, kind, command string, paths []string, ids map[string]string) *policyset.Call {
+	a, _ := agents.Named(agentName)
+	return &policyset.Call{
+		Agent:   a,
+		ID:      agent.CallID{Event: event, Session: ids["session"], Turn: ids["turn"]},
+		Derived: &input.Derived{Agent: agentName, ToolKind: kind, Command: command, Paths: paths},
 	}
-	d := map[string]any{"agent": agent, "tool": kind, "paths": list, "urls": []any{}}
-	if command != "" {
-		d["command"] = command
-	}
-	in := map[string]any{"agentjail": d}
-	if event != "" {
-		in["hook_event_name"] = event
-	}
-	for k, v := range ids {
-		in[k] = v
-	}
-	return in
 }
 
 func TestRepeats(t *testing.T) {
-	cursorIDs := map[string]string{"conversation_id": "c1", "generation_id": "g1"}
+	cursorIDs := map[string]string{"session": "c1", "turn": "g1"}
 	pre := ev("cursor", "preToolUse", "shell", "rm -rf ~", nil, cursorIDs)
 	shell := ev("cursor", "beforeShellExecution", "shell", "rm -rf ~", nil, cursorIDs)
 	type step struct {
-		in       map[string]any
+		in       *policyset.Call
 		verdict  string
 		after    time.Duration // since the first step
 		repeated bool
@@ -47,11 +43,11 @@ func TestRepeats(t *testing.T) {
 		{"the same shape twice is two calls", []step{{pre, "allow", 0, false}, {pre, "allow", time.Second, false}}},
 		{"past the window", []step{{pre, "deny", 0, false}, {shell, "deny", RepeatWindow + time.Second, false}}},
 		{"another command", []step{{pre, "deny", 0, false}, {ev("cursor", "beforeShellExecution", "shell", "rm -rf ~/x", nil, cursorIDs), "deny", time.Second, false}}},
-		{"another conversation", []step{{pre, "deny", 0, false}, {ev("cursor", "beforeShellExecution", "shell", "rm -rf ~", nil, map[string]string{"conversation_id": "c2", "generation_id": "g1"}), "deny", time.Second, false}}},
+		{"another conversation", []step{{pre, "deny", 0, false}, {ev("cursor", "beforeShellExecution", "shell", "rm -rf ~", nil, map[string]string{"session": "c2", "turn": "g1"}), "deny", time.Second, false}}},
 		{"another verdict", []step{{pre, "deny", 0, false}, {shell, "ask", time.Second, false}}},
 		{"copilot and its claude-format hook", []step{
 			{ev("copilot", "", "shell", "cat ~/.ssh/id_rsa", nil, nil), "deny", 0, false},
-			{ev("claude-code", "PreToolUse", "shell", "cat ~/.ssh/id_rsa", nil, map[string]string{"session_id": "s"}), "deny", time.Second, true},
+			{ev("claude-code", "PreToolUse", "shell", "cat ~/.ssh/id_rsa", nil, map[string]string{"session": "s"}), "deny", time.Second, true},
 		}},
 		{"reads of one file from two hooks", []step{
 			{ev("cursor", "preToolUse", "read", "", []string{"/h/.env"}, cursorIDs), "deny", 0, false},
@@ -65,7 +61,8 @@ func TestRepeats(t *testing.T) {
 			{ev("cursor", "preToolUse", "write", "", []string{"/h/.env"}, cursorIDs), "deny", 0, false},
 			{ev("cursor", "beforeReadFile", "read", "", []string{"/h/.env"}, cursorIDs), "deny", time.Second, false},
 		}},
-		{"no canonical view", []step{{map[string]any{"tool_name": "Bash"}, "allow", 0, false}, {map[string]any{"tool_name": "Bash"}, "allow", time.Second, false}}},
+		{"no canonical view", []step{{policyset.CallOf([]byte(`{"tool_name":"Bash"}`), ""), "allow", 0, false}, {policyset.CallOf([]byte(`{"tool_name":"Bash"}`), ""), "allow", time.Second, false}}},
+		{"another turn", []step{{pre, "deny", 0, false}, {ev("cursor", "beforeShellExecution", "shell", "rm -rf ~", nil, map[string]string{"session": "c1", "turn": "g2"}), "deny", time.Second, false}}},
 	}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tt := range tests {

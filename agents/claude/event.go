@@ -11,6 +11,9 @@ type claude struct{}
 
 func (claude) Name() string { return "claude-code" }
 
+// Identify names the call by its event's top-level keys.
+func (claude) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Recognise: Claude Code's shape is also Codex's (and the one Copilot
 // sends Claude-format hooks), so it is never unmistakable; it is the
 // default.

@@ -176,13 +176,14 @@ func (cline) Canonical(event map[string]any) agent.Call {
 // conversation. The VS Code extension's older shape names no call and
 // is left to the digest of its tool and input.
 func (cline) Identify(event map[string]any) agent.CallID {
+	top := agent.TopLevelCall(event)
 	for _, k := range []string{"tool_call", "tool_result"} {
 		if tc, ok := event[k].(map[string]any); ok {
-			return agent.CallID{Session: agent.Str(event, "taskId"), ID: agent.Str(tc, "id"), Tool: agent.Str(tc, "name"), Input: tc["input"]}
+			return agent.CallID{Session: agent.Str(event, "taskId"), ID: agent.Str(tc, "id"), Tool: agent.Str(tc, "name"), Input: tc["input"], Event: top.Event, Transcript: top.Transcript}
 		}
 	}
 	tool, in := clineToolCall(event)
-	return agent.CallID{Session: agent.Str(event, "taskId"), Tool: tool, Input: in}
+	return agent.CallID{Session: agent.Str(event, "taskId"), Tool: tool, Input: in, Event: top.Event, Transcript: top.Transcript}
 }
 
 // clineToolCall is the call's tool and input: tool_call's, or (the VS

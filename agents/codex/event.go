@@ -17,6 +17,9 @@ type codex struct{}
 
 func (codex) Name() string { return "codex" }
 
+// Identify names the call by its event's top-level keys.
+func (codex) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Recognise: Codex's shape is Claude Code's; the flag tells them apart.
 func (codex) Recognise(map[string]any) bool { return false }
 

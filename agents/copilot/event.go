@@ -17,6 +17,9 @@ type copilot struct{}
 
 func (copilot) Name() string { return "copilot" }
 
+// Identify names the call by its event's top-level keys.
+func (copilot) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 func (copilot) Recognise(event map[string]any) bool {
 	_, hasName := event["toolName"].(string)
 	_, hasArgs := event["toolArgs"]

@@ -17,6 +17,9 @@ type cursor struct{}
 
 func (cursor) Name() string { return "cursor" }
 
+// Identify names the call by its event's top-level keys.
+func (cursor) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Events are the events the installer registers; the hook answers
 // each. Cursor's documentation has preToolUse fire before every tool and
 // the before* hooks before their own kind of call, so a shell call (an

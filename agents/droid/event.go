@@ -25,6 +25,9 @@ type droid struct{}
 
 func (droid) Name() string { return "droid" }
 
+// Identify names the call by its event's top-level keys.
+func (droid) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Recognise: Droid sends Claude Code's shape; only the hook's --agent
 // flag tells it apart.
 func (droid) Recognise(map[string]any) bool { return false }

@@ -18,6 +18,9 @@ type gemini struct{}
 
 func (gemini) Name() string { return "gemini" }
 
+// Identify names the call by its event's top-level keys.
+func (gemini) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 func (gemini) Recognise(event map[string]any) bool {
 	return agent.Str(event, "hook_event_name") == "BeforeTool"
 }

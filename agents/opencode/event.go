@@ -55,6 +55,10 @@ const SettingsMarker = "// agentjail:settings"
 
 func (a Adapter) Name() string { return a.name }
 
+// Identify names the call by its event's top-level keys (sessionID,
+// callID, tool, args).
+func (Adapter) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Recognise: the event our plugin sends, told apart by its client field
 // (the one agent that sends another's name does not exist).
 func (a Adapter) Recognise(event map[string]any) bool {

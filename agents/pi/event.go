@@ -26,6 +26,9 @@ type pi struct{}
 
 func (pi) Name() string { return "pi" }
 
+// Identify names the call by its event's top-level keys.
+func (pi) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Extension is agentjail's pi extension, as install writes it into
 // pi's extensions folder after ConfigPrefix puts its settings in.
 //

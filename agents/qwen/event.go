@@ -24,6 +24,9 @@ type qwen struct{}
 
 func (qwen) Name() string { return "qwen" }
 
+// Identify names the call by its event's top-level keys.
+func (qwen) Identify(event map[string]any) agent.CallID { return agent.TopLevelCall(event) }
+
 // Recognise: Qwen Code sends Claude Code's shape, with tool names Gemini
 // CLI's events also carry; only the hook's --agent flag tells it apart.
 func (qwen) Recognise(map[string]any) bool { return false }

@@ -117,22 +117,23 @@ func (d *Decider) TooDeep() *wire.Decision {
 
 // Judge is Decide for a server that answers by a deadline: a panic (in
 // deriving or evaluating) is turned into a deny for this one request,
-// its stack returned for the log; the policy input built is returned as
-// Go maps when keepInput is set (the decision log reads it); and the
-// verdict is not counted: the caller counts what it answered (Count),
-// which past a deadline is not what Judge found.
-func (d *Decider) Judge(ctx context.Context, req *wire.Request, keepInput bool) (dec *wire.Decision, in map[string]any, stack []byte, err error) {
+// its stack returned for the log; the call judged is returned when
+// keepCall is set (the daemon's bookkeeping reads it; nil for an event
+// too deep to read, or after a panic); and the verdict is not counted:
+// the caller counts what it answered (Count), which past a deadline is
+// not what Judge found.
+func (d *Decider) Judge(ctx context.Context, req *wire.Request, keepCall bool) (dec *wire.Decision, call *Call, stack []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d.evalErrs.Add(1)
 			d.mu.Lock()
 			d.lastEvalErr = clipMsg(fmt.Sprintf("internal error: %v", p))
 			d.mu.Unlock()
-			dec, in, stack, err = panicDecision(p), nil, debug.Stack(), nil
+			dec, call, stack, err = panicDecision(p), nil, debug.Stack(), nil
 		}
 	}()
-	dec, in, err = d.decide(ctx, req, keepInput)
-	return dec, in, nil, err
+	dec, call, err = d.decide(ctx, req, keepCall)
+	return dec, call, nil, err
 }
 
 // Late records a request that ran past its budget as an evaluation error.

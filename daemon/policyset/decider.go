@@ -376,11 +376,10 @@ func SetDecideHook(f func(*wire.Request)) (restore func()) {
 	return func() { testHookDecide.Store(nil) }
 }
 
-// decide is Decide that also returns the policy input it built, as Go
-// maps, when keepInput is set (the decision log reads it); else it makes
-// only OPA's form of it. It does not count the verdict: the caller
-// counts what it answered, which past a deadline is not what decide found.
-func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool) (*wire.Decision, map[string]any, error) {
+// decide is Decide that also returns the call it judged when keepCall is
+// set (see Judge). It does not count the verdict: the caller counts what
+// it answered, which past a deadline is not what decide found.
+func (d *Decider) decide(ctx context.Context, req *wire.Request, keepCall bool) (*wire.Decision, *Call, error) {
 	start := time.Now()
 	set := d.current.Load()
 	env := d.inputEnv(set, req)
@@ -392,6 +391,10 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 		return nil, nil, &wire.Error{Code: wire.CodeBadRequest, Message: err.Error()}
 	}
 	derived := input.Derive(in, env)
+	var call *Call
+	if keepCall {
+		call = newCall(in, derived, req.Agent)
+	}
 	if hook := testHookDecide.Load(); hook != nil {
 		(*hook)(req)
 	}
@@ -407,7 +410,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 		dec, err = set.engine.EvalReference(evalCtx, in)
 	} else {
 		dec, err = set.engine.EvalCall(evalCtx, in, derived)
-		if keepInput || req.Explain {
+		if req.Explain {
 			in[input.Key] = derived.Map()
 		}
 	}
@@ -445,10 +448,7 @@ func (d *Decider) decide(ctx context.Context, req *wire.Request, keepInput bool)
 	if req.Explain {
 		dec.Input, _ = json.Marshal(in)
 	}
-	if !keepInput {
-		in = nil
-	}
-	return dec, in, nil
+	return dec, call, nil
 }
 
 // inputEnv is what deriving req's input needs beyond its event.

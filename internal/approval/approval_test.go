@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/shell"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -313,24 +315,25 @@ func TestTheDigestBindsEveryPartOfTheCall(t *testing.T) {
 }
 
 func TestFamily(t *testing.T) {
-	cmd := func(name string, operands ...string) any {
-		ops := make([]any, len(operands))
-		for i, o := range operands {
-			ops[i] = o
-		}
-		return map[string]any{"name": name, "operands": ops}
+	shellCall := func(cmds ...shell.Command) *input.Derived {
+		return &input.Derived{ToolKind: "shell", Shell: &shell.Result{Commands: cmds}}
+	}
+	cmd := func(name string, operands ...string) shell.Command {
+		return shell.Command{Name: name, Operands: operands}
 	}
 	for _, tc := range []struct {
 		name    string
-		derived map[string]any
+		derived *input.Derived
 		want    string
 	}{
-		{"a subcommand", map[string]any{"tool": "shell", "commands": []any{cmd("git", "reset", "HEAD~1")}}, "git reset"},
-		{"by path", map[string]any{"tool": "shell", "commands": []any{cmd("/usr/bin/npm", "publish")}}, "npm publish"},
-		{"each command", map[string]any{"tool": "shell", "commands": []any{cmd("cd", "x"), cmd("git", "push"), cmd("git", "push")}}, "cd x; git push"},
-		{"found at run time", map[string]any{"tool": "shell", "commands": []any{map[string]any{"name": "$X", "dynamic": true}}}, ""},
-		{"a file", map[string]any{"tool": "write", "paths": []any{"/p/.env"}}, "write /p/.env"},
-		{"nothing to name", map[string]any{"tool": "fetch"}, ""},
+		{"a subcommand", shellCall(cmd("git", "reset", "HEAD~1")), "git reset"},
+		{"by path", shellCall(cmd("/usr/bin/npm", "publish")), "npm publish"},
+		{"each command", shellCall(cmd("cd", "x"), cmd("git", "push"), cmd("git", "push")), "cd x; git push"},
+		{"found at run time", shellCall(shell.Command{Name: "$X", Dynamic: true}), ""},
+		{"a file", &input.Derived{ToolKind: "write", Paths: []string{"/p/.env"}}, "write /p/.env"},
+		{"a file by its main path", &input.Derived{ToolKind: "read", FilePath: "/p/.env"}, "read /p/.env"},
+		{"nothing to name", &input.Derived{ToolKind: "fetch"}, ""},
+		{"nothing derived", nil, ""},
 	} {
 		if got := family(tc.derived); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

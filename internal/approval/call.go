@@ -8,26 +8,25 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentjail/agentjail/agent"
+	"github.com/agentjail/agentjail/internal/input"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
 // LockedPrefix marks the pack's locked rules (engine.LockedPrefix).
 const LockedPrefix = "self."
 
-// CallOf is the pending view of a call the policies asked about: in is
-// the policy input (the event, and the daemon's derivation under
-// "agentjail"), summary the decision log's one line for it.
-func CallOf(in map[string]any, dec *wire.Decision, summary string, uid int) Call {
-	derived, _ := in["agentjail"].(map[string]any)
-	c := Call{Summary: summary, UID: uid}
-	c.Agent, _ = derived["agent"].(string)
-	c.Session, _ = in["session_id"].(string)
-	if c.Session == "" {
-		c.Session, _ = in["sessionId"].(string)
-	}
-	c.Cwd, _ = derived["cwd"].(string)
-	if c.Tool, _ = derived["tool_name"].(string); c.Tool == "" {
-		c.Tool, _ = in["tool_name"].(string)
+// CallOf is the pending view of a call the policies asked about: d its
+// derived facts (nil when it was answered before they were derived), id
+// the call as its agent names it, summary the decision log's one line
+// for it.
+func CallOf(d *input.Derived, id agent.CallID, dec *wire.Decision, summary string, uid int) Call {
+	c := Call{Summary: summary, UID: uid, Session: id.Session, Tool: id.Tool}
+	if d != nil {
+		c.Agent, c.Cwd = d.Agent, d.Cwd
+		if d.ToolName != "" {
+			c.Tool = d.ToolName
+		}
 	}
 	for _, r := range dec.Rules {
 		if r.Kind != wire.Ask {
@@ -37,20 +36,10 @@ func CallOf(in map[string]any, dec *wire.Decision, summary string, uid int) Call
 		c.Reasons = append(c.Reasons, r.Msg)
 		c.Locked = c.Locked || r.Org || r.ID == "" || strings.HasPrefix(r.ID, LockedPrefix)
 	}
-	c.Input, _ = json.Marshal(toolInput(in))
+	c.Input, _ = json.Marshal(id.Input)
 	c.Project = ProjectOf(c.Cwd)
-	c.Family = family(derived)
+	c.Family = family(d)
 	return c
-}
-
-// toolInput is the call's input whatever the agent calls its field.
-func toolInput(in map[string]any) any {
-	for _, k := range []string{"tool_input", "toolArgs", "tool_args", "args", "input", "parameters"} {
-		if v, ok := in[k]; ok {
-			return v
-		}
-	}
-	return in
 }
 
 // family is what a grant for this call covers: for a shell command each
@@ -59,34 +48,31 @@ func toolInput(in map[string]any) any {
 // and files. Never broader than the call: a family with anything the
 // daemon could not read statically (a program found at run time) is
 // none, and such a call is allowed once, never granted.
-func family(derived map[string]any) string {
-	kind, _ := derived["tool"].(string)
-	if kind != "shell" {
-		paths := strings_(derived["paths"])
-		if len(paths) == 0 {
-			if p, _ := derived["file_path"].(string); p != "" {
-				paths = []string{p}
-			}
-		}
-		if kind == "" || len(paths) == 0 {
-			return ""
-		}
-		return kind + " " + strings.Join(paths, " ")
+func family(d *input.Derived) string {
+	if d == nil {
+		return ""
 	}
-	cmds, _ := derived["commands"].([]any)
+	if d.ToolKind != agent.KindShell {
+		paths := d.Paths
+		if len(paths) == 0 && d.FilePath != "" {
+			paths = []string{d.FilePath}
+		}
+		if d.ToolKind == "" || len(paths) == 0 {
+			return ""
+		}
+		return d.ToolKind + " " + strings.Join(paths, " ")
+	}
+	if d.Shell == nil {
+		return ""
+	}
 	var parts []string
-	for _, x := range cmds {
-		cmd, _ := x.(map[string]any)
-		if dyn, _ := cmd["dynamic"].(bool); dyn {
+	for _, cmd := range d.Shell.Commands {
+		if cmd.Dynamic || cmd.Name == "" {
 			return ""
 		}
-		name, _ := cmd["name"].(string)
-		if name == "" {
-			return ""
-		}
-		part := path.Base(name)
-		if ops := strings_(cmd["operands"]); len(ops) > 0 {
-			part += " " + ops[0]
+		part := path.Base(cmd.Name)
+		if len(cmd.Operands) > 0 {
+			part += " " + cmd.Operands[0]
 		}
 		if !slices.Contains(parts, part) {
 			parts = append(parts, part)
@@ -95,20 +81,6 @@ func family(derived map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
-func strings_(v any) []string {
-	var out []string
-	switch x := v.(type) {
-	case []string:
-		return x
-	case []any:
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
 
 // ProjectOf is dir's project: the nearest folder at or above it with a
 // .git, or dir itself.
