@@ -154,6 +154,8 @@ type Daemon struct {
 	ledger *ledger
 	// trim gives memory back once decisions stop (see trim.go).
 	trim memTrim
+	// decided hear of each decided call (see decided.go).
+	decided []subscriber
 	// transcripts are record files hook events named, for followRecords;
 	// followed those already sent.
 	transcripts chan transcriptPath
@@ -218,6 +220,7 @@ func New(ctx context.Context, opts Options) (*Daemon, error) {
 		log.Warn("the grants are not in force", "err", err)
 	}
 	d.ledger = newLedger()
+	d.decided = d.subscribers()
 	d.transcripts, d.followed = make(chan transcriptPath, 64), map[string]bool{}
 	d.tryWorkers = make(chan struct{}, tryWorkerCap(d.workers.n))
 	d.watcher = policyset.NewWatcher(dec, log)
@@ -596,58 +599,6 @@ func (d *Daemon) decideBy(ctx context.Context, req *wire.Request, budget time.Du
 	}
 	d.decider.Late(budget, stage)
 	return lateDecision(budget, stage, accepted), nil, nil
-}
-
-// logDecisionAs records a decision of a call from uid (-1: not known;
-// the system daemon records whose call each decision was) and source
-// (see wire.Request): a try is logged with its source, and the tray
-// (counts, notifications, recent blocks) never hears of it. repeat says
-// the call was logged already from another hook; an answer that was not
-// delivered is logged all the same, marked, since the agent did not
-// hear it.
-func (d *Daemon) logDecisionAs(uid int, source string, call *policyset.Call, dec *wire.Decision, delivered, repeat bool) {
-	d.logApproved(uid, source, call, dec, nil, delivered, repeat)
-}
-
-// logApproved is logDecisionAs for a call a person or a grant settled
-// (appr; nil for any other).
-func (d *Daemon) logApproved(uid int, source string, call *policyset.Call, dec *wire.Decision, appr *decisionlog.Approval, delivered, repeat bool) {
-	if source == "" && delivered && repeat {
-		// Answered, as the agent waits on this hook too, but the call is
-		// in the log already.
-		d.log.Debug("the same call again from another hook; logged once", "verdict", dec.Verdict)
-		return
-	}
-	rec := record(call, dec)
-	if appr != nil {
-		rec.Approval = appr
-		if len(rec.RuleIDs) == 0 {
-			// Allowed by a person or a grant: the rules that asked.
-			for _, r := range dec.Rules {
-				if r.Kind == wire.Ask {
-					rec.RuleIDs = append(rec.RuleIDs, r.ID)
-					rec.Reasons = append(rec.Reasons, r.Msg)
-				}
-			}
-		}
-	}
-	if uid >= 0 && d.opts.System {
-		rec.UID = &uid
-	}
-	rec.Undelivered = !delivered
-	rec.Source = source
-	d.decisions.Append(rec)
-	d.trim.busy(rec.Time)
-	if source != "" {
-		return
-	}
-	d.fleetLog(rec) // to the org's collector, if configured
-	if d.opts.OnDecision != nil {
-		d.opts.OnDecision(rec)
-	}
-	if dec.Verdict == wire.Deny {
-		d.log.Info("denied", "rules", rec.RuleIDs, "eval_us", dec.EvalMicros)
-	}
 }
 
 // Status reports the daemon's health.
