@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agentjail/agentjail/agent"
-	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/jail"
 )
 
@@ -34,17 +32,6 @@ func TestCallDigestIgnoresHowTheInputIsWritten(t *testing.T) {
 	if n := callDigest("s1", "Execute", []byte(`{"timeout":1.0}`)); n != callDigest("s1", "Execute", []byte(`{"timeout":1}`)) {
 		t.Errorf("1.0 and 1 digest differently")
 	}
-}
-
-func findAgent(t *testing.T, match func(agent.Adapter) bool) string {
-	t.Helper()
-	for _, a := range agents.All {
-		if match(a.Adapter) {
-			return a.Name
-		}
-	}
-	t.Fatal("no agent matches")
-	return ""
 }
 
 // A post-tool event that carries a confined call's rewritten command

@@ -81,7 +81,6 @@ func family(d *input.Derived) string {
 	return strings.Join(parts, "; ")
 }
 
-
 // ProjectOf is dir's project: the nearest folder at or above it with a
 // .git, or dir itself.
 func ProjectOf(dir string) string {
