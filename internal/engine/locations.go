@@ -12,26 +12,12 @@ import "github.com/open-policy-agent/opa/v1/ast"
 // evaluation error in a user's or an org's file keeps its line.
 func dropLocations(compiler *ast.Compiler, names map[string]bool) {
 	forget := ast.NewGenericVisitor(func(x any) bool {
-		switch x := x.(type) {
-		case *ast.Term:
-			if x != nil {
-				x.Location = nil
-			}
-		case *ast.Expr:
-			if x != nil {
-				x.Location = nil
-			}
-		case *ast.With:
-			if x != nil {
-				x.Location = nil
-			}
-		case *ast.SomeDecl:
-			if x != nil {
-				x.Location = nil
-			}
-		case *ast.Every:
-			if x != nil {
-				x.Location = nil
+		switch x.(type) {
+		case *ast.Term, *ast.Expr, *ast.With, *ast.SomeDecl, *ast.Every:
+			// A nil term, expression or with has no location; the visitor
+			// reaches some and every only through an expression that holds one.
+			if n := x.(ast.Node); n.Loc() != nil {
+				n.SetLoc(nil)
 			}
 		}
 		return false
