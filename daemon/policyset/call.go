@@ -1,6 +1,8 @@
 package policyset
 
 import (
+	"encoding/json"
+
 	"github.com/agentjail/agentjail/agent"
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/input"
@@ -40,12 +42,14 @@ func newCall(event map[string]any, derived *input.Derived, name string) *Call {
 	return c
 }
 
-// CallOf is the call of a request answered without judging it (late, or
-// after a panic): what its event says, read by its agent's adapter. An
-// event that does not decode is a call of nothing known.
+// CallOf is the call of a request answered without judging it (late,
+// after a panic, or nested too deep to judge): what its event says, read
+// by its agent's adapter, so that the accounting still knows the call
+// when it runs after a person approved it. An event that does not decode
+// is a call of nothing known.
 func CallOf(event []byte, name string) *Call {
-	in, err := input.Decode(event)
-	if err != nil {
+	var in map[string]any
+	if json.Unmarshal(event, &in) != nil || in == nil {
 		in = map[string]any{}
 	}
 	// The derived facts' key is agentjail's, never the agent's: an

@@ -1,10 +1,12 @@
 package policyset
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/internal/input"
+	"github.com/agentjail/agentjail/internal/jsonscan"
 )
 
 // A judged call's agent is the one its facts were derived for: it is not
@@ -34,5 +36,19 @@ func TestCallAgentIsTheDerivedOne(t *testing.T) {
 	}
 	if c := CallOf([]byte(`not json`), ""); c.Agent.Adapter == nil || c.ID.Session != "" || c.ID.Tool != "" {
 		t.Errorf("an event that does not decode: %+v", c)
+	}
+}
+
+// A call nested too deep to judge is still named by its event, so that
+// the accounting knows it when it runs after a person approved it.
+func TestCallOfATooDeepEvent(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, jsonscan.MaxDepth+10) + "1" + strings.Repeat("}", jsonscan.MaxDepth+10)
+	event := `{"session_id":"s1","tool_use_id":"t1","tool_name":"Bash","tool_input":` + deep + `}`
+	if !jsonscan.TooDeep([]byte(event)) {
+		t.Fatal("the event is not too deep for the hook's bound")
+	}
+	c := CallOf([]byte(event), agents.Default)
+	if c.ID.Session != "s1" || c.ID.ID != "t1" || c.ID.Tool != "Bash" {
+		t.Errorf("a too-deep event's call: %+v", c.ID)
 	}
 }
