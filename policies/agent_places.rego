@@ -1,9 +1,9 @@
 package agentjail
 
 # The agents' facts (agents/NAME/NAME.go), which the daemon puts at
-# data.agentjail.agents when it loads the pack (agents.Document says what
-# each list holds). Places are relative to the home directory, project
-# places to a project's folder. `agentjail policy export` writes the
+# data.agentjail.agents when it loads the pack (internal/engine's
+# agents_document.go says what each list holds). Places are relative to
+# the home directory, project places to a project's folder. `agentjail policy export` writes the
 # document beside the pack, for plain opa test.
 
 # agent_folders: each agent's own folder.

@@ -12,7 +12,7 @@ import (
 )
 
 // TestEveryAgentsPlacesReachThePack: the pack knows each agent's places
-// from its facts in Go (agents.Document at data.agentjail.agents), with
+// from its facts in Go (internal/engine's agents document at data.agentjail.agents), with
 // nothing generated in between: for every agent of agents.All, writing its
 // hook file and reading its login are stopped, while a file beside its
 // folder, named like it, is everyday work.

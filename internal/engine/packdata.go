@@ -5,16 +5,14 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
-
-	"github.com/agentjail/agentjail/agents"
 )
 
 // PackDocuments are the documents the default pack reads besides its
 // rules, by their name under data.agentjail: the agents' facts, owned by
-// the agents' folders (agents.Document). They reach OPA as data, not as
+// the agents' folders (agentsDocument). They reach OPA as data, not as
 // compiled rules, so a fact changed in Go needs no generated policy file.
 func PackDocuments() map[string]any {
-	return map[string]any{"agents": agents.Document()}
+	return map[string]any{"agents": agentsDocument()}
 }
 
 // withPackData is data with PackDocuments added when sources hold the

@@ -1,16 +1,19 @@
-package agents
+package engine
 
 import (
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agentjail/agentjail/agents"
 )
 
-// Document is the agents' facts as the policies read them: the daemon
-// puts it at data.agentjail.agents whenever it loads the default pack,
-// so a fact changed in an agent's folder reaches the rules at the next
-// start, with nothing to regenerate. Each list is sorted and without
+// agentsDocument is the agents' facts (agents.All) as the policies read
+// them: the engine puts it at data.agentjail.agents whenever it compiles
+// the default pack, so a fact changed in an agent's folder reaches the
+// rules at the next start, with nothing to regenerate. It is built here,
+// not in package agents, which the hook links: the hook links no regexp. Each list is sorted and without
 // repeats; places are relative to the home directory (project_places to
 // a project's folder), as the agents' facts give them.
 //
@@ -29,12 +32,12 @@ import (
 //	                calls (the accounting reads them)
 //	working_files   the files an agent keeps for its own work (memory,
 //	                plans, to-do lists), as globs (** for any folders)
-var Document = sync.OnceValue(document)
+var agentsDocument = sync.OnceValue(newAgentsDocument)
 
-func document() map[string]any {
+func newAgentsDocument() map[string]any {
 	list := func(each func(i int) []string) []any {
 		var vals []string
-		for i := range All {
+		for i := range agents.All {
 			for _, v := range each(i) {
 				if v != "" && !slices.Contains(vals, v) {
 					vals = append(vals, v)
@@ -49,23 +52,23 @@ func document() map[string]any {
 		return out
 	}
 	return map[string]any{
-		"folders":        list(func(i int) []string { return []string{All[i].Folder} }),
-		"hook_files":     list(func(i int) []string { return []string{All[i].HookFile} }),
-		"user_places":    list(func(i int) []string { return All[i].UserPlaces }),
-		"project_places": list(func(i int) []string { return All[i].ProjectPlaces }),
-		"machine_places": list(func(i int) []string { return All[i].Machine }),
-		"programs":       list(func(i int) []string { return All[i].Programs }),
-		"hook_folders":   list(func(i int) []string { return All[i].HookFolders }),
+		"folders":        list(func(i int) []string { return []string{agents.All[i].Folder} }),
+		"hook_files":     list(func(i int) []string { return []string{agents.All[i].HookFile} }),
+		"user_places":    list(func(i int) []string { return agents.All[i].UserPlaces }),
+		"project_places": list(func(i int) []string { return agents.All[i].ProjectPlaces }),
+		"machine_places": list(func(i int) []string { return agents.All[i].Machine }),
+		"programs":       list(func(i int) []string { return agents.All[i].Programs }),
+		"hook_folders":   list(func(i int) []string { return agents.All[i].HookFolders }),
 		"place_pattern":  placePattern(),
-		"credentials":    list(func(i int) []string { return All[i].Credentials }),
+		"credentials":    list(func(i int) []string { return agents.All[i].Credentials }),
 		"record_folders": list(func(i int) []string {
 			var subs []string
-			for _, r := range All[i].Records {
+			for _, r := range agents.All[i].Records {
 				subs = append(subs, r.HomeSub)
 			}
 			return subs
 		}),
-		"working_files": list(func(i int) []string { return All[i].WorkingFiles }),
+		"working_files": list(func(i int) []string { return agents.All[i].WorkingFiles }),
 	}
 }
 
@@ -76,7 +79,7 @@ func document() map[string]any {
 // another (.claude in .claude/settings.json) is enough.
 func placePattern() string {
 	var places []string
-	for _, a := range All {
+	for _, a := range agents.All {
 		places = append(places, slices.Concat([]string{a.Folder, a.HookFile}, a.UserPlaces, a.ProjectPlaces, a.Machine, a.HookFolders)...)
 	}
 	var marks []string
