@@ -172,16 +172,21 @@ func TestRealCline(t *testing.T) {
 		ranJailed(t, work, oneResult(t, api, ""))
 	})
 
-	t.Run("each of several commands runs confined, in order", func(t *testing.T) {
-		made := filepath.Join(work.dir, "made-in-order")
+	// Cline runs a call's commands at once (Promise.all), so each writes
+	// its own file: what shows the rewrite kept every command at its
+	// place is that each file holds its own command's line.
+	t.Run("each of several commands runs confined, as written", func(t *testing.T) {
+		first, second := filepath.Join(work.dir, "made-first"), filepath.Join(work.dir, "made-second")
 		run(t, &modelCall{Name: "run_commands", Args: map[string]any{"commands": []any{
-			"echo first > " + made,
-			map[string]any{"command": "sh", "args": []string{"-c", "echo second >> " + made}},
+			"echo first > " + first,
+			map[string]any{"command": "sh", "args": []string{"-c", "echo second > " + second}},
 			jailedKeyRead,
 		}}})
 		ranJailed(t, work, oneResult(t, api, ""))
-		if b, _ := os.ReadFile(made); string(b) != "first\nsecond\n" {
-			t.Errorf("%s holds %q, want both commands' lines in order", made, b)
+		for file, want := range map[string]string{first: "first\n", second: "second\n"} {
+			if b, _ := os.ReadFile(file); string(b) != want {
+				t.Errorf("%s holds %q, want %q", file, b, want)
+			}
 		}
 	})
 
