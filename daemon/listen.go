@@ -472,5 +472,7 @@ func lockOnce(path, state string) (*os.File, fileID, error) {
 // patience and messages, status, and people debugging by hand.
 func writeHolder(f *os.File, state string) {
 	f.Truncate(0)
-	f.WriteAt(fmt.Appendf(nil, "%d %s %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339), state), 0)
+	// The time says since when, to the millisecond: a hook tells by it
+	// whether its call was sent while this daemon was starting.
+	f.WriteAt(fmt.Appendf(nil, "%d %s %s\n", os.Getpid(), time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), state), 0)
 }

@@ -117,9 +117,10 @@ func retry(ctx context.Context, client *wire.Client, req *wire.Request) (*wire.D
 
 // patientClient is the client this call asks the daemon through: one
 // that, when no answer has come by the hook's deadline, waits up to
-// wire.StartGrace more for a daemon whose lock says it is starting (the
-// call waits on its backlog while it compiles its policies) rather than
-// failing open. *waited reports that it did.
+// wire.StartGrace more for a daemon whose lock says it is starting, or
+// began to serve only after this call was sent (the call waited on its
+// backlog while it compiled its policies, and is answered after it),
+// rather than failing open. *waited reports that it did.
 func patientClient(opts Options, start time.Time) (*wire.Client, *bool) {
 	c := wire.Client{}
 	if opts.Client != nil {
@@ -129,7 +130,7 @@ func patientClient(opts Options, start time.Time) (*wire.Client, *bool) {
 	if c.Patience == nil {
 		socket := c.SocketPath()
 		c.Patience = func() time.Time {
-			if !service.Starting(socket) {
+			if !service.StartedDuring(socket, start) {
 				return time.Time{} // stuck, not starting: the fail mode decides
 			}
 			*waited = true

@@ -19,8 +19,10 @@ import (
 // slowDaemon listens on a socket whose lock it holds with state in it,
 // as a daemon does from its start, and answers deny only after delay
 // (never, for a negative delay): the backlog holds the hook's call
-// meanwhile, as it does while a real daemon compiles its policies.
-func slowDaemon(t *testing.T, state string, delay time.Duration) string {
+// meanwhile, as it does while a real daemon compiles its policies. With
+// servesAfter > 0 its lock says it serves from then on, before it
+// answers, as a real daemon's does once compiled and busy.
+func slowDaemon(t *testing.T, state string, servesAfter, delay time.Duration) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "aj-start")
 	if err != nil {
@@ -37,6 +39,13 @@ func slowDaemon(t *testing.T, state string, delay time.Duration) string {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(lock, "%d %s %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339), state)
+	if servesAfter > 0 {
+		serving := time.AfterFunc(servesAfter, func() {
+			lock.Truncate(0)
+			lock.WriteAt(fmt.Appendf(nil, "%d %s %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano), wire.LockServing), 0)
+		})
+		t.Cleanup(func() { serving.Stop() })
+	}
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
@@ -68,21 +77,26 @@ func TestWaitsForAStartingDaemonNotAStuckOne(t *testing.T) {
 	event := `{"tool_name":"Read","tool_input":{"file_path":"/home/u/.ssh/id_rsa"}}`
 	const timeout = 200 * time.Millisecond
 	tests := []struct {
-		name      string
-		state     string
-		delay     time.Duration
-		wantDeny  bool
-		wantCause string // of the fail-open, when there is one
+		name        string
+		state       string
+		servesAfter time.Duration
+		delay       time.Duration
+		wantDeny    bool
+		wantCause   string // of the fail-open, when there is one
 	}{
-		{"starting, answers after the deadline", wire.LockStarting, 3 * timeout, true, ""},
-		{"serving but stuck", wire.LockServing, -1, false, wire.CauseTimeout},
-		{"an older daemon's lock, stuck", "", -1, false, wire.CauseTimeout},
-		{"starting and never answers", wire.LockStarting, -1, false, wire.CauseStarting},
+		{"starting, answers after the deadline", wire.LockStarting, 0, 3 * timeout, true, ""},
+		// Its lock says it serves by the deadline, but the call it has
+		// not answered yet was sent while it started.
+		{"began serving during the call, answers after the deadline", wire.LockStarting, timeout / 2, 3 * timeout, true, ""},
+		{"serving but stuck", wire.LockServing, 0, -1, false, wire.CauseTimeout},
+		{"an older daemon's lock, stuck", "", 0, -1, false, wire.CauseTimeout},
+		{"starting and never answers", wire.LockStarting, 0, -1, false, wire.CauseStarting},
+		{"began serving during the call, never answers", wire.LockStarting, timeout / 2, -1, false, wire.CauseStarting},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			sock := slowDaemon(t, tt.state, tt.delay)
+			sock := slowDaemon(t, tt.state, tt.servesAfter, tt.delay)
 			stdout, stderr, code, recs := run(t, Options{Client: &wire.Client{Socket: sock}, Timeout: timeout, AutoStart: "-", State: "-"}, strings.NewReader(event))
 			var out claude.ClaudeOutput
 			json.Unmarshal([]byte(stdout), &out)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/wire"
@@ -34,9 +35,10 @@ type Absence struct {
 // daemon starting at that instant retries its own lock briefly).
 func ProbeSocket(socket string) Absence {
 	var a Absence
-	var state string
-	a.Held, a.PID, state = lockHeld(paths.SocketLock(socket))
-	a.Starting = a.Held && state == wire.LockStarting
+	var h holder
+	a.Held, h = lockHeld(paths.SocketLock(socket))
+	a.PID = h.pid
+	a.Starting = a.Held && h.state == wire.LockStarting
 	if _, err := os.Stat(filepath.Dir(socket)); errors.Is(err, fs.ErrNotExist) {
 		a.Cause = wire.CauseSocketFolderGone
 		return a
@@ -57,12 +59,27 @@ func ProbeSocket(socket string) Absence {
 	return a
 }
 
-// Starting reports whether the daemon serving socket is running and has
-// not begun to answer yet: a hook whose call it has not answered waits
-// for it, up to wire.StartGrace more.
-func Starting(socket string) bool {
-	held, _, state := lockHeld(paths.SocketLock(socket))
-	return held && state == wire.LockStarting
+// holder is what the daemon holding a socket's lock wrote into it: its
+// pid, its state (wire.LockStarting, wire.LockServing, or "" from an
+// older daemon) and since when it has been in that state.
+type holder struct {
+	pid   int
+	state string
+	since time.Time
+}
+
+// StartedDuring reports whether the daemon serving socket is running
+// and was starting at some moment since sent: it has not begun to answer
+// yet, or began only after sent. A hook whose call, sent then, it has not
+// answered waits for it, up to wire.StartGrace more: the call waited on
+// the backlog while the daemon compiled its policies, and the daemon
+// gives such a call that grace too.
+func StartedDuring(socket string, sent time.Time) bool {
+	held, h := lockHeld(paths.SocketLock(socket))
+	if !held {
+		return false
+	}
+	return h.state == wire.LockStarting || h.state == wire.LockServing && h.since.After(sent)
 }
 
 // Describe says in words what a says about socket.

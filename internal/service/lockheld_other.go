@@ -3,4 +3,4 @@
 package service
 
 // lockHeld cannot tell here: no daemon is taken to hold the lock.
-func lockHeld(string) (bool, int, string) { return false, 0, "" }
+func lockHeld(string) (bool, holder) { return false, holder{} }
