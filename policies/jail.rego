@@ -44,6 +44,11 @@ jail_no_read contains concat("", [home_slash, rel]) if {
 
 jail_no_read contains p if some p in jail_abs_no_read
 
+# The user's protected_paths (config.yaml) are kept like credentials: a
+# confined call reads and changes nothing in them, whatever reaches
+# them (cp -r, tar or grep -r of a folder above them, a computed path).
+jail_no_read contains p if some p in protected_paths
+
 # jail_home_no_write: places that run programs later or keep the guard
 # in place, relative to the home directory: start-up files, the files
 # that run programs when a person starts their shell, git or editor,
@@ -66,6 +71,8 @@ jail_no_write contains concat("", [home_slash, rel]) if {
 }
 
 jail_no_write contains p if some p in guard_places
+
+jail_no_write contains p if some p in protected_paths
 
 jail_no_write contains p if some p in socket_places
 

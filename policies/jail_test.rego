@@ -88,3 +88,11 @@ test_jail_push_setting_upstream_keeps_its_grant if {
 	j := jail with input as t_bash([t_cmd("git", ["push", "-u", "origin", "feature"], []), t_cmd("ssh", ["-o", "StrictHostKeyChecking=accept-new", "host", "true"], [])])
 	"/home/dev/.ssh" in j.read
 }
+
+test_jail_keeps_protected_paths if {
+	j := jail with input as t_bash([t_cmd("cp", ["-r", "/home/dev/work", "/tmp/x"], [])])
+		with data.config.protected_paths as ["/home/dev/work/customer-data"]
+	"/home/dev/work/customer-data" in j.no_read
+	"/home/dev/work/customer-data" in j.no_write
+	not "/home/dev/work" in j.no_read
+}
