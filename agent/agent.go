@@ -139,6 +139,10 @@ type Call struct {
 	// event's cwd; "" means the event's cwd. A command is judged where it
 	// runs: `rm -rf build` in / is not `rm -rf build` in a project.
 	Dir string
+	// NamesOnly says a content search shows the names of the files that
+	// match, not their lines (Claude Code's Grep without output_mode
+	// "content"): it reads no file's contents out to the agent.
+	NamesOnly bool
 }
 
 // Input returns LikeInput as an object, or nil.

@@ -21,7 +21,10 @@ func (claude) Recognise(map[string]any) bool { return false }
 
 func (claude) Canonical(event map[string]any) agent.Call {
 	tool := agent.Str(event, "tool_name")
-	return agent.Call{Tool: tool, Kind: Tools[tool], Like: tool, LikeInput: event["tool_input"]}
+	call := agent.Call{Tool: tool, Kind: Tools[tool], Like: tool, LikeInput: event["tool_input"]}
+	// Grep lists the matching files' names unless asked for their lines.
+	call.NamesOnly = tool == "Grep" && agent.Str(call.Input(), "output_mode") != "content"
+	return call
 }
 
 // ClaudeOutput is the PreToolUse answer Claude Code reads from stdout.

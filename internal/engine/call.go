@@ -218,7 +218,7 @@ var internedStrings = []string{
 	// input.agentjail
 	"agent", "home", "agentjail_home", "temp", "daemon_pid", "tool", "tool_kind", "tool_name", "socket", "cwd",
 	"paths", "writes", "unusual_paths", "unusual", "prefixes", "urls", "file_path", "command", "patch_truncated",
-	"search", "pattern", "glob", "content", "guard_config", "written", "nested_agents", "git_remotes", "commands", "names",
+	"search", "pattern", "glob", "content", "lines", "guard_config", "written", "nested_agents", "git_remotes", "commands", "names",
 	"kinds", "parse_error", "root", "system", "unreadable", "repeats", "touches", "touches_prose", "touches_truncated", "pids", "unknown_cwd_writes", "paths_unresolved", "path", "place",
 	// input.agentjail.daemon
 	"daemon", "pid", "pgid", "sid", "ppid", "cmdlines", "cgroup",

@@ -105,12 +105,14 @@ func TestSearchView(t *testing.T) {
 		name, agent, event string
 		want               map[string]any // nil: no search field
 	}{
-		{"claude grep", "claude-code", `{"tool_name":"Grep","tool_input":{"pattern":"AKIA","path":"~","glob":"*.env"}}`, map[string]any{"pattern": "AKIA", "glob": "*.env", "content": true}},
-		{"claude glob", "claude-code", `{"tool_name":"Glob","tool_input":{"pattern":"**/*.go"}}`, map[string]any{"pattern": "**/*.go", "glob": "", "content": false}},
-		{"gemini grep_search include", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"token","dir_path":"~","include":".netrc"}}`, map[string]any{"pattern": "token", "glob": ".netrc", "content": true}},
-		{"gemini glob", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"glob","tool_input":{"pattern":".aws/*","dir_path":"~"}}`, map[string]any{"pattern": ".aws/*", "glob": "", "content": false}},
-		{"copilot rg", "copilot", `{"toolName":"rg","toolArgs":{"pattern":"ghp_","path":"~"}}`, map[string]any{"pattern": "ghp_", "glob": "", "content": true}},
-		{"cursor grep", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Grep","tool_input":{"pattern":"key","path":"."}}`, map[string]any{"pattern": "key", "glob": "", "content": true}},
+		{"claude grep", "claude-code", `{"tool_name":"Grep","tool_input":{"pattern":"AKIA","path":"~","glob":"*.env"}}`, map[string]any{"pattern": "AKIA", "glob": "*.env", "content": true, "lines": false}},
+		{"claude grep of lines", "claude-code", `{"tool_name":"Grep","tool_input":{"pattern":"TODO","path":"~","output_mode":"content"}}`, map[string]any{"pattern": "TODO", "glob": "", "content": true, "lines": true}},
+		{"claude glob", "claude-code", `{"tool_name":"Glob","tool_input":{"pattern":"**/*.go"}}`, map[string]any{"pattern": "**/*.go", "glob": "", "content": false, "lines": false}},
+		{"gemini grep_search include", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"grep_search","tool_input":{"pattern":"token","dir_path":"~","include":".netrc"}}`, map[string]any{"pattern": "token", "glob": ".netrc", "content": true, "lines": true}},
+		{"gemini glob", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"glob","tool_input":{"pattern":".aws/*","dir_path":"~"}}`, map[string]any{"pattern": ".aws/*", "glob": "", "content": false, "lines": false}},
+		{"copilot rg", "copilot", `{"toolName":"rg","toolArgs":{"pattern":"ghp_","path":"~"}}`, map[string]any{"pattern": "ghp_", "glob": "", "content": true, "lines": true}},
+		{"cursor grep", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Grep","tool_input":{"pattern":"key","path":"."}}`, map[string]any{"pattern": "key", "glob": "", "content": true, "lines": true}},
+		{"a count shows no lines", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Grep","tool_input":{"pattern":"key","path":".","output_mode":"count"}}`, map[string]any{"pattern": "key", "glob": "", "content": true, "lines": false}},
 		{"a read is no search", "gemini", `{"hook_event_name":"BeforeTool","tool_name":"read_file","tool_input":{"absolute_path":"/x","pattern":"y"}}`, nil},
 	}
 	for _, tt := range tests {

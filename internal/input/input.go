@@ -230,6 +230,10 @@ type Search struct {
 	// Content is set when the files' contents are searched, not only
 	// their names.
 	Content bool
+	// Lines is set when a content search shows the lines that match, not
+	// only the names of the files that hold them: it reads out whatever
+	// it finds.
+	Lines bool
 }
 
 // ErrNotObject is returned for an event that is not a JSON object.
@@ -331,6 +335,8 @@ func Derive(event map[string]any, env Env) *Derived {
 		d.Search = &Search{Content: tool != "Glob"}
 		d.Search.Pattern, _ = ti["pattern"].(string)
 		d.Search.Glob, _ = ti["glob"].(string)
+		mode, _ := ti["output_mode"].(string)
+		d.Search.Lines = d.Search.Content && !call.NamesOnly && mode != "files_with_matches" && mode != "count"
 	}
 	d.Unusual = unusual(d.Paths, d.Cwd, env.Home, env.AgentjailHome)
 	d.UnusualWrite = len(unusual(d.Writes, d.Cwd, env.Home, env.AgentjailHome)) > 0

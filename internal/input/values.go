@@ -97,6 +97,7 @@ func Encode[V any](d *Derived, b Builder[V]) V {
 		b.Field("pattern", b.String(d.Search.Pattern))
 		b.Field("glob", b.String(d.Search.Glob))
 		b.Field("content", b.Bool(d.Search.Content))
+		b.Field("lines", b.Bool(d.Search.Lines))
 		b.Field("search", b.Object(s))
 	}
 	if len(d.GuardConfig) > 0 {
