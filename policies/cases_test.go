@@ -41,6 +41,7 @@ type tableCase struct {
 	agent      string // the hook's --agent, "" for Claude Code
 	home       string // the session's home: caseHome unless the file sets another
 	uid        int    // the hook's uid: daemontest.UID unless the file sets another
+	protected  string // config.yaml's protected_paths, as a YAML list, when the file sets them
 }
 
 // request is the hook's request for the case.
@@ -61,20 +62,32 @@ type caseDaemons struct {
 
 // caseSession is whom a case file's calls come from.
 type caseSession struct {
-	home string
-	uid  int
+	home      string
+	uid       int
+	protected string
 }
 
-func (s caseSession) String() string { return fmt.Sprintf("HOME=%s uid %d", s.home, s.uid) }
+func (s caseSession) String() string {
+	return fmt.Sprintf("HOME=%s uid %d protected_paths %s", s.home, s.uid, s.protected)
+}
 
 func newCaseDaemons(t testing.TB, d *daemontest.Daemon) *caseDaemons {
-	return &caseDaemons{t: t, byHome: map[caseSession]*daemontest.Daemon{{caseHome, daemontest.UID}: d}}
+	return &caseDaemons{t: t, byHome: map[caseSession]*daemontest.Daemon{{caseHome, daemontest.UID, ""}: d}}
 }
 
 func (s *caseDaemons) decide(c tableCase) (*wire.Decision, error) {
-	session := caseSession{c.home, c.uid}
+	session := caseSession{c.home, c.uid, c.protected}
 	d := s.byHome[session]
-	if d == nil {
+	switch {
+	case d != nil:
+	case c.protected != "":
+		cfg := "confine: false\nprotected_paths: " + c.protected + "\n"
+		if daemontest.Patient {
+			cfg += "hook_timeout: 20s\neval_timeout: 10s\n"
+		}
+		d = daemontest.StartForConfig(s.t, c.home, cfg)
+		s.byHome[session] = d
+	default:
 		d = daemontest.StartAs(s.t, c.home, c.uid, nil)
 		s.byHome[session] = d
 	}
@@ -97,7 +110,7 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			t.Fatal(err)
 		}
 		category := strings.TrimSuffix(filepath.Base(file), ".txt")
-		home, uid := caseHome, daemontest.UID
+		home, uid, protected := caseHome, daemontest.UID, ""
 		sc := bufio.NewScanner(f)
 		for n := 1; sc.Scan(); n++ {
 			line := strings.TrimSpace(sc.Text())
@@ -119,7 +132,14 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 				uid = n2
 				continue
 			}
-			if home != caseHome && strings.Contains(line, "{aj}") {
+			if p, ok := strings.CutPrefix(line, "protected: "); ok {
+				if len(out[category]) > 0 || uid != daemontest.UID {
+					t.Fatalf("%s:%d: `protected: [PATH, ...]` comes before the file's first case, in a file of the user's own uid", file, n)
+				}
+				protected = p
+				continue
+			}
+			if (home != caseHome || protected != "") && strings.Contains(line, "{aj}") {
 				t.Fatalf("%s:%d: {aj} is the home of the daemon for %s; this file's session runs in %s", file, n, caseHome, home)
 			}
 			head, call, _ := strings.Cut(line, " ")
@@ -138,7 +158,7 @@ func loadCases(t testing.TB, ajHome string) map[string][]tableCase {
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, n, err)
 			}
-			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), rule: rule, event: ev, agent: agentName, home: home, uid: uid})
+			out[category] = append(out[category], tableCase{file: file, line: line, lineNo: n, want: wire.Verdict(verdict), rule: rule, event: ev, agent: agentName, home: home, uid: uid, protected: protected})
 		}
 		f.Close()
 	}

@@ -44,11 +44,32 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 	some cmd in commands
 	cmd.name in {"grep", "egrep", "fgrep", "rg", "ag", "ack"}
 	some a in cmd.args
-	regex.match(secret_search_pattern, a) # before the paths: most searches look for something else
+	secret_search_word(a) # before the paths: most searches look for something else
 	some p in cmd.paths
 	broad_search_root(p)
 	msg := sprintf("Blocked: `%s` searches %s for secrets and would print every key and token it finds. Search the project instead, or ask the user for the value you need.", [cmd.name, pretty(p)])
 }
+
+# A recursive search given no folder searches where it runs: the home
+# folder, for an agent started there.
+deny contains {"id": "secrets.search_home", "msg": msg} if {
+	"tree_search" in input.agentjail.kinds
+	some cmd in commands
+	count(cmd.paths) == 0
+	tree_search_roots(cmd)
+	some a in cmd.args
+	secret_search_word(a)
+	broad_search_root(cmd.cwd)
+	msg := sprintf("Blocked: `%s` searches %s, where it runs, for secrets and would print every key and token it finds. Search the project instead, or ask the user for the value you need.", [cmd.name, pretty(cmd.cwd)])
+}
+
+# secret_search_word(a): a looks for secrets by name (password, token)
+# or by their shape (AKIA..., ghp_..., PRIVATE KEY).
+secret_search_word(a) if regex.match(secret_search_pattern, a)
+
+secret_search_word(a) if regex.match(token_prefix_pattern, a)
+
+secret_search_word(a) if regex.match(`(?i)(private\s+key|BEGIN\s+(OPENSSH|RSA|DSA|EC|PGP|ENCRYPTED)|xox)`, a)
 
 # find ~ -name '*.pem' / -name id_rsa: collects key files.
 deny contains {"id": "secrets.search_home", "msg": msg} if {
@@ -67,6 +88,9 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 broad_search_root(p) if p == home
 
 broad_search_root(p) if p == "/"
+
+# Every folder that holds credential places (bulk_copy.rego).
+broad_search_root(p) if secret_holder(p)
 
 broad_search_root(p) if {
 	rel := home_rel(p)
