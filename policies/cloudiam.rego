@@ -13,7 +13,13 @@ package agentjail
 # Keyed by tool and word like token_printer_index, so a call looks up its
 # own words and most aws or gh calls match nothing. A row:
 #   verb    the words, starting with the key ("*": any call of the tool)
-#   act     credential, audit_off (deny); grant, public, reveal (ask)
+#   act     credential, audit_off (deny); grant, public, reveal (ask);
+#           and what cloud_acts (cloud.rego) asks about: remote_run,
+#           scale_zero, spend, share, org_policy, pull, overwrite. A
+#           command run remotely that the call shows (aws ssm
+#           send-command, gcloud compute ssh --command, az vm
+#           run-command invoke) is judged as it is (nested.rego); what
+#           runs at a machine's start, or from a file, is asked about
 #   alone   no positional word may follow the verb (doppler secrets)
 #   secret  a positional word after the verb must name a secret, as
 #           environment.rego's secret_var_pattern judges variable names
@@ -68,11 +74,23 @@ access_verbs := {
 			{"verb": "s3control delete-public-access-block", "act": "public"},
 		],
 		"ec2": [
+			{"verb": "ec2 modify-snapshot-attribute", "act": "share", "match": [`(?i)--user-ids|UserId|--group-names|--operation-type[ =]add`]},
+			{"verb": "ec2 modify-image-attribute", "act": "share", "match": [`(?i)--user-ids|UserId|--organization-arns|--operation-type[ =]add`]},
+			{"verb": "ec2 modify-instance-attribute", "act": "remote_run", "match": [`(?i)user-?data`]},
+			{"verb": "ec2 run-instances", "act": "spend", "match": [_aws_big_instances]},
+			{"verb": "ec2 request-spot-fleet", "act": "spend"},
+			{"verb": "ec2 create-fleet", "act": "spend"},
+			{"verb": "ec2 request-spot-instances", "act": "spend", "match": [_aws_big_instances]},
+			{"verb": "ec2 stop-instances", "act": "scale_zero"},
 			{"verb": "ec2 modify-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "ec2 modify-image-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "ec2 authorize-security-group-ingress", "act": "public", "match": [`0\.0\.0\.0/0|::/0`]},
 		],
 		"rds": [
+			{"verb": "rds modify-db-snapshot-attribute", "act": "share", "match": [`--values-to-add`]},
+			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "share", "match": [`--values-to-add`]},
+			{"verb": "rds stop-db-instance", "act": "scale_zero"},
+			{"verb": "rds stop-db-cluster", "act": "scale_zero"},
 			{"verb": "rds modify-db-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 		],
@@ -83,6 +101,35 @@ access_verbs := {
 			{"verb": "lambda get-function-configuration", "act": "reveal", "match": [`(?i)--query[ =]\S*environment`]},
 			{"verb": "lambda add-permission", "act": "public", "match": [`--principal[ =]\*`]},
 			{"verb": "lambda create-function-url-config", "act": "public", "match": [`(?i)--auth-type[ =]NONE`]},
+		],
+		"ecs": [
+			{"verb": "ecs update-service", "act": "scale_zero", "match": [`--desired-count[ =]0(\s|$)`]},
+		],
+		"autoscaling": [
+			{"verb": "autoscaling update-auto-scaling-group", "act": "scale_zero", "match": [`--(desired-capacity|max-size)[ =]0(\s|$)`]},
+			{"verb": "autoscaling set-desired-capacity", "act": "scale_zero", "match": [`--desired-capacity[ =]0(\s|$)`]},
+		],
+		"eks": [{"verb": "eks update-nodegroup-config", "act": "scale_zero", "match": [`(?i)(maxSize|desiredSize)=0(\D|$)`]}],
+		"organizations": [
+			{"verb": "organizations attach-policy", "act": "org_policy"},
+			{"verb": "organizations detach-policy", "act": "org_policy"},
+			{"verb": "organizations update-policy", "act": "org_policy"},
+			{"verb": "organizations delete-policy", "act": "org_policy"},
+			{"verb": "organizations disable-policy-type", "act": "org_policy"},
+			{"verb": "organizations leave-organization", "act": "org_policy"},
+			{"verb": "organizations remove-account-from-organization", "act": "org_policy"},
+			{"verb": "organizations invite-account-to-organization", "act": "org_policy"},
+		],
+		"s3": [
+			# Infrastructure state holds the passwords and keys the code
+			# created; a production, customer or backup bucket the
+			# company's data.
+			{"verb": "s3 cp", "act": "reveal", "match": [`(?i)s3://\S*\.tfstate`]},
+			{"verb": "s3 cp", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "s3 sync", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "s3 cp", "act": "overwrite"},
+			{"verb": "s3 sync", "act": "overwrite"},
+			{"verb": "s3 mv", "act": "overwrite"},
 		],
 		"cloudtrail": [
 			{"verb": "cloudtrail stop-logging", "act": "audit_off"},
@@ -101,6 +148,8 @@ access_verbs := {
 			{"verb": "secretsmanager batch-get-secret-value", "act": "reveal"},
 		],
 		"ssm": [
+			{"verb": "ssm start-session", "act": "remote_run"},
+			{"verb": "ssm create-association", "act": "remote_run"},
 			{"verb": "ssm get-parameter", "act": "reveal", "flags": {"with-decryption"}},
 			{"verb": "ssm get-parameters", "act": "reveal", "flags": {"with-decryption"}},
 			{"verb": "ssm get-parameters-by-path", "act": "reveal", "flags": {"with-decryption"}},
@@ -109,7 +158,47 @@ access_verbs := {
 	},
 	"aws-vault": {"export": [{"verb": "export", "act": "credential"}]},
 	"gcloud": {
-		"iam": [{"verb": "iam service-accounts keys create", "act": "credential"}],
+		"iam": [
+			{"verb": "iam service-accounts keys create", "act": "credential"},
+			{"verb": "iam workload-identity-pools providers create-oidc", "act": "grant"},
+			{"verb": "iam workload-identity-pools providers create-aws", "act": "grant"},
+			{"verb": "iam workload-identity-pools providers create-saml", "act": "grant"},
+			{"verb": "iam service-accounts add-iam-policy-binding", "act": "grant"},
+		],
+		"compute": [
+			{"verb": "compute instances add-metadata", "act": "remote_run", "match": [_startup_script]},
+			{"verb": "compute instances create", "act": "remote_run", "match": [_startup_script]},
+			{"verb": "compute project-info add-metadata", "act": "remote_run", "match": [_startup_script]},
+			{"verb": "compute instances add-metadata", "act": "grant", "match": [`(?i)ssh-keys`]},
+			{"verb": "compute project-info add-metadata", "act": "grant", "match": [`(?i)ssh-keys`]},
+			{"verb": "compute instances create", "act": "spend", "match": [_gcp_big_machines]},
+			{"verb": "compute instance-templates create", "act": "spend", "match": [_gcp_big_machines]},
+			{"verb": "compute firewall-rules create", "act": "public", "match": [`0\.0\.0\.0/0|::/0|--allow[ =]all(\s|$)`]},
+			{"verb": "compute firewall-rules update", "act": "public", "match": [`0\.0\.0\.0/0|::/0`]},
+			{"verb": "compute instances stop", "act": "scale_zero"},
+			{"verb": "compute instance-groups managed resize", "act": "scale_zero", "match": [`--size[ =]0(\s|$)`]},
+		],
+		"run": [{"verb": "run services update", "act": "scale_zero", "match": [`--max-instances[ =]0(\s|$)`]}],
+		"container": [{"verb": "container clusters resize", "act": "scale_zero", "match": [`--num-nodes[ =]0(\s|$)`]}],
+		"sql": [{"verb": "sql instances patch", "act": "public", "match": [`--authorized-networks[ =]\S*0\.0\.0\.0/0`]}],
+		"resource-manager": [
+			{"verb": "resource-manager org-policies disable-enforce", "act": "org_policy"},
+			{"verb": "resource-manager org-policies set-policy", "act": "org_policy"},
+			{"verb": "resource-manager org-policies delete", "act": "org_policy"},
+			{"verb": "resource-manager org-policies allow", "act": "org_policy"},
+		],
+		"org-policies": [
+			{"verb": "org-policies set-policy", "act": "org_policy"},
+			{"verb": "org-policies reset", "act": "org_policy"},
+			{"verb": "org-policies delete", "act": "org_policy"},
+		],
+		"storage": [
+			{"verb": "storage cp", "act": "reveal", "match": [`(?i)gs://\S*\.tfstate`]},
+			{"verb": "storage cp", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "storage rsync", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "storage cp", "act": "overwrite"},
+			{"verb": "storage rsync", "act": "overwrite"},
+		],
 		"add-iam-policy-binding": [
 			{"verb": "add-iam-policy-binding", "act": "grant"},
 			{"verb": "add-iam-policy-binding", "act": "public", "match": [`(?i)allUsers|allAuthenticatedUsers`]},
@@ -122,6 +211,12 @@ access_verbs := {
 		],
 	},
 	"gsutil": {
+		"cp": [
+			{"verb": "cp", "act": "reveal", "match": [`(?i)gs://\S*\.tfstate`]},
+			{"verb": "cp", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "cp", "act": "overwrite"},
+		],
+		"rsync": [{"verb": "rsync", "act": "pull", "match": [_bucket_of_data_read]}, {"verb": "rsync", "act": "overwrite"}],
 		"iam": [
 			{"verb": "iam ch", "act": "public", "match": [`(?i)allUsers|allAuthenticatedUsers`]},
 			{"verb": "iam set", "act": "grant"},
@@ -129,7 +224,53 @@ access_verbs := {
 		"acl": [{"verb": "acl ch", "act": "public", "match": [`(?i)allUsers|allAuthenticatedUsers`]}],
 	},
 	"az": {
+		"vm": [
+			{"verb": "vm run-command create", "act": "remote_run"},
+			{"verb": "vm extension set", "act": "remote_run", "match": [`(?i)CustomScript|RunCommand`]},
+			{"verb": "vm create", "act": "remote_run", "match": [`(?i)--custom-data|--user-data`]},
+			{"verb": "vm create", "act": "spend", "match": [_az_big_sizes]},
+			{"verb": "vm stop", "act": "scale_zero"},
+			{"verb": "vm deallocate", "act": "scale_zero"},
+		],
+		"vmss": [
+			{"verb": "vmss extension set", "act": "remote_run", "match": [`(?i)CustomScript|RunCommand`]},
+			{"verb": "vmss create", "act": "spend", "match": [_az_big_sizes]},
+			{"verb": "vmss scale", "act": "scale_zero", "match": [`--new-capacity[ =]0(\s|$)`]},
+		],
+		"aks": [
+			{"verb": "aks command invoke", "act": "remote_run"},
+			{"verb": "aks scale", "act": "scale_zero", "match": [`--node-count[ =]0(\s|$)`]},
+			{"verb": "aks stop", "act": "scale_zero"},
+		],
+		"containerapp": [
+			{"verb": "containerapp exec", "act": "remote_run"},
+			{"verb": "containerapp update", "act": "scale_zero", "match": [`--max-replicas[ =]0(\s|$)`]},
+		],
+		"webapp": [
+			{"verb": "webapp stop", "act": "scale_zero"},
+			{"verb": "webapp config appsettings list", "act": "reveal"},
+			{"verb": "webapp deployment list-publishing-credentials", "act": "credential"},
+		],
+		"functionapp": [
+			{"verb": "functionapp stop", "act": "scale_zero"},
+			{"verb": "functionapp config appsettings list", "act": "reveal"},
+			{"verb": "functionapp keys list", "act": "credential"},
+		],
+		"network": [
+			{"verb": "network nsg rule create", "act": "public", "match": [_az_anywhere]},
+			{"verb": "network nsg rule update", "act": "public", "match": [_az_anywhere]},
+		],
+		"sql": [{"verb": "sql server firewall-rule create", "act": "public", "match": [`--end-ip-address[ =]255\.255\.255\.255`]}],
+		"snapshot": [{"verb": "snapshot grant-access", "act": "share"}],
+		"disk": [{"verb": "disk grant-access", "act": "share"}],
+		"policy": [
+			{"verb": "policy assignment delete", "act": "org_policy"},
+			{"verb": "policy exemption create", "act": "org_policy"},
+			{"verb": "policy definition delete", "act": "org_policy"},
+		],
+		"identity": [{"verb": "identity federated-credential create", "act": "grant"}],
 		"ad": [
+			{"verb": "ad app federated-credential create", "act": "grant"},
 			{"verb": "ad sp create-for-rbac", "act": "credential"},
 			{"verb": "ad sp credential reset", "act": "credential"},
 			{"verb": "ad app credential reset", "act": "credential"},
@@ -145,6 +286,8 @@ access_verbs := {
 			{"verb": "keyvault secret download", "act": "reveal"},
 		],
 		"storage": [
+			{"verb": "storage blob download", "act": "reveal", "match": [`(?i)\.tfstate`]},
+			{"verb": "storage blob download-batch", "act": "pull", "match": [_az_container_of_data]},
 			{"verb": "storage account keys list", "act": "credential"},
 			{"verb": "storage container set-permission", "act": "public", "match": [`(?i)--public-access[ =](blob|container)`]},
 			{"verb": "storage account update", "act": "public", "match": [`(?i)--allow-blob-public-access[ =]true`]},
@@ -231,6 +374,26 @@ access_verbs := {
 	"oci": {"secrets": [{"verb": "secrets secret-bundle get", "act": "reveal"}]},
 	"kubeseal": {"*": [{"act": "reveal", "flags": {"recovery-unseal"}}]},
 }
+
+# _startup_script: metadata that runs a program when a machine starts.
+_startup_script := `(?i)(startup|shutdown)-script|windows-startup-script|sysprep-specialize-script`
+
+# The instances that cost the most an hour (GPU and accelerator
+# families, the largest memory ones), or ten at once and more.
+_aws_big_instances := `(?i)--instance-type[ =](p[2-6]|g[3-6]|trn[12]|inf[12]|dl[12]|x2|u-|u7)|--count[ =]([1-9][0-9]+)`
+
+_gcp_big_machines := `(?i)--accelerator|--machine-type[ =](a2|a3|a4|g2|ct[0-9]|m[1-3]-)`
+
+_az_big_sizes := `(?i)--size[ =]Standard_N|--instance-count[ =][1-9][0-9]+|--count[ =][1-9][0-9]+`
+
+# A rule that lets in the whole internet.
+_az_anywhere := `(?i)--source-address-prefix(es)?[ =]['"]?(\*|0\.0\.0\.0/0|Internet|Any)(['"\s]|$)`
+
+# A copy out of a bucket whose name says it holds production, customer
+# or backup data: the data leaves the account's controls.
+_bucket_of_data_read := `(?i)(s3|gs)://([^/\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.][^/\s]*)?(/|\s|$)`
+
+_az_container_of_data := `(?i)(-s|--source)[ =]([^\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.]\S*)?(\s|$)`
 
 vault_verbs := {
 	"kv": [{"verb": "kv get", "act": "reveal"}],
