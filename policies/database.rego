@@ -83,6 +83,41 @@ ask contains {"id": "database.update_all", "msg": msg} if {
 	msg := sprintf("`%s` runs an UPDATE with no WHERE, which changes every row; the user has to approve it.", [cmd.name])
 }
 
+# A Mongo update with an empty filter changes every document, as an
+# UPDATE with no WHERE does every row.
+ask contains {"id": "database.update_all", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in database_clients
+	some text in sql_texts(cmd) | piped_sql(cmd)
+	regex.match(`(?i)\.update(Many)?\s*\(\s*\{\s*\}`, text)
+	not db_target(cmd) in scratch_targets
+	msg := sprintf("`%s` runs an update with an empty filter, which changes every document; the user has to approve it.", [cmd.name])
+}
+
+# Any write to what its name or host says is production, WHERE or not:
+# rows changed there change what the service's users see.
+ask contains {"id": "database.prod_write", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in database_clients
+	some text in sql_texts(cmd) | piped_sql(cmd)
+	writes_data(text)
+	db_target(cmd) == "prod"
+	msg := sprintf("`%s` changes data in what its name or host says is production; the user has to approve it. Read (SELECT, find) freely, or run the change against a test database first.", [cmd.name])
+}
+
+# writes_data(text): a statement or call that changes data or schema
+# (SQL, Mongo's shell, a Redis command given as words).
+writes_data(text) if {
+	some stmt in split(text, ";")
+	regex.match(`(?i)^\s*(with\s.*\)\s*)?(update|insert|delete|upsert|merge|replace|alter|create|drop|truncate|grant|revoke|rename|copy\s+\S+\s+from)\b`, stmt)
+}
+
+writes_data(text) if regex.match(`(?i)\.(update(One|Many)?|insert(One|Many)?|delete(One|Many)|remove|replaceOne|findOneAnd(Update|Replace|Delete)|findAndModify|bulkWrite|drop|dropIndex|renameCollection)\s*\(`, text)
+
+writes_data(text) if regex.match(`(?i)^(set|setex|mset|del|unlink|hset|hdel|hmset|expire|persist|lpush|rpush|lpop|rpop|lrem|sadd|srem|zadd|zrem|incr|decr|incrby|rename|getdel|json\.set|json\.del)$`, text)
+
 # Database commands that delete a database or keys by themselves.
 deny contains {"id": "database.destructive_command", "msg": msg} if {
 	"database" in input.agentjail.kinds
