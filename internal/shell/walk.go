@@ -381,7 +381,7 @@ func (w *walker) call(ce *syntax.CallExpr, s *syntax.Stmt, sc *scope) {
 			v = w.word(a.Value, sc.cwd, sc.vars).text
 		}
 		cmd.Assigns[a.Name.Value] = v
-		w.commandVar(a.Name.Value, v, sc)
+		w.commandVar(a.Name.Value, v, cmd.Assigns, sc)
 	}
 	var words []word
 	for _, arg := range ce.Args {
@@ -630,7 +630,7 @@ func (w *walker) assign(sc *scope, a *syntax.Assign) {
 		v = word{text: "$" + name, dynamic: true}
 	case a.Value != nil:
 		v = w.word(a.Value, sc.cwd, sc.vars)
-		w.commandVar(name, v.text, sc)
+		w.commandVar(name, v.text, nil, sc)
 	}
 	w.setVar(sc, name, v)
 	if sc.allexport || sc.exports[name] || w.exportedByDefault(name) {
@@ -731,13 +731,45 @@ func setOptions(words []word, sc *scope) {
 }
 
 // commandVar parses the value of a variable whose value is a command
-// line a program runs (GIT_SSH_COMMAND, see Roles.CommandVars).
-func (w *walker) commandVar(name, value string, sc *scope) {
-	if w.env.Roles == nil || value == "" || !w.env.Roles.cmdVars[name] {
+// line a program runs (GIT_SSH_COMMAND, see Roles.CommandVars), and of
+// a git setting given through the environment whose value is one
+// (GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=CMD, as git -c
+// gives it). assigns are the command's other assignments, looked in
+// before the scope's variables.
+func (w *walker) commandVar(name, value string, assigns map[string]string, sc *scope) {
+	if w.env.Roles == nil || value == "" {
 		return
 	}
-	// less runs LESSOPEN's "|cmd %s" and "||cmd %s" and reads its output.
-	w.script(strings.TrimLeft(value, "|"), w.sub(sc, sc.cwd), name, sc.depth+1)
+	if w.env.Roles.cmdVars[name] {
+		// less runs LESSOPEN's "|cmd %s" and "||cmd %s" and reads its output.
+		w.script(strings.TrimLeft(value, "|"), w.sub(sc, sc.cwd), name, sc.depth+1)
+		return
+	}
+	if key, val, ok := gitConfigPair(name, value, assigns, sc.vars); ok && w.env.Roles.cfgCmds[strings.ToLower(key)] {
+		w.script(val, w.sub(sc, sc.cwd), "git config", sc.depth+1)
+	}
+}
+
+// gitConfigPair is the git setting that name=value completes: the
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n of one n, the other of the
+// two found in assigns or vars.
+func gitConfigPair(name, value string, assigns map[string]string, vars map[string]word) (key, val string, ok bool) {
+	other := func(n string) (string, bool) {
+		if v, ok := assigns[n]; ok {
+			return v, true
+		}
+		v, ok := vars[n]
+		return v.text, ok && !v.dynamic
+	}
+	if n, is := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); is {
+		key, ok = other("GIT_CONFIG_KEY_" + n)
+		return key, value, ok
+	}
+	if n, is := strings.CutPrefix(name, "GIT_CONFIG_KEY_"); is {
+		val, ok = other("GIT_CONFIG_VALUE_" + n)
+		return value, val, ok
+	}
+	return "", "", false
 }
 
 // setVar sets a variable in sc, copying the shared map first.

@@ -173,7 +173,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 				cmd.Assigns = map[string]string{}
 			}
 			cmd.Assigns[k] = v
-			w.commandVar(k, v, sc)
+			w.commandVar(k, v, cmd.Assigns, sc)
 		}
 		if split, ok := firstOf(seen, "S", "split-string"); ok {
 			runString(joinTexts(append([]word{{text: split}}, after(args, i)...)), "env -S", cmd.Cwd)
