@@ -12,6 +12,9 @@ package agentjail
 # folders that hold credential files below them.
 secret_holder(p) if p in {"/", "/home", "/Users", "/root", "/var/root"}
 
+# Another user's home holds theirs.
+secret_holder(p) if regex.match(`^/(home|Users)/[^/]+$`, p)
+
 secret_holder(p) if p == home
 
 secret_holder(p) if {
@@ -63,9 +66,17 @@ bulk_sources(cmd) := {p | some p in cmd.paths; p != cmd.operands[0]} if {
 	whole_folders(cmd)
 }
 
-bulk_sources(cmd) := {p | some p in cmd.paths} if {
+bulk_sources(cmd) := {p | some p in cmd.paths; not work_folder_only(cmd, p)} if {
 	bulk_copiers[cmd.name] == "all"
 	not tar_unpacks(cmd)
+}
+
+# work_folder_only(cmd, p): p is only the folder tar -C works in, not one
+# of its sources (tar czf p.tgz -C ~ project archives ~/project).
+work_folder_only(cmd, p) if {
+	p == cmd.cwd
+	has_option(cmd, {"C", "directory"})
+	count([q | some q in cmd.paths; q == p]) == 1
 }
 
 # whole_folders(cmd): cmd descends into the folders it names (cp and scp

@@ -422,6 +422,8 @@ printers := {
 	"greadlink": "operands",
 	"find": "under",
 	"fd": "under",
+	"fdfind": "under",
+	"rg --files": "under",
 	"pwd": "cwd",
 	"git rev-parse --show-toplevel": "cwd",
 }

@@ -45,6 +45,7 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 	cmd.name in {"grep", "egrep", "fgrep", "rg", "ag", "ack"}
 	some a in cmd.args
 	secret_search_word(a) # before the paths: most searches look for something else
+	not names_of_secret_words(cmd, a)
 	some p in cmd.paths
 	broad_search_root(p)
 	msg := sprintf("Blocked: `%s` searches %s for secrets and would print every key and token it finds. Search the project instead, or ask the user for the value you need.", [cmd.name, pretty(p)])
@@ -64,12 +65,25 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 }
 
 # secret_search_word(a): a looks for secrets by name (password, token)
-# or by their shape (AKIA..., ghp_..., PRIVATE KEY).
+# or by their shape (secret_shape_word).
 secret_search_word(a) if regex.match(secret_search_pattern, a)
 
-secret_search_word(a) if regex.match(token_prefix_pattern, a)
+secret_search_word(a) if secret_shape_word(a)
 
-secret_search_word(a) if regex.match(`(?i)(private\s+key|BEGIN\s+(OPENSSH|RSA|DSA|EC|PGP|ENCRYPTED)|xox)`, a)
+# secret_shape_word(a): a looks for secrets by their shape (AKIA...,
+# ghp_..., PRIVATE KEY): even the names of the files that match say
+# where live credentials are.
+secret_shape_word(a) if regex.match(token_prefix_pattern, a)
+
+secret_shape_word(a) if regex.match(`(?i)(private\s+key|BEGIN\s+(OPENSSH|RSA|DSA|EC|PGP|ENCRYPTED)|xox)`, a)
+
+# names_of_secret_words(cmd, a): cmd shows only the names of the files
+# whose text has a secret's name in it (grep -rl password ~): no secret
+# is shown.
+names_of_secret_words(cmd, a) if {
+	shows_names_only(cmd)
+	not secret_shape_word(a)
+}
 
 # find ~ -name '*.pem' / -name id_rsa: collects key files.
 deny contains {"id": "secrets.search_home", "msg": msg} if {
@@ -103,7 +117,7 @@ broad_search_root(p) if {
 deny contains {"id": "secrets.search_home", "msg": msg} if {
 	input.agentjail.tool == "search"
 	s := input.agentjail.search
-	s.content
+	s.lines
 	p := input.agentjail.file_path
 	broad_search_root(p)
 	some field in ["pattern", "glob"]
@@ -116,7 +130,7 @@ deny contains {"id": "secrets.search_home", "msg": msg} if {
 deny contains {"id": "secrets.search_home", "msg": msg} if {
 	input.agentjail.tool == "search"
 	s := input.agentjail.search
-	s.content
+	s.lines
 	p := input.agentjail.file_path
 	broad_search_root(p)
 	v := s.glob

@@ -11,7 +11,7 @@ package agentjail
 deny contains {"id": "secrets.search_home", "msg": msg} if {
 	input.agentjail.tool == "search"
 	s := input.agentjail.search
-	s.content
+	s.content # even names only: they say where live tokens are
 	p := input.agentjail.file_path
 	broad_search_root(p)
 	v := s.pattern

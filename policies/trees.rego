@@ -26,7 +26,7 @@ tree_searchers := {
 	"ugrep": {"recursive": ["r", "R", "recursive", "dereference-recursive"], "names_only": ["l", "L", "c", "q", "files-with-matches", "files-without-match", "count", "quiet"]},
 }
 
-_grep_tree := {"recursive": ["r", "R", "recursive", "dereference-recursive"], "names_only": ["l", "L", "c", "q", "s", "files-with-matches", "files-without-match", "count", "quiet", "silent"]}
+_grep_tree := {"recursive": ["r", "R", "recursive", "dereference-recursive"], "names_only": ["l", "L", "c", "q", "files-with-matches", "files-without-match", "count", "quiet", "silent"]}
 
 # scanner_programs: programs that look for credentials in a folder and
 # print the ones they find (trufflehog prints each secret whole).
@@ -36,13 +36,29 @@ program_group contains [prog, "tree_search"] if some prog, _ in tree_searchers
 
 program_group contains [prog, "tree_search"] if some prog in scanner_programs
 
+program_group contains ["git", "tree_search"]
+
 # tree_search_roots(cmd): the folders cmd searches every file below.
 tree_search_roots(cmd) := roots if {
 	row := tree_searchers[cmd.name]
 	searches_tree(cmd, row)
-	not has_flag(cmd, {f | some f in row.names_only})
+	not shows_names_only(cmd)
 	roots := search_roots(cmd)
 }
+
+# git grep --no-index searches a folder as grep -r does; in a
+# repository it searches only what git tracks there.
+tree_search_roots(cmd) := roots if {
+	cmd.name == "git"
+	"grep" in cmd.args
+	has_option(cmd, {"no-index"})
+	not has_option(cmd, {"l", "L", "c", "q", "files-with-matches", "name-only", "files-without-match", "count", "quiet"})
+	roots := {p | some p in cmd.paths; p != cmd.cwd} | {cmd.cwd | count(cmd.paths) == 0}
+}
+
+# shows_names_only(cmd): a search that shows only the names or counts of
+# the files that match.
+shows_names_only(cmd) if has_flag(cmd, {f | some f in tree_searchers[cmd.name].names_only})
 
 searches_tree(_, row) if count(row.recursive) == 0
 
