@@ -74,6 +74,8 @@ cloud_act_what := {
 	"org_policy": "changes the organisation's guard rails (organisation and service control policies, policy assignments)",
 	"pull": "copies data out of a production, customer or backup bucket onto this machine",
 	"overwrite": "writes over objects in a production or website bucket, which is what its users are served",
+	"overwrite_live": "writes over objects in a production or website container, which is what its users are served",
+	"replace_code": "replaces the code or runtime of what its name says is production",
 }
 
 # cloud_act_hits: [act, message] for each command of the call that does
@@ -99,6 +101,10 @@ ask contains {"id": "cloud.org_policy", "msg": msg} if some ["org_policy", msg] 
 ask contains {"id": "cloud.data_pull", "msg": msg} if some ["pull", msg] in cloud_act_hits
 
 ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["overwrite", msg] in cloud_act_hits
+
+ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["overwrite_live", msg] in cloud_act_hits
+
+ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["replace_code", msg] in cloud_act_hits
 
 cloud_act_applies(_, act) if not act in {"pull", "overwrite"}
 

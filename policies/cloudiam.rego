@@ -95,6 +95,8 @@ access_verbs := {
 			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 		],
 		"lambda": [
+			{"verb": "lambda update-function-code", "act": "replace_code", "match": [_prod_name]},
+			{"verb": "lambda update-function-configuration", "act": "replace_code", "match": [_prod_name, `(?i)--(layers|handler|runtime)`]},
 			# The whole configuration, or its environment, holds the
 			# function's secrets (as heroku config does an app's).
 			{"verb": "lambda get-function-configuration", "act": "reveal", "unless": {"query"}},
@@ -102,12 +104,18 @@ access_verbs := {
 			{"verb": "lambda add-permission", "act": "public", "match": [`--principal[ =]\*`]},
 			{"verb": "lambda create-function-url-config", "act": "public", "match": [`(?i)--auth-type[ =]NONE`]},
 		],
+		"ec2-instance-connect": [
+			{"verb": "ec2-instance-connect send-ssh-public-key", "act": "grant"},
+			{"verb": "ec2-instance-connect send-serial-console-ssh-public-key", "act": "grant"},
+		],
 		"ecs": [
 			{"verb": "ecs update-service", "act": "scale_zero", "match": [`--desired-count[ =]0(\s|$)`]},
 		],
 		"autoscaling": [
 			{"verb": "autoscaling update-auto-scaling-group", "act": "scale_zero", "match": [`--(desired-capacity|max-size)[ =]0(\s|$)`]},
 			{"verb": "autoscaling set-desired-capacity", "act": "scale_zero", "match": [`--desired-capacity[ =]0(\s|$)`]},
+			{"verb": "autoscaling set-desired-capacity", "act": "spend", "match": [_hundreds]},
+			{"verb": "autoscaling update-auto-scaling-group", "act": "spend", "match": [_hundreds]},
 		],
 		"eks": [{"verb": "eks update-nodegroup-config", "act": "scale_zero", "match": [`(?i)(maxSize|desiredSize)=0(\D|$)`]}],
 		"organizations": [
@@ -127,6 +135,7 @@ access_verbs := {
 			{"verb": "s3 cp", "act": "reveal", "match": [`(?i)s3://\S*\.tfstate`]},
 			{"verb": "s3 cp", "act": "pull", "match": [_bucket_of_data_read]},
 			{"verb": "s3 sync", "act": "pull", "match": [_bucket_of_data_read]},
+			{"verb": "s3 presign", "act": "share", "match": [_bucket_of_data_read]},
 			{"verb": "s3 cp", "act": "overwrite"},
 			{"verb": "s3 sync", "act": "overwrite"},
 			{"verb": "s3 mv", "act": "overwrite"},
@@ -148,6 +157,8 @@ access_verbs := {
 			{"verb": "secretsmanager batch-get-secret-value", "act": "reveal"},
 		],
 		"ssm": [
+			# PowerShell is not judged here as shell commands are.
+			{"verb": "ssm send-command", "act": "remote_run", "match": [`(?i)PowerShell`]},
 			{"verb": "ssm start-session", "act": "remote_run"},
 			{"verb": "ssm create-association", "act": "remote_run"},
 			{"verb": "ssm get-parameter", "act": "reveal", "flags": {"with-decryption"}},
@@ -169,6 +180,9 @@ access_verbs := {
 			{"verb": "compute instances add-metadata", "act": "remote_run", "match": [_startup_script]},
 			{"verb": "compute instances create", "act": "remote_run", "match": [_startup_script]},
 			{"verb": "compute project-info add-metadata", "act": "remote_run", "match": [_startup_script]},
+			{"verb": "compute connect-to-serial-port", "act": "remote_run"},
+			{"verb": "compute instances add-metadata", "act": "grant", "match": [`(?i)serial-port-enable`]},
+			{"verb": "compute project-info add-metadata", "act": "grant", "match": [`(?i)serial-port-enable`]},
 			{"verb": "compute instances add-metadata", "act": "grant", "match": [`(?i)ssh-keys`]},
 			{"verb": "compute project-info add-metadata", "act": "grant", "match": [`(?i)ssh-keys`]},
 			{"verb": "compute instances create", "act": "spend", "match": [_gcp_big_machines]},
@@ -180,7 +194,10 @@ access_verbs := {
 		],
 		"run": [{"verb": "run services update", "act": "scale_zero", "match": [`--max-instances[ =]0(\s|$)`]}],
 		"container": [{"verb": "container clusters resize", "act": "scale_zero", "match": [`--num-nodes[ =]0(\s|$)`]}],
-		"sql": [{"verb": "sql instances patch", "act": "public", "match": [`--authorized-networks[ =]\S*0\.0\.0\.0/0`]}],
+		"sql": [
+			{"verb": "sql instances patch", "act": "public", "match": [`--authorized-networks[ =]\S*0\.0\.0\.0/0`]},
+			{"verb": "sql instances patch", "act": "scale_zero", "match": [`(?i)--activation-policy[ =]NEVER`]},
+		],
 		"resource-manager": [
 			{"verb": "resource-manager org-policies disable-enforce", "act": "org_policy"},
 			{"verb": "resource-manager org-policies set-policy", "act": "org_policy"},
@@ -236,10 +253,15 @@ access_verbs := {
 			{"verb": "vmss extension set", "act": "remote_run", "match": [`(?i)CustomScript|RunCommand`]},
 			{"verb": "vmss create", "act": "spend", "match": [_az_big_sizes]},
 			{"verb": "vmss scale", "act": "scale_zero", "match": [`--new-capacity[ =]0(\s|$)`]},
+			# On every machine of a scale set at once: judged as a fleet's
+			# change, not as the one command it is.
+			{"verb": "vmss run-command invoke", "act": "remote_run"},
 		],
 		"aks": [
 			{"verb": "aks command invoke", "act": "remote_run"},
 			{"verb": "aks scale", "act": "scale_zero", "match": [`--node-count[ =]0(\s|$)`]},
+			{"verb": "aks nodepool scale", "act": "scale_zero", "match": [`--node-count[ =]0(\s|$)`]},
+			{"verb": "aks nodepool update", "act": "scale_zero", "match": [`--max-count[ =]0(\s|$)`]},
 			{"verb": "aks stop", "act": "scale_zero"},
 		],
 		"containerapp": [
@@ -288,6 +310,13 @@ access_verbs := {
 		"storage": [
 			{"verb": "storage blob download", "act": "reveal", "match": [`(?i)\.tfstate`]},
 			{"verb": "storage blob download-batch", "act": "pull", "match": [_az_container_of_data]},
+			{"verb": "storage blob download", "act": "pull", "match": [_az_container_of_data]},
+			{"verb": "storage blob upload", "act": "overwrite_live", "match": [_az_live_container]},
+			{"verb": "storage blob upload-batch", "act": "overwrite_live", "match": [_az_live_container]},
+			{"verb": "storage blob sync", "act": "overwrite_live", "match": [_az_live_container]},
+			{"verb": "storage container generate-sas", "act": "share"},
+			{"verb": "storage blob generate-sas", "act": "share"},
+			{"verb": "storage account generate-sas", "act": "share"},
 			{"verb": "storage account keys list", "act": "credential"},
 			{"verb": "storage container set-permission", "act": "public", "match": [`(?i)--public-access[ =](blob|container)`]},
 			{"verb": "storage account update", "act": "public", "match": [`(?i)--allow-blob-public-access[ =]true`]},
@@ -393,7 +422,16 @@ _az_anywhere := `(?i)--source-address-prefix(es)?[ =]['"]?(\*|0\.0\.0\.0/0|Inter
 # or backup data: the data leaves the account's controls.
 _bucket_of_data_read := `(?i)(s3|gs)://([^/\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.][^/\s]*)?(/|\s|$)`
 
-_az_container_of_data := `(?i)(-s|--source)[ =]([^\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.]\S*)?(\s|$)`
+_az_container_of_data := `(?i)(-s|--source|-c|--container-name)[ =]([^\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.]\S*)?(\s|$)|--account-name[ =]\S*(prod|customer|backup|billing|payroll|finance)`
+
+# An Azure site's container ($web), or a production account's.
+_az_live_container := `(?i)(-c|--container-name|-d|--destination)[ =]'?\$web|--account-name[ =]\S*(prod|live)`
+
+# A resource named for production.
+_prod_name := `(?i)--(function-name|name|service|cluster)[ =]([^\s]*[-_.])?(prod|production|live|prd)([-_.\s]|$)`
+
+# A hundred machines and more at once.
+_hundreds := `--(desired-capacity|max-size|count)[ =][1-9][0-9]{2,}(\s|$)`
 
 vault_verbs := {
 	"kv": [{"verb": "kv get", "act": "reveal"}],

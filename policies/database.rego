@@ -107,6 +107,27 @@ ask contains {"id": "database.prod_write", "msg": msg} if {
 	msg := sprintf("`%s` changes data in what its name or host says is production; the user has to approve it. Read (SELECT, find) freely, or run the change against a test database first.", [cmd.name])
 }
 
+# A file of statements (psql -f, mysql < file) run against production:
+# what it does is not on the line.
+ask contains {"id": "database.prod_write", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in database_clients
+	runs_statement_file(cmd)
+	db_target(cmd) == "prod"
+	msg := sprintf("`%s` runs a file of statements against what its name or host says is production; the user has to approve it.", [cmd.name])
+}
+
+runs_statement_file(cmd) if {
+	cmd.name in {"psql", "mysql", "mariadb", "mongosh", "mongo", "sqlcmd", "cockroach", "clickhouse-client"}
+	has_option(cmd, {"f", "file", "i", "input-file", "execute-file"})
+}
+
+runs_statement_file(cmd) if {
+	some r in cmd.redirects
+	r.op == "<"
+}
+
 # writes_data(text): a statement or call that changes data or schema
 # (SQL, Mongo's shell, a Redis command given as words).
 writes_data(text) if {
