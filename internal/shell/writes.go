@@ -83,16 +83,37 @@ func (w *walker) writes(cmd *Command) []string {
 	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...) && !bundledFlag(cmd, row)) {
 		return out
 	}
+	targets := optionValues(cmd.Args, []string{"-t", "--target-directory"})
 	switch n := len(cmd.Paths); {
 	case n == 0:
+	case len(targets) > 0 && (row.Operands == "last" || row.Operands == "all"):
+		// cp -t DIR SRC...: every source lands in DIR.
+		for _, v := range targets {
+			dir := w.localPath(v, cmd.Cwd)
+			var sources []string
+			for _, p := range cmd.Paths {
+				if p != dir {
+					sources = append(sources, p)
+				}
+			}
+			out = append(out, dir)
+			out = append(out, intoFolder(cmd, dir+"/", sources)...)
+			if row.Operands == "all" {
+				out = append(out, sources...) // mv takes them away
+			}
+		}
 	case row.Operands == "all":
 		out = append(out, cmd.Paths...)
+		if cmd.Name == "mv" || cmd.Name == "gmv" {
+			out = append(out, intoFolder(cmd, cmd.Paths[n-1], cmd.Paths[:n-1])...)
+		}
 	case row.Operands == "first":
 		out = append(out, cmd.Paths[0])
 	case row.Operands == "second" && n > 1:
 		out = append(out, cmd.Paths[1])
 	case row.Operands == "last":
 		out = append(out, cmd.Paths[n-1])
+		out = append(out, intoFolder(cmd, cmd.Paths[n-1], cmd.Paths[:n-1])...)
 	}
 	for _, v := range optionValues(cmd.Args, row.Options) {
 		out = append(out, w.localPath(v, cmd.Cwd))
@@ -111,6 +132,40 @@ func (w *walker) writes(cmd *Command) []string {
 	}
 	return out
 }
+
+// intoFolder lists the files a copy or move makes in dest when dest is a
+// folder: its name ends with a slash, or several sources go there. A
+// copy into a folder of hooks or plugins writes the file it copies, not
+// the folder: that file is what is judged.
+func intoFolder(cmd *Command, dest string, sources []string) []string {
+	if !copiesInto[cmd.Name] {
+		return nil // rsync's and scp's own rules: a source/ copies its contents, host:dir is not here
+	}
+	folder := strings.HasSuffix(dest, "/") || len(sources) > 1
+	if !folder {
+		for i := len(cmd.Args) - 1; i >= 0; i-- {
+			if a := cmd.Args[i]; !strings.HasPrefix(a, "-") {
+				folder = strings.HasSuffix(a, "/") || strings.HasSuffix(a, "/.") || a == "." || a == "~"
+				break
+			}
+		}
+	}
+	if !folder {
+		return nil
+	}
+	dest = strings.TrimSuffix(dest, "/")
+	var out []string
+	for _, src := range sources {
+		if name := src[strings.LastIndexByte(src, '/')+1:]; name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "*?[") {
+			out = append(out, dest+"/"+name)
+		}
+	}
+	return out
+}
+
+// copiesInto are the programs that put each source under its own name
+// in a destination folder.
+var copiesInto = map[string]bool{"cp": true, "gcp": true, "mv": true, "gmv": true, "install": true, "ln": true}
 
 // bundledFlag reports a When flag among the letters of cmd's first
 // word, for a program whose first word may be its flags (tar xzf).

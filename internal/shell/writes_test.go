@@ -45,6 +45,10 @@ func TestWritesTable(t *testing.T) {
 	}{
 		{"operands", `tee -a a b`, "/home/dev/project/a,/home/dev/project/b"},
 		{"last operand", `cp x ~/.bashrc`, "/home/dev/.bashrc"},
+		// Into a folder, the file copied is what is written.
+		{"into a folder named with a slash", `cp /tmp/x.js .opencode/plugin/`, "/home/dev/project/.opencode/plugin,/home/dev/project/.opencode/plugin/x.js"},
+		{"several sources into a folder", `cp a.js b.js ~/.config/opencode/plugin`, "/home/dev/.config/opencode/plugin,/home/dev/.config/opencode/plugin/a.js,/home/dev/.config/opencode/plugin/b.js"},
+		{"a target folder", `cp -t ~/.pi/extensions /tmp/x.ts`, "/home/dev/.pi/extensions,/home/dev/.pi/extensions/x.ts"},
 		{"option value", `sort -o ~/.bashrc in.txt`, "/home/dev/.bashrc"},
 		{"long option with =", `sort --output=/tmp/o in.txt`, "/tmp/o"},
 		{"attached short option", `sort -o/tmp/o in.txt`, "/tmp/o"},
