@@ -495,6 +495,7 @@ code_apis := {
 		`os\.system`, `os\.popen`, `subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)`,
 		`(?:child_process\.|\b)(?:execSync|exec)`, `\bsystem`, `\bshell_exec`, `\bpassthru`, `\bpopen`, `\bproc_open`,
 		`%x\{?`, `\bIO\.popen`, `\bOpen3\.\w+`, `\bqx\{?`, `Runtime\.getRuntime\(\)\.exec`, `do shell script`,
+		`\bos\.execute`, `\bio\.popen`, `\bexecCommand`, `\bexec\.Command\(\s*['"](?:ba)?sh['"]\s*,\s*['"]-c['"]\s*,`, `\bProcess\.spawn`, `\bspawn`, `\bcommands\.getoutput`, `\bpty\.spawn`,
 	],
 	"argv": [`subprocess\.(?:run|call|check_call|check_output|Popen)`, `os\.exec\w+`, `\bspawnSync`, `\bexecFileSync`],
 	"kill": [`os\.kill`, `os\.killpg`, `process\.kill`, `\bposix_kill`],

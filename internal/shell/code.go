@@ -186,12 +186,21 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 			}
 		}
 	}
+	backticksRun := backtickShell[cmd.Name]
 	for _, m := range codeLiteral.FindAllStringSubmatchIndex(marked, -1) {
 		if isHomeToken(m) {
 			continue
 		}
 		lit := literalText(marked, m)
-		if cc.shell != nil && cc.shell.MatchString(window(marked, m[0])) {
+		switch {
+		case cc.shell != nil && cc.shell.MatchString(window(marked, m[0])):
+			w.lenient(expand(lit), w.sub(sc, cmd.Cwd), via, sc.depth+1)
+		case shellDashC.MatchString(window(marked, m[0])):
+			// A shell given -c and this literal, in any language's argv:
+			// exec "bash", "-c", CMD; spawn('sh', ['-c', CMD]).
+			w.lenient(expand(lit), w.sub(sc, cmd.Cwd), via, sc.depth+1)
+		case backticksRun && m[6] >= 0:
+			// Ruby's, Perl's and PHP's backticks run their text.
 			w.lenient(expand(lit), w.sub(sc, cmd.Cwd), via, sc.depth+1)
 		}
 	}
@@ -248,6 +257,14 @@ func (w *walker) codeCommand(c Command, via string, sc *scope) {
 // window is the code just before position i, where the call that takes
 // what stands at i is written; bounded so that many literals in long
 // code cost linear time.
+// shellDashC ends with a shell's name and -c as literals of an argument
+// list, in any language: what follows is the command line it runs.
+var shellDashC = regexp.MustCompile(`['"\x60](?:/usr)?(?:/bin/)?(?:ba|z|da|k|fi)?sh['"\x60]\s*,\s*\[?\s*(?:['"\x60](?:/usr)?(?:/bin/)?(?:ba|z|da|k)?sh['"\x60]\s*,\s*)?['"\x60]-[a-z]*c['"\x60]\s*,\s*$`)
+
+// backtickShell are the languages whose backtick literals are commands
+// run by the shell (in JavaScript they are template strings).
+var backtickShell = map[string]bool{"ruby": true, "perl": true, "php": true, "irb": true, "jruby": true}
+
 func window(s string, i int) string { return s[max(0, i-160):i] }
 
 func literalText(s string, m []int) string {
