@@ -488,6 +488,21 @@ ask contains {"id": "written.package_source", "msg": msg} if {
 	msg := sprintf("This writes `%s` into %s, which changes where packages are downloaded from; the user has to approve it.", [line, pretty(p)])
 }
 
+# The settings that run every script or reroute traffic, written by a
+# command (echo script-shell=... >> .npmrc).
+ask contains {"id": "written.reroute", "msg": msg} if {
+	input.agentjail.writes[0]
+	input.agentjail.tool_kind == "shell" # a file tool's write is read through written_files
+	some p in input.agentjail.writes
+	regex.match(package_config_files, p)
+	some cmd in commands
+	some a in cmd.args
+	some line in split(a, "\n")
+	some w in [w | some r in written_files_pack; r.kind == "package_config"; some w in r.watch; w.label in {"autorun", "reroute"}]
+	regex.match(w.value, line)
+	msg := sprintf("This writes `%s` into %s, which makes every later script of the tool run through it or sends its traffic elsewhere; the user has to approve it.", [line, pretty(p)])
+}
+
 # A lockfile's integrity or source edited by hand rather than by its
 # package manager: what the next install trusts without checking.
 lockfile_paths := `(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock|Cargo\.lock|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|go\.sum|composer\.lock)$`

@@ -76,7 +76,13 @@ written_files_pack := [
 		{"key": "dependencies/*/registry-index", "label": "package_source"},
 	]},
 	{"kind": "go_module", "match": `(^|/)go\.mod$`, "format": "lines", "lines": `[^\s\S]`, "watch": [{"value": `^\s*(replace\s+)?\S+(\s+v\S+)?\s*=>\s*[a-z0-9-]+(\.[a-z0-9-]+)+/\S+`, "label": "package_source"}]},
-	{"kind": "package_config", "match": package_config_files, "format": "lines", "lines": `[^\s\S]`, "watch": [{"value": package_setting, "label": "package_source"}]},
+	# The package managers' settings files: where packages come from, what
+	# runs every script, which proxy and authorities their traffic uses.
+	{"kind": "package_config", "match": package_config_files, "format": "lines", "lines": `[^\s\S]`, "watch": [
+		{"value": package_setting, "label": "package_source"},
+		{"value": `(?i)^\s*["']?(script-shell|shell|node-options|onload-script|init-module|nodeOptions|yarnPath)["']?\s*[:=]`, "label": "autorun"},
+		{"value": `(?i)^\s*["']?(proxy|https?-proxy|httpProxy|httpsProxy|cafile|caFilePath|ca(\[\])?|cert|client-cert)["']?\s*[:=]`, "label": "reroute"},
+	]},
 	{"kind": "lockfile", "match": `(^|/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock)$`, "format": "lines", "lines": `[^\s\S]`, "watch": [{"value": `^\s*"?(resolved|tarball)"?\s*[:=]?\s*"?(https?|git|file)[:+]`, "label": "lock_source"}]},
 	{"kind": "makefile", "match": `(^|/)(GNUmakefile|makefile|Makefile|[^/]+\.mk)$`, "format": "lines", "lines": `^\t[@+-]*\s*(.+)$`, "syntax": "make"},
 	{"kind": "justfile", "match": `(^|/)(\.?justfile|Justfile)$`, "format": "lines", "lines": `^(?:\t| {2,})[@-]*(.+)$`},
@@ -171,7 +177,15 @@ written_files_pack := [
 		{"key": "permissions/defaultMode", "value": "^bypassPermissions$", "label": "agent_unguarded"},
 		{"key": "permissions/allow/*", "value": "^(Bash|Bash\\(\\*\\)|Bash\\(:\\*\\)|mcp__.*|WebFetch|Write|Edit)$", "label": "agent_unguarded"},
 	]},
-	{"kind": "mcp_config", "match": `(^|/)(\.mcp\.json|\.cursor/mcp\.json|\.vscode/mcp\.json|\.roo/mcp\.json|\.amazonq/mcp\.json|\.kiro/settings/mcp\.json|mcp_config\.json|claude_desktop_config\.json|\.gemini/settings\.json|\.zed/settings\.json)$|^~/\.claude\.json$`, "format": "json", "commands": mcp_commands, "args": "args", "watch": mcp_watch},
+	{"kind": "mcp_config", "match": `(^|/)(\.mcp\.json|\.cursor/mcp\.json|\.vscode/mcp\.json|\.roo/mcp\.json|\.amazonq/mcp\.json|\.kiro/settings/mcp\.json|mcp_config\.json|claude_desktop_config\.json|\.gemini/settings\.json|\.zed/settings\.json)$|^~/\.claude\.json$`, "format": "json", "commands": array.concat(mcp_commands, ["tools/discoveryCommand", "tools/callCommand"]), "args": "args", "watch": array.concat(mcp_watch, [{"key": "tools/discoveryCommand", "label": "autorun"}, {"key": "tools/callCommand", "label": "autorun"}])},
+	# opencode's and Kilo's settings: formatters and MCP servers are
+	# programs they start, plugins code they load.
+	{"kind": "agent_plugin_config", "match": `(^|/)(opencode|kilo)\.jsonc?$|^~/\.config/(opencode|kilo)/[^/]+\.jsonc?$`, "format": "json", "commands": ["formatter/*/command", "mcp/*/command", "lsp/*/command"], "watch": [
+		{"key": "formatter/*", "label": "autorun"},
+		{"key": "lsp/*", "label": "autorun"},
+		{"key": "mcp/*", "label": "mcp_server"},
+		{"key": "plugin/*", "label": "autorun"},
+	]},
 	{"kind": "codex_config", "match": `(^|/)\.codex/config\.toml$`, "format": "toml", "commands": ["mcp_servers/*/command"], "args": "args", "watch": [
 		{"key": "mcp_servers/*", "label": "mcp_server"},
 		{"key": "sandbox_mode", "value": "^danger-full-access$", "label": "agent_unguarded"},
@@ -241,6 +255,12 @@ ask contains {"id": "persist.git_config", "msg": msg} if {
 plain_ssh_command(kind, a) if {
 	kind == "git_config"
 	regex.match(`(?i)^\s*sshCommand\s*=\s*ssh(\s+-[46AaCgKkMNnqsTtVvXxYy]+|\s+-[ilpJ]\s*[^\s;|&$\x60<>()'"]+|\s+-o\s*(IdentitiesOnly|IdentityFile|IdentityAgent|StrictHostKeyChecking|UserKnownHostsFile|Port|User|ConnectTimeout|ServerAliveInterval|BatchMode|AddKeysToAgent)[= ][^\s;|&$\x60<>()'"]+)*\s*$`, a.key)
+}
+
+ask contains {"id": "written.reroute", "msg": msg} if {
+	input.agentjail.written[0]
+	some [f, a] in written_label("reroute")
+	msg := sprintf("%s: `%s` sends the tool's traffic through another host, or makes it trust another certificate authority; the user has to approve it.", [pretty(f.path), trim_space(a.key)])
 }
 
 ask contains {"id": "written.mcp_server", "msg": msg} if {
