@@ -22,6 +22,7 @@ import (
 	"github.com/agentjail/agentjail/internal/hookcmd"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -265,6 +266,9 @@ func Judge(agent, tool string, input map[string]any, path string, main bool, rea
 		// agentjail-hook anywhere must keep naming it.
 		p = keepsHookName(cur, res)
 	}
+	if p == "" {
+		p = keepsPostHook(cur, res)
+	}
 	if p != "" {
 		return fail(p)
 	}
@@ -387,6 +391,21 @@ func applyEdits(cur []byte, edits []any) ([]byte, bool, string) {
 func keepsHookName(cur, res []byte) string {
 	if strings.Contains(string(cur), hookcmd.Program) && !strings.Contains(string(res), hookcmd.Program) {
 		return "drop the agentjail hook"
+	}
+	return ""
+}
+
+// postHook is the command of a post-tool entry of agentjail's, as it
+// stands in a settings file.
+var postHook = regexp.MustCompile(regexp.QuoteMeta(hookcmd.Program) + `[^"'\n]*\s--post\b`)
+
+// keepsPostHook says what is wrong with an edit that drops one of
+// agentjail's post-tool entries: they tell the daemon of every call that
+// ran, checked or not, and without them a call that ran unchecked is
+// never counted.
+func keepsPostHook(cur, res []byte) string {
+	if len(postHook.FindAll(res, -1)) < len(postHook.FindAll(cur, -1)) {
+		return "drop the agentjail post-tool hook, which tells agentjail of every call that ran, checked or not"
 	}
 	return ""
 }

@@ -70,10 +70,11 @@ func TestJudgeClaudeSettings(t *testing.T) {
 		removes bool
 		problem string // a part of the problem, when removes
 	}{
-		// The post-tool entry only reports calls that ran: taking it out
-		// or changing it leaves every call checked, but the pre-tool
-		// entry beside it is still ours.
-		{"post entry removed", installedWithPost, "Edit", edit(postEntry+",", ""), false, ""},
+		// The post-tool entry tells the daemon of every call that ran:
+		// taking it out blinds the accounting of unchecked calls, where
+		// changing its options keeps it.
+		{"post entry removed", installedWithPost, "Edit", edit(postEntry+",", ""), true, "post-tool hook"},
+		{"post flag removed", installedWithPost, "Edit", edit(`agentjail-hook --post"`, `agentjail-hook"`), true, "post-tool hook"},
 		{"post command changed", installedWithPost, "Edit", edit(`agentjail-hook --post"`, `agentjail-hook --post --timeout 9s"`), false, ""},
 		{"pre entry renamed, post kept", installedWithPost, "Edit", edit(`"PreToolUse"`, `"Stop"`), true, "hooks.PreToolUse"},
 		{"pre command replaced, post kept", installedWithPost, "Edit", edit(ourCmd, `"command": "true"`), true, "agentjail hook"},
