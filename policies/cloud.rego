@@ -88,23 +88,50 @@ cloud_act_hits contains [row.act, msg] if {
 	msg := sprintf("`%s` %s; the user has to approve it.", [full_text(cmd), what])
 }
 
-ask contains {"id": "cloud.remote_run", "msg": msg} if some ["remote_run", msg] in cloud_act_hits
+ask contains {"id": "cloud.remote_run", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["remote_run", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.scale_down", "msg": msg} if some ["scale_zero", msg] in cloud_act_hits
+ask contains {"id": "cloud.scale_down", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["scale_zero", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.spend", "msg": msg} if some ["spend", msg] in cloud_act_hits
+ask contains {"id": "cloud.spend", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["spend", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.share", "msg": msg} if some ["share", msg] in cloud_act_hits
+ask contains {"id": "cloud.share", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["share", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.org_policy", "msg": msg} if some ["org_policy", msg] in cloud_act_hits
+ask contains {"id": "cloud.org_policy", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["org_policy", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.data_pull", "msg": msg} if some ["pull", msg] in cloud_act_hits
+ask contains {"id": "cloud.data_pull", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["pull", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["overwrite", msg] in cloud_act_hits
+ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["overwrite", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["overwrite_live", msg] in cloud_act_hits
+ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["overwrite_live", msg] in cloud_act_hits
+}
 
-ask contains {"id": "cloud.live_overwrite", "msg": msg} if some ["replace_code", msg] in cloud_act_hits
+ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["replace_code", msg] in cloud_act_hits
+}
 
 cloud_act_applies(_, act) if not act in {"pull", "overwrite"}
 

@@ -68,26 +68,31 @@ code_hits contains [row.rule, row.effect, cmd.name] if {
 }
 
 deny contains {"id": "code.fetch_run", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.fetch_run", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s. Download it to a file, show it to the user, and run it only if they agree.", [name, what])
 }
 
 deny contains {"id": "code.decode_run", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.decode_run", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s. Write the code out plainly so it can be judged.", [name, what])
 }
 
 deny contains {"id": "code.secret_read", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.secret_read", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s. Ask the user for the value you need.", [name, what])
 }
 
 ask contains {"id": "code.cloud_destroy", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.cloud_destroy", what, name] in code_hits
 	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
 }
 
 deny contains {"id": "code.cloud_credential", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.cloud_credential", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s; it would land in the transcript and outlive the task. Use the credentials already configured.", [name, what])
 }

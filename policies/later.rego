@@ -81,11 +81,13 @@ later_key(pos, row) if {
 }
 
 ask contains {"id": "persist.runs_later", "msg": msg} if {
+	"later_setting" in input.agentjail.kinds # answered by the rule index
 	some ["runs", cmd] in later_hits
 	msg := sprintf("`%s` makes a program run later, outside any call agentjail sees (every script the tool runs, or after you log out); the user has to approve it.", [full_text(cmd)])
 }
 
 ask contains {"id": "persist.reroute", "msg": msg} if {
+	"later_setting" in input.agentjail.kinds # answered by the rule index
 	some ["reroutes", cmd] in later_hits
 	msg := sprintf("`%s` sends a tool's traffic through another host, or makes it trust another certificate authority, for every later use; the user has to approve it.", [full_text(cmd)])
 }
@@ -96,6 +98,8 @@ ask contains {"id": "persist.reroute", "msg": msg} if {
 package_dir_command := `\$\(\s*(npm|pnpm|yarn|bun)\s+(-g\s+)?(root|bin|prefix|config\s+get\s+prefix)\b|\$\(\s*python[0-9.]*\s+(-[a-zA-Z]+\s+)*-c\s+[^)]*\b(site|sysconfig|getsitepackages|getusersitepackages|purelib|platlib)\b|\$\(\s*python[0-9.]*\s+-m\s+site\b|\$\(\s*(gem\s+env|gem\s+contents|ruby\s+-e)|\$\(\s*go\s+env\s+(GOPATH|GOROOT|GOMODCACHE)|\$\(\s*perl\s+-e\s+[^)]*\bINC\b|\$\(\s*(pip[0-9.]*)\s+show`
 
 ask contains {"id": "persist.runs_later", "msg": msg} if {
+	input.agentjail.tool_kind == "shell" # answered by the rule index
+	contains(input.agentjail.command, "$(") # a folder found at run time
 	some cmd in commands
 	some target in dynamic_write_targets(cmd)
 	regex.match(package_dir_command, target)
