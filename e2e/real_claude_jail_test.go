@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -51,7 +52,9 @@ for p in os.listdir("/proc"):
 	if out := e.runIn(work, "", "/bin/bash", "-c", `f=$(echo LnNzaC9pZF9yc2E= | base64 -d); cd; cat "$f"`); !strings.Contains(out.stdout, "CANARY-KEY") {
 		t.Fatalf("the command does not read the key even unconfined: %+v", out)
 	}
-	if out := e.runIn(work, "", "/bin/bash", "-c", `d=$(echo ~/no''tes); grep -r CANARY "$d"`); !strings.Contains(out.stdout, "CANARY-CUSTOMER") {
+	// The folder above the protected one, named only at run time.
+	notes := "d=$(echo " + base64.StdEncoding.EncodeToString([]byte(filepath.Join(e.home, "notes"))) + ` | base64 -d); grep -r CANARY "$d"`
+	if out := e.runIn(work, "", "/bin/bash", "-c", notes); !strings.Contains(out.stdout, "CANARY-CUSTOMER") {
 		t.Fatalf("the search does not reach the protected folder even unconfined: %+v", out)
 	}
 	if st := e.cli("status"); !strings.Contains(st.stdout, "confinement: landlock ABI") {
@@ -61,9 +64,11 @@ for p in os.listdir("/proc"):
 	for _, tc := range []struct{ name, command string }{
 		{"a key path decoded at run time", `f=$(echo LnNzaC9pZF9yc2E= | base64 -d); cd; cat "$f"; echo finished`},
 		{"a script on stdin", `echo 'cat ~/.ss''h/id_rsa' | bash; echo finished`},
-		// A folder above a protected path, its name computed: the
-		// kernel keeps the protected folder unread.
-		{"a search of a folder above a protected path", `d=$(echo ~/no''tes); grep -r CANARY "$d"; echo finished`},
+		// A folder above a protected path, its name decoded at run
+		// time (a name the judge sees is denied by
+		// secrets.protected_tree): the kernel keeps the protected
+		// folder unread.
+		{"a search of a folder above a protected path", notes + "; echo finished"},
 		{"an interpreter's append", `python3 -c "import os;open(os.path.join(os.environ['HOME'],'.bash'+'rc'),'a').write('evil')"; echo finished`},
 		// A project script that kills every process whose command line
 		// names agentjail (the daemon among them), the name computed.
