@@ -97,6 +97,20 @@ option_values(cmd, names) := {v |
 	count(a) > 2
 	not startswith(a, "--")
 	v := substring(a, 2, -1)
+} | {v |
+	# The last of a cluster the parser split into flags: curl -fsSLo FILE.
+	some i, a in cmd.args
+	count(a) > 2
+	startswith(a, "-")
+	not startswith(a, "--")
+	some n in names
+	count(n) == 2
+	endswith(a, substring(n, 1, 1))
+	regex.match(`^-[A-Za-z]+$`, a)
+	every l in split(substring(a, 1, -1), "") {
+		l in cmd.flags
+	}
+	v := cmd.args[i + 1]
 }
 
 # Package runners run the tool named after them: `npx prisma migrate

@@ -115,7 +115,7 @@ func (w *walker) writes(cmd *Command) []string {
 		out = append(out, cmd.Paths[n-1])
 		out = append(out, intoFolder(cmd, cmd.Paths[n-1], cmd.Paths[:n-1])...)
 	}
-	for _, v := range optionValues(cmd.Args, row.Options) {
+	for _, v := range append(optionValues(cmd.Args, row.Options), clusterValues(cmd, row.Options)...) {
 		out = append(out, w.localPath(v, cmd.Cwd))
 	}
 	for _, v := range optionValues(cmd.Args, row.Dirs) {
@@ -206,6 +206,33 @@ func optionValues(args, names []string) []string {
 		}
 	}
 	return out
+}
+
+// clusterValues are the values of short options given last in a cluster
+// the parser split into flags (curl -fsSLo FILE): the next word.
+func clusterValues(cmd *Command, names []string) []string {
+	var out []string
+	for i, a := range cmd.Args {
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || i+1 >= len(cmd.Args) {
+			continue
+		}
+		for _, n := range names {
+			if len(n) == 2 && n[0] == '-' && a[len(a)-1] == n[1] && allFlags(cmd.Flags, a[1:]) {
+				out = append(out, cmd.Args[i+1])
+			}
+		}
+	}
+	return out
+}
+
+// allFlags reports every letter of letters among the parsed flags.
+func allFlags(flags []string, letters string) bool {
+	for _, l := range letters {
+		if (l < 'a' || l > 'z') && (l < 'A' || l > 'Z') || !hasFlag(flags, string(l)) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasFlag(flags []string, names ...string) bool {
