@@ -76,7 +76,9 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` runs code fetched by `%s` that nobody has reviewed. Download it to a file, show it to the user, and run it only if they agree.", [cmd.name, src])
 }
 
-decoders := {"base64", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr"}
+decoders := {"base64", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr", "zsteg", "steghide", "outguess", "stegseek"}
+
+program_group contains [prog, "decode"] if some prog in {"printf", "zsteg", "steghide", "outguess", "stegseek"}
 
 decoder(name, cmd) if {
 	name == "base64"
@@ -86,6 +88,14 @@ decoder(name, cmd) if {
 decoder(name, _) if {
 	name in decoders
 	name != "base64"
+}
+
+# printf or echo -e of escaped bytes (\x63\x75...) spells a command
+# nobody can read on the line.
+decoder(name, cmd) if {
+	name in {"printf", "echo"}
+	some a in cmd.args
+	regex.match(`(\\x[0-9a-fA-F]{2}|\\[0-7]{3}){4}`, a)
 }
 
 deny contains {"id": "remote.decoded_to_shell", "msg": msg} if {
