@@ -27,7 +27,11 @@ package agentjail
 #                 file it writes (sort -o), "dirs" whose value is a folder
 #                 it writes into (tar -C), "operands" it writes ("all",
 #                 "first", "second", "last"), "when" flags without which
-#                 it writes none of them (sed -i, tar -x), "words": patterns
+#                 it writes none of them (sed -i, tar -x), "args": patterns
+#                 one of which an argument as written must match (defaults
+#                 write, plutil -replace), "suffix" added to a written
+#                 operand without it and "name_dir" for one given as a
+#                 bare name (a defaults domain), "words": patterns
 #                 over its arguments whose group 1 is a file it writes
 #                 (sqlite3 ".output FILE", vim -c ":w FILE")
 #
@@ -112,6 +116,15 @@ core_file_functions := {
 	"unzip": {"writes": {"dirs": ["-d"]}},
 	"7z": {"writes": {"dirs": ["-o"]}},
 	"7za": {"writes": {"dirs": ["-o"]}},
+	# macOS property lists and binaries, edited in place: a launch
+	# agent's program, an app's environment (DYLD_INSERT_LIBRARIES), the
+	# libraries a binary loads, its signature.
+	"defaults": {"writes": {"operands": "second", "args": [`^(write|delete|import|rename)$`], "suffix": ".plist", "name_dir": "~/Library/Preferences"}},
+	"plutil": {"writes": {"operands": "last", "args": [`^-(replace|insert|remove|convert|append)$`]}},
+	"PlistBuddy": {"writes": {"operands": "last", "args": [`(?i)^\s*:?(set|add|delete|merge|import|clear|copy)\b`]}},
+	"install_name_tool": {"writes": {"operands": "last"}},
+	"codesign": {"writes": {"operands": "all", "args": [`^(-s|--sign|--remove-signature|-f|--force)$`]}},
+	"vtool": {"writes": {"options": ["-output", "-o"]}},
 }
 
 _writes_all := {"operands": "all"}

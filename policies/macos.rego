@@ -30,6 +30,9 @@ secret(p) if {
 protection_switches := {
 	"profiles": [["remove"], ["-D"]],
 	"softwareupdate": [["--schedule", "off"]],
+	# Forgets every login item and background task the user approved,
+	# so what was planted is no longer listed in System Settings.
+	"sfltool": [["resetbtm"]],
 }
 
 # Boot arguments that switch off code-signing enforcement (AMFI) or SIP.
@@ -223,6 +226,27 @@ weakening_value(cmd, key) if {
 	lower(v) in {"false", "no", "0", "off"}
 }
 
+# Login items and Dock tiles kept in preferences: an app added there
+# starts at login or stands in for one the user clicks (T1547.015).
+ask contains {"id": "persist.user_service", "msg": msg} if {
+	"firewall" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "defaults"
+	pos := [a | some a in cmd.args; not startswith(a, "-")]
+	pos[0] in {"write", "import"}
+	domain := regex.replace(pos[1], `^.*/|\.plist$`, "")
+	some key in login_item_keys[domain]
+	key in cmd.args
+	msg := sprintf("`defaults write %s %s` adds a program that starts at login or from the Dock; the user has to approve it.", [domain, key])
+}
+
+login_item_keys := {
+	"loginwindow": {"AutoLaunchedApplicationDictionary", "LoginHook", "LogoutHook"},
+	"com.apple.loginwindow": {"AutoLaunchedApplicationDictionary", "LoginHook", "LogoutHook"},
+	"com.apple.loginitems": {"SessionItems", "privilegedlist"},
+	"com.apple.dock": {"persistent-apps", "persistent-others"},
+}
+
 # Removing the quarantine mark (xattr -d com.apple.quarantine, xattr -c)
 # or whitelisting with spctl --add lets a downloaded program run without
 # Gatekeeper's check. Marks on the project's own builds are its business.
@@ -267,6 +291,7 @@ applescript_acts := [
 	{"re": `(?i)(tell application|Application\()\s*"(Safari|Google Chrome|Chromium|Brave Browser|Microsoft Edge|Arc|Firefox)"[^\n]*\b(URL|source|text|name|title)s? of\b`, "verdict": "ask", "what": "reads what the user has open in the browser"},
 	{"re": `(?i)(tell application|Application\()\s*"(Terminal|iTerm2?)"[^\n]*(do script|write text|doScript)`, "verdict": "ask", "what": "runs a command in a terminal window"},
 	{"re": `(?i)with administrator privileges|administratorPrivileges`, "verdict": "ask", "what": "runs a command as administrator"},
+	{"re": `(?i)\bto\s+(shut\s*down|restart|log\s*out|sleep)\b|aevt(rsdn|rrst|rlgo|shut)|\.(shutDown|restart|logOut)\(`, "verdict": "ask", "what": "shuts down, restarts or logs out the Mac, closing the user's work"},
 ]
 
 deny contains {"id": "macos.applescript", "msg": msg} if {

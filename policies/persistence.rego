@@ -38,7 +38,17 @@ deny contains {"id": "persist.system_files", "msg": msg} if {
 	some p in writes
 	system_file(p)
 	not regex.match(`^/Library/Launch(Agents|Daemons)/`, p)
+	not machine_preference(p)
 	msg := sprintf("Blocked: %s belongs to the system or an installed application; changing it can plant code that runs later. Ask the user to install or change it themselves.", [pretty(p)])
+}
+
+# machine_preference(p): a machine-wide preferences file (defaults write
+# /Library/Preferences/…), which macos.rego's security_defaults and
+# priv.sudo judge by key; the login window's runs hooks, so it stays a
+# system file.
+machine_preference(p) if {
+	startswith(p, "/Library/Preferences/")
+	not contains(p, "loginwindow")
 }
 
 # system_file(p): the system's programs and libraries, and the installed

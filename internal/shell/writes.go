@@ -28,6 +28,17 @@ type WriteRoles struct {
 	// Words are regular expressions over each argument whose group 1 is
 	// a file the program writes (sqlite3 ".output FILE", vim -c ":w FILE").
 	Words []string `json:"words"`
+	// Args are regular expressions one of which an argument, as written,
+	// must match for the row to apply (defaults write, plutil -replace,
+	// PlistBuddy -c 'Set …'): for programs whose verbs are words or
+	// single-dash long options, not flags.
+	Args []string `json:"args"`
+	// Suffix is appended to a written operand that lacks it (defaults
+	// write ~/Library/LaunchAgents/x writes x.plist); NameDir is the
+	// folder of an operand given as a bare name (a defaults domain lives
+	// in ~/Library/Preferences).
+	Suffix  string `json:"suffix"`
+	NameDir string `json:"name_dir"`
 }
 
 // BaseWrites are the writers of their operands the parser knows when it
@@ -48,6 +59,7 @@ var baseWrites = compileWrites(BaseWrites)
 type compiledWrites struct {
 	WriteRoles
 	words []*regexp.Regexp
+	args  []*regexp.Regexp
 }
 
 func compileWrites(rows map[string]WriteRoles) map[string]compiledWrites {
@@ -58,6 +70,11 @@ func compileWrites(rows map[string]WriteRoles) map[string]compiledWrites {
 			// A bad pattern in a user's row disables only that pattern.
 			if re, err := regexp.Compile(s); err == nil && re.NumSubexp() > 0 {
 				c.words = append(c.words, re)
+			}
+		}
+		for _, s := range r.Args {
+			if re, err := regexp.Compile(s); err == nil {
+				c.args = append(c.args, re)
 			}
 		}
 		out[name] = c
@@ -80,8 +97,11 @@ func (w *walker) writes(cmd *Command) []string {
 		table = r.writes
 	}
 	row, ok := table[cmd.Name]
-	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...) && !bundledFlag(cmd, row)) {
+	if !ok || (len(row.When) > 0 && !hasFlag(cmd.Flags, row.When...) && !bundledFlag(cmd, row)) || !argsMatch(cmd, row) {
 		return out
+	}
+	if row.Suffix != "" {
+		return append(out, w.suffixedWrites(cmd, row)...)
 	}
 	targets := optionValues(cmd.Args, []string{"-t", "--target-directory"})
 	switch n := len(cmd.Paths); {
@@ -206,6 +226,41 @@ func optionValues(args, names []string) []string {
 		}
 	}
 	return out
+}
+
+// argsMatch reports an argument matching one of row's Args, or a row
+// with none.
+func argsMatch(cmd *Command, row compiledWrites) bool {
+	if len(row.args) == 0 {
+		return true
+	}
+	for _, re := range row.args {
+		for _, a := range cmd.Args {
+			if re.MatchString(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// suffixedWrites are the files a row with a Suffix writes: its operand
+// (first, second or last) with the suffix added, or a bare name in its
+// NameDir.
+func (w *walker) suffixedWrites(cmd *Command, row compiledWrites) []string {
+	n := len(cmd.Operands)
+	i := map[string]int{"first": 0, "second": 1, "last": n - 1}[row.Operands]
+	if i < 0 || i >= n {
+		return nil
+	}
+	v := cmd.Operands[i]
+	if !strings.Contains(v, "/") && row.NameDir != "" {
+		v = row.NameDir + "/" + v
+	}
+	if !strings.HasSuffix(v, row.Suffix) {
+		v += row.Suffix
+	}
+	return []string{w.localPath(v, cmd.Cwd)}
 }
 
 // clusterValues are the values of short options given last in a cluster
