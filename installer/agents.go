@@ -45,6 +45,12 @@ type agentPart interface {
 	known(o Options) []string
 }
 
+// noter is a part with something to say when install wires it (a
+// setting it changed beyond the hook).
+type noter interface {
+	installNotes(o Options) []string
+}
+
 // entryChecker is a part with checks of its own on a wired agent, beyond
 // its entries' flags (Codex's trust of the hook).
 type entryChecker interface {
@@ -166,6 +172,9 @@ func (o Options) describeChoices(choices []agentChoice, out io.Writer) {
 			notes = append(notes, fmt.Sprintf("%s: %s does not exist; install %s it, as %s asked", title, o.tildePath(c.part.dir(o)), verb, asked))
 		case c.wire:
 			wired = append(wired, title)
+			if n, ok := c.part.(noter); ok {
+				notes = append(notes, n.installNotes(o)...)
+			}
 		case c.pathOnly:
 			notes = append(notes, fmt.Sprintf("%s: found (its program is on PATH) but not wired: %s does not exist, and install makes no agent's folder unasked; `agentjail install --for %s` makes it and wires %s", title, o.tildePath(c.part.dir(o)), c.part.name(), title))
 		default:

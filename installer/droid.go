@@ -83,17 +83,18 @@ func hasPreToolUse(path string, underHooks bool) bool {
 	return ok
 }
 
-// In system mode with ManagedHooksOnly, the system settings also get
-// "allowManagedHooksOnly": true: a project's .factory/settings.json,
-// which Droid reads with no trust step, can otherwise set
-// "hooks": {"hooksDisabled": true} and turn every hook off, the
-// organisation's too.
+// In system mode the system settings also get "allowManagedHooksOnly":
+// true, with or without ManagedHooksOnly: a project's
+// .factory/settings.json, which Droid reads with no trust step, can
+// otherwise set "hooks": {"hooksDisabled": true} and turn every hook
+// off, the organisation's too, so any cloned repository could switch the
+// guard off. It also stops the users' own Droid hooks; install says so.
 func (droidPart) edits(o Options) []fileEdit {
 	if o.System {
 		path := droidSystemSettingsPath
 		return []fileEdit{{path: path, add: func(old []byte) ([]byte, error) {
 			out, err := o.addHooks("droid", path, old, o.droidEntry())
-			if err == nil && o.ManagedHooksOnly {
+			if err == nil {
 				out, err = setTopLevel(path, out, "allowManagedHooksOnly", true)
 			}
 			return out, err
@@ -204,4 +205,11 @@ func isDroidHooksFile(path string) bool {
 		dir = filepath.Dir(dir)
 	}
 	return filepath.Base(dir) == ".factory"
+}
+
+func (droidPart) installNotes(o Options) []string {
+	if !o.System {
+		return nil
+	}
+	return []string{`Factory Droid: "allowManagedHooksOnly": true in ` + droidSystemSettingsPath + `, because a project's .factory/settings.json can otherwise switch every hook off, the machine-wide one too; the users' own Droid hooks no longer run`}
 }
