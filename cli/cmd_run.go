@@ -93,6 +93,13 @@ func runDaemon(ctx context.Context, cmd *cobra.Command, headless, openedApp bool
 		}
 		return true // not an agent the installer knows: cannot tell
 	}
+	opts.ProjectOff = func(agent, cwd string) []string {
+		var out []string
+		for _, s := range installer.ProjectOffFor(agentOptions(d.Decider().Config()), agent, cwd) {
+			out = append(out, s.File+" "+s.Why)
+		}
+		return out
+	}
 	if desktop {
 		// Notifications follow config.yaml's notifications key as the
 		// daemon last loaded it (d is set before any decision is made).

@@ -78,6 +78,10 @@ type statusReport struct {
 	// Agents is every agent agentjail knows: found, wired, switched off
 	// by its own setting, what is wrong with its entries.
 	Agents []installer.AgentState `json:"agents"`
+	// ProjectSwitches are the settings files of the folder status runs
+	// in (or one above it) that stop a wired agent running the hook
+	// there; they count among its agent's switches.
+	ProjectSwitches []installer.ProjectSwitch `json:"project_switches,omitempty"`
 }
 
 type failOpenStats struct {
@@ -109,11 +113,14 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	}
 	rep.FailOpens = readFailOpens(paths.FailLog(), since)
 	rep.Codex = codex
+	opts := agentOptions(configInForce(st))
 	if system {
-		rep.Agents = installer.Agents(systemAgentOptions())
+		opts = systemAgentOptions()
+		rep.Agents = installer.Agents(opts)
 	} else {
-		rep.Agents = withCodexCheck(installer.Agents(agentOptions(configInForce(st))), codex)
+		rep.Agents = withCodexCheck(installer.Agents(opts), codex)
 	}
+	rep.Agents, rep.ProjectSwitches = withProjectSwitches(rep.Agents, opts)
 	if st != nil {
 		// The agents as this command sees them, from the user's own
 		// environment (CODEX_HOME, PATH), stand for the daemon's view.
@@ -135,6 +142,26 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 		return &exitError{code: ExitDegraded}
 	}
 	return nil
+}
+
+// withProjectSwitches adds to each wired agent's switches those of the
+// project status runs in: a cloned repository's settings that stop the
+// agent running the hook in every session started there.
+func withProjectSwitches(agents []installer.AgentState, o installer.Options) ([]installer.AgentState, []installer.ProjectSwitch) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return agents, nil
+	}
+	var shown []installer.ProjectSwitch
+	for _, s := range installer.ProjectOff(o, cwd) {
+		for i, a := range agents {
+			if a.Name == s.Agent && a.Wired {
+				agents[i].Off = append(agents[i].Off, "in this project, "+s.File+" "+s.Why)
+				shown = append(shown, s)
+			}
+		}
+	}
+	return agents, shown
 }
 
 // checkCodex checks agentjail's Codex hook (see installer.CodexHookTrust);

@@ -213,15 +213,23 @@ type ranCall struct {
 
 // Causes of an unchecked call, worst first.
 const (
-	causeHooksOff  = "its session's hooks did not run (hooks switched off, or a nested agent started without them)"
-	causeSubagent  = "a subagent's call, which the agent did not send to the hook"
-	causeFailOpen  = "the hook could not reach the daemon and let it run (failed open)"
-	causeNoPreHook = "the agent ran its post-tool hook but not its pre-tool hook for this tool"
-	causeNoHook    = "the hook did not run for it"
+	// causeProjectOff is followed by ": " and the project's file.
+	causeProjectOff = "its project's settings switch the agent's hooks off"
+	causeHooksOff   = "its session's hooks did not run (hooks switched off, or a nested agent started without them)"
+	causeSubagent   = "a subagent's call, which the agent did not send to the hook"
+	causeFailOpen   = "the hook could not reach the daemon and let it run (failed open)"
+	causeNoPreHook  = "the agent ran its post-tool hook but not its pre-tool hook for this tool"
+	causeNoHook     = "the hook did not run for it"
 )
 
 // causeOrder ranks causes for status: the first is the worst.
-var causeOrder = []string{causeHooksOff, causeSubagent, causeFailOpen, causeNoPreHook, causeNoHook}
+var causeOrder = []string{causeProjectOff, causeHooksOff, causeSubagent, causeFailOpen, causeNoPreHook, causeNoHook}
+
+// causeRank is a cause's place in causeOrder (a cause may carry its
+// detail after ": "), -1 for one not there.
+func causeRank(cause string) int {
+	return slices.IndexFunc(causeOrder, func(c string) bool { return cause == c || strings.HasPrefix(cause, c+": ") })
+}
 
 // noCheckTools need no check by design (the agent's own to-do list and
 // plan): they are never unchecked.
@@ -322,6 +330,11 @@ func (d *Daemon) causeOf(c ranCall, sessionJudged bool) string {
 	case c.Source == sourcePost:
 		return causeNoPreHook
 	case !sessionJudged:
+		if d.opts.ProjectOff != nil {
+			if files := d.opts.ProjectOff(c.Agent, c.Cwd); len(files) > 0 {
+				return causeProjectOff + ": " + files[0]
+			}
+		}
 		return causeHooksOff
 	}
 	return causeNoHook
@@ -442,7 +455,7 @@ func (d *Daemon) uncheckedProblem(now time.Time) *wire.Problem {
 		if r.Unchecked == nil {
 			continue
 		}
-		if i := slices.Index(causeOrder, r.Unchecked.Cause); i >= 0 && i < worst {
+		if i := causeRank(r.Unchecked.Cause); i >= 0 && i < worst {
 			worst, cause = i, r.Unchecked.Cause
 		}
 	}

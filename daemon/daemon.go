@@ -80,6 +80,11 @@ type Options struct {
 	// (installer.Agents): the calls of an agent not wired are not each
 	// unchecked, the agent is reported once as not wired.
 	AgentWired func(agent string) bool
+	// ProjectOff, when set, lists the settings files of a project (the
+	// folder cwd or one above it) that stop agent running the hook there
+	// (installer.ProjectOffFor), each "FILE WHY": an unchecked call's
+	// cause names the first.
+	ProjectOff func(agent, cwd string) []string
 	// OnFailOpenRun, when set (a tray runs), hears of each new run of
 	// fail-opens (wire.FailOpenRun) to notify the user at once. It must
 	// not block.

@@ -187,6 +187,28 @@ func TestRealClaudeUncheckedCalls(t *testing.T) {
 		}
 	})
 
+	// A cloned repository that ships .claude/settings.json with
+	// "disableAllHooks": true: Claude Code runs no hook there. Status run
+	// from inside it says so (and not from elsewhere), and the session's
+	// calls are unchecked with the project's file as their cause.
+	t.Run("a project that switches hooks off is named by status and the accounting", func(t *testing.T) {
+		proj := filepath.Join(e.home, "src", "cloned")
+		os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+		os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(`{"disableAllHooks": true}`+"\n"), 0o644)
+		want := "in this project, ~/src/cloned/.claude/settings.json sets \"disableAllHooks\": true"
+		if r := e.runIn(filepath.Join(proj, ".claude"), "", "agentjail", "status"); r.code != 4 || !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "Claude Code wired, switched off") {
+			t.Errorf("status inside the project (exit %d):\n%s", r.code, r.stdout)
+		}
+		if r := e.runIn(work, "", "agentjail", "status", "--json"); strings.Contains(r.stdout, "cloned") {
+			t.Errorf("status elsewhere names the project:\n%s", r.stdout)
+		}
+		session := claudeSession(t, e, api, proj, "echo project-switched-off")
+		rec := uncheckedWith(t, e, "echo project-switched-off")
+		if rec.SessionID != session || rec.Unchecked == nil || !strings.Contains(rec.Unchecked.Cause, "its project's settings switch the agent's hooks off: ~/src/cloned/.claude/settings.json") {
+			t.Errorf("unchecked record %+v %+v; want session %s, the project's file", rec, rec.Unchecked, session)
+		}
+	})
+
 	// The pre-tool hook gives up on the daemon at once (its --timeout
 	// cut to a microsecond, as a daemon late under load would make it)
 	// and lets the call run; the post-tool hook reaches the daemon, which
