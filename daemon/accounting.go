@@ -97,6 +97,20 @@ func (l *ledger) judged(call agent.CallID, now time.Time) {
 	l.trim(now)
 }
 
+// forget undoes judged for a call whose answer never reached its hook:
+// it ran unchecked, or not at all.
+func (l *ledger) forget(call agent.CallID) {
+	session, id, tool, input := callParts(call)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if id != "" {
+		delete(l.ids, idKey(session, id))
+	}
+	if d := callDigest(session, tool, input); d != "" {
+		delete(l.digests, d)
+	}
+}
+
 // trim drops the oldest entries past ledgerMax or ledgerWindow.
 func (l *ledger) trim(now time.Time) {
 	for len(l.order) > 0 {
@@ -209,6 +223,12 @@ type ranCall struct {
 	// Done: its decision, if any, was made already (a post-tool event
 	// comes after it), so it is settled at once.
 	Done bool
+	// Cause, when the source knows it (the hook's failure log, an answer
+	// the hook did not wait for), is why it ran unchecked.
+	Cause string
+	// Key names a call its event gave no id or input for (a bad event):
+	// it is reported once by it.
+	Key string
 }
 
 // Causes of an unchecked call, worst first.
@@ -263,8 +283,9 @@ func (d *Daemon) account(calls []ranCall, now time.Time) (later []ranCall) {
 			continue
 		}
 		d.ledger.count(c, false)
-		key := ""
-		if c.ID != "" {
+		key := c.Key
+		if key != "" {
+		} else if c.ID != "" {
 			key = idKey(c.Session, c.ID)
 		} else {
 			key = callDigest(c.Session, c.Tool, c.Input)
@@ -323,6 +344,8 @@ func (d *Daemon) notWiredProblems() []wire.Problem {
 // causeOf tells the likely cause of c going unchecked.
 func (d *Daemon) causeOf(c ranCall, sessionJudged bool) string {
 	switch {
+	case c.Cause != "":
+		return c.Cause
 	case d.failedOpenNear(c.Time):
 		return causeFailOpen
 	case c.Subagent:
@@ -341,8 +364,10 @@ func (d *Daemon) causeOf(c ranCall, sessionJudged bool) string {
 }
 
 const (
-	sourcePost   = "post-tool event"
-	sourceRecord = "the agent's record"
+	sourcePost    = "post-tool event"
+	sourceRecord  = "the agent's record"
+	sourceFailLog = "the hook's failure log"
+	sourceLate    = "the daemon's answer, which the hook did not wait for"
 )
 
 // recordUnchecked writes an unchecked call to the decision log.

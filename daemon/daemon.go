@@ -454,8 +454,10 @@ func (d *Daemon) readRequest(conn net.Conn, cfg config.Config, accepted time.Tim
 		dec := lateDecision(budget, "reading the request", accepted)
 		d.decider.Late(budget, "reading the request")
 		d.decider.Count(wire.Deny)
-		err := writeResponse(conn, &wire.Response{Decision: dec})
-		d.logDecisionAs(caller, "", policyset.CallOf(nil, ""), dec, err == nil, false)
+		// Nothing of the call was read, so nothing is logged here: a hook
+		// that gave up recorded the call in its failure log, which the
+		// accounting reads (faillog.go).
+		writeResponse(conn, &wire.Response{Decision: dec})
 	case errors.As(err, &nerr) && nerr.Timeout():
 		writeResponse(conn, &wire.Response{Error: &wire.Error{Code: wire.CodeTimeout, Message: "no complete request arrived within read_timeout"}})
 	default:

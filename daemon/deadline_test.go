@@ -255,6 +255,10 @@ func TestLogFailuresShowInStatus(t *testing.T) {
 	}
 }
 
+// An answer its hook did not wait for: a hook that fails open let the
+// call run, so it is recorded unchecked, failed open, and not as the
+// verdict it never heard; a fail-closed hook's call is logged as decided,
+// marked undelivered.
 func TestUndeliveredAnswersAreMarked(t *testing.T) {
 	d := startWith(t, "", nil)
 	hungUp := make(chan struct{})
@@ -263,27 +267,38 @@ func TestUndeliveredAnswersAreMarked(t *testing.T) {
 			<-hungUp // decide only once the client has hung up
 		}
 	}))
-	conn, err := net.Dial("unix", d.Socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/p", "tool_input": map[string]any{"command": "echo gone"}})
-	if err := wire.WriteFrame(conn, &wire.Request{Op: wire.OpDecide, Event: ev}); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-	close(hungUp)
-	if dec, err := hookDecide(d.Socket, "echo here"); err != nil || dec.Verdict != wire.Allow {
-		t.Fatalf("%+v %v", dec, err)
+	for _, failClosed := range []bool{false, true} {
+		hungUp = make(chan struct{})
+		conn, err := net.Dial("unix", d.Socket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": "/work/p", "tool_input": map[string]any{"command": fmt.Sprintf("echo gone %v", failClosed)}})
+		if err := wire.WriteFrame(conn, &wire.Request{Op: wire.OpDecide, Event: ev, Agent: "codex", HookFailClosed: failClosed}); err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+		close(hungUp)
+		if dec, err := hookDecide(d.Socket, "echo here"); err != nil || dec.Verdict != wire.Allow {
+			t.Fatalf("%+v %v", dec, err)
+		}
 	}
 	d.Stop(t)
 	recs, _ := decisionlog.Read(filepath.Join(d.Home, "decisions.jsonl"))
-	got := map[string]bool{}
+	got := map[string]string{}
 	for _, r := range recs {
-		got[r.Summary] = r.Undelivered
+		v := string(r.Verdict) + " " + r.Agent
+		if r.Undelivered {
+			v += " undelivered"
+		}
+		if r.Unchecked != nil && strings.Contains(r.Unchecked.Cause, "failed open") {
+			v += " failed open"
+		}
+		got[r.Summary] = v
 	}
-	if len(recs) != 2 || !got["echo gone"] || got["echo here"] {
-		t.Errorf("records %+v, want echo gone undelivered and echo here delivered", recs)
+	want := map[string]string{"echo gone false": "unchecked codex failed open", "echo gone true": "allow codex undelivered", "echo here": "allow claude-code"}
+	if len(recs) != 4 || got["echo gone false"] != want["echo gone false"] || got["echo gone true"] != want["echo gone true"] || got["echo here"] != want["echo here"] {
+		t.Errorf("records %v, want %v (echo here twice)", got, want)
 	}
 }
 

@@ -257,13 +257,8 @@ func parseHookCommand(cmd string) *wire.HookFlags {
 // reads: the end of it holds the last hour.
 const failTail = 256 << 10
 
-// failRecord is one line of the hook's failure log (hook.FailRecord).
-type failRecord struct {
-	Time  string `json:"time"`
-	Mode  string `json:"mode"`
-	Cause string `json:"cause"`
-	Error string `json:"error"`
-}
+// failRecord is one line of the hook's failure log.
+type failRecord = wire.FailRecord
 
 // failOpens are the fail-opens of a period: how many, by cause, and the
 // last one.

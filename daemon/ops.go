@@ -138,6 +138,17 @@ func (d *Daemon) serveDecide(ctx context.Context, r *request) reply {
 		if h != nil && h.final != nil {
 			final, appr = h.final, h.approval
 		}
+		if hook && !delivered && h == nil && !req.HookFailClosed && r.cfg.FailMode != "closed" {
+			// The hook gave up before this answer and, failing open, let
+			// the call run: it ran unchecked, whatever was decided.
+			d.ledger.forget(call.ID)
+			input, _ := json.Marshal(call.ID.Input)
+			if call.ID.Input == nil {
+				input = nil
+			}
+			d.lateUnchecked(ranCall{Agent: call.Agent.Name, Session: call.ID.Session, ID: call.ID.ID, Tool: call.ID.Tool, Cwd: req.Cwd, Input: input, Time: time.Now()})
+			return
+		}
 		d.logApproved(r.caller, req.Source, call, final, appr, delivered, repeat)
 	}
 	return reply{resp: &wire.Response{Decision: dec}, after: after, held: h}

@@ -29,7 +29,9 @@ func (d *Daemon) followRecords(ctx context.Context) {
 	for _, a := range agents.All {
 		roots = append(roots, toolrecords.Roots(d.opts.UserHome, os.Getenv, a.Name, a.Records)...)
 	}
-	f := toolrecords.NewFollower(toolrecords.Options{Roots: roots, Since: d.recordsSince()})
+	since := d.recordsSince()
+	f := toolrecords.NewFollower(toolrecords.Options{Roots: roots, Since: since})
+	fails := d.newFailLogFollower(d.failLogSince())
 	tick := time.NewTicker(recordsPoll)
 	defer tick.Stop()
 	var later []ranCall
@@ -47,6 +49,9 @@ func (d *Daemon) followRecords(ctx context.Context) {
 			d.ledger.counts.RecordFiles = stats.Files
 			d.ledger.mu.Unlock()
 			ran := later
+			for _, rec := range fails.poll() {
+				ran = append(ran, failedOpenCall(rec))
+			}
 			for _, c := range calls {
 				ran = append(ran, ranCall{Agent: c.Agent, Session: c.Session, ID: c.ID, Tool: c.Tool, Cwd: c.Cwd, Input: unjailed(c.Input), Time: c.Time, Subagent: c.Subagent, Source: sourceRecord})
 			}
@@ -72,6 +77,19 @@ func (d *Daemon) recordsSince() time.Time {
 	last := d.decisions.Latest(1, func(r decisionlog.Record) bool { return r.Source == "" })
 	if len(last) == 0 || now.Sub(last[0].Time) > 24*time.Hour {
 		return now
+	}
+	return last[0].Time
+}
+
+// failLogSince is where the hook's failure log is read from: the last
+// decision logged (the previous daemon accounted for what came before),
+// else a day back: a hook fails open only once agentjail is installed,
+// so every record in the log is of a call made under it.
+func (d *Daemon) failLogSince() time.Time {
+	dayAgo := time.Now().Add(-24 * time.Hour)
+	last := d.decisions.Latest(1, func(r decisionlog.Record) bool { return r.Source == "" })
+	if len(last) == 0 || last[0].Time.Before(dayAgo) {
+		return dayAgo
 	}
 	return last[0].Time
 }

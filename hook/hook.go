@@ -431,13 +431,23 @@ func cannotJudge(opts Options, stdout, stderr io.Writer, cause, what, reason str
 }
 
 // FailRecord is one line of the hook failure log.
-type FailRecord struct {
-	Time string `json:"time"`
-	Mode string `json:"mode"` // "open", "closed" or "ask": what the hook answered
-	// Cause is why the call could not be checked: one of wire's Cause
-	// constants (wire.CauseText names it); "" in records of older hooks.
-	Cause string `json:"cause,omitempty"`
-	Error string `json:"error"`
+type FailRecord = wire.FailRecord
+
+// failRecord is the failure log's line for this call: the agent of the
+// flag (or of the event's shape), and the call as the event names it.
+func failRecord(opts Options, mode, cause, what string) FailRecord {
+	r := FailRecord{Time: time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), Mode: mode, Cause: cause, Error: what, Agent: opts.Agent}
+	if opts.event == nil {
+		return r
+	}
+	adapter := agents.For(opts.event, opts.Agent)
+	id := adapter.Identify(opts.event)
+	r.Agent, r.Session, r.Tool, r.ToolUseID = adapter.Name(), id.Session, id.Tool, id.ID
+	r.Cwd, _ = os.Getwd()
+	if b, err := json.Marshal(id.Input); err == nil && id.Input != nil && len(b) <= wire.FailInputMax {
+		r.Input = b
+	}
+	return r
 }
 
 // recordFailure appends one line to the failure log. It is best effort:
@@ -450,7 +460,7 @@ func recordFailure(opts Options, mode, cause, what string) {
 	if path == "" {
 		path = paths.FailLog()
 	}
-	line, _ := json.Marshal(FailRecord{Time: time.Now().UTC().Format(time.RFC3339), Mode: mode, Cause: cause, Error: what})
+	line, _ := json.Marshal(failRecord(opts, mode, cause, what))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|privatefile.NoFollow, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The daemon never ran here yet; create its private home.

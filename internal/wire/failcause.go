@@ -1,5 +1,32 @@
 package wire
 
+import "encoding/json"
+
+// FailRecord is one line of the hook's failure log: a call the hook
+// answered itself because the daemon could not judge it, and which call
+// it was, as far as the event said (nothing of a bad event but the
+// agent of the hook's flag), so that the daemon accounts for it once.
+type FailRecord struct {
+	Time string `json:"time"` // RFC 3339, to the millisecond in new records
+	Mode string `json:"mode"` // "open", "closed" or "ask": what the hook answered
+	// Cause is why the call could not be checked: one of the Cause
+	// constants (CauseText names it); "" in records of older hooks.
+	Cause   string `json:"cause,omitempty"`
+	Error   string `json:"error"`
+	Agent   string `json:"agent,omitempty"`
+	Session string `json:"session,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	// ToolUseID is the agent's id of the call, where its event has one.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+	// Input is the tool's input (the command, the file), left out when
+	// over FailInputMax.
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+// FailInputMax bounds the tool input a failure record keeps.
+const FailInputMax = 16 << 10
+
 // Why a call could not be checked: the cause the hook records with each
 // failure (FailRecord's cause) and status names, so that a bad event from
 // the agent is not blamed on the daemon, nor a removed socket on a
