@@ -442,9 +442,14 @@ remote_database(cmd, words, opts) := "a database inside a container" if {
 }
 
 else := h if {
-	some h in database_hosts(words, opts)
-	not regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\]|0\.0\.0\.0|/.*)$`, h)
-	h != ""
+	# The first of several hosts (-h and a URI), so the answer is one.
+	hosts := sort([x |
+		some x in database_hosts(words, opts)
+		not regex.match(`^(localhost|127\.[0-9.]+|::1|\[::1\]|0\.0\.0\.0|/.*)$`, x)
+		x != ""
+	])
+	count(hosts) > 0
+	h := hosts[0]
 } else := "a production database" if {
 	some w in words
 	regex.match(`(?i)\$\{?[A-Z0-9_]*PROD`, w)
