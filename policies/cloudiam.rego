@@ -117,7 +117,11 @@ access_verbs := {
 			{"verb": "autoscaling set-desired-capacity", "act": "spend", "match": [_hundreds]},
 			{"verb": "autoscaling update-auto-scaling-group", "act": "spend", "match": [_hundreds]},
 		],
-		"eks": [{"verb": "eks update-nodegroup-config", "act": "scale_zero", "match": [`(?i)(maxSize|desiredSize)=0(\D|$)`]}],
+		"eks": [
+			{"verb": "eks update-nodegroup-config", "act": "scale_zero", "match": [`(?i)(maxSize|desiredSize)=0(\D|$)`]},
+			{"verb": "eks associate-access-policy", "act": "grant"},
+			{"verb": "eks create-access-entry", "act": "grant"},
+		],
 		"organizations": [
 			{"verb": "organizations attach-policy", "act": "org_policy"},
 			{"verb": "organizations detach-policy", "act": "org_policy"},
@@ -143,6 +147,8 @@ access_verbs := {
 		"cloudtrail": [
 			{"verb": "cloudtrail stop-logging", "act": "audit_off"},
 			{"verb": "cloudtrail delete-trail", "act": "audit_off"},
+			# Selectors that record nothing of what is managed.
+			{"verb": "cloudtrail put-event-selectors", "act": "audit_off", "match": [`(?i)IncludeManagementEvents"?\s*[:=]\s*false|ReadWriteType"?\s*[:=]\s*"?None`]},
 		],
 		"configservice": [
 			{"verb": "configservice stop-configuration-recorder", "act": "audit_off"},
@@ -171,6 +177,8 @@ access_verbs := {
 	"gcloud": {
 		"iam": [
 			{"verb": "iam service-accounts keys create", "act": "credential"},
+			{"verb": "iam service-accounts create", "act": "grant"},
+			{"verb": "iam service-accounts add-iam-policy-binding", "act": "grant"},
 			{"verb": "iam workload-identity-pools providers create-oidc", "act": "grant"},
 			{"verb": "iam workload-identity-pools providers create-aws", "act": "grant"},
 			{"verb": "iam workload-identity-pools providers create-saml", "act": "grant"},
@@ -297,11 +305,18 @@ access_verbs := {
 			{"verb": "ad sp credential reset", "act": "credential"},
 			{"verb": "ad app credential reset", "act": "credential"},
 			{"verb": "ad user create", "act": "grant"},
+			{"verb": "ad user update", "act": "credential", "match": [`--password`]},
 			{"verb": "ad group member add", "act": "grant"},
 			{"verb": "ad app permission grant", "act": "grant"},
 			{"verb": "ad app permission admin-consent", "act": "grant"},
 		],
 		"role": [{"verb": "role assignment create", "act": "grant"}],
+		# Microsoft Graph written directly: the tenant's policies, its
+		# conditional access, federation and roles.
+		"rest": [{"verb": "rest", "act": "org_policy", "match": [
+			`(?i)graph\.microsoft\.com/\S*(policies|conditionalAccess|federationConfiguration|roleManagement|directoryRoles)`,
+			`(?i)(--method|-m)[ =]?(patch|post|put|delete)(\s|$)`,
+		]}],
 		"keyvault": [
 			{"verb": "keyvault set-policy", "act": "grant"},
 			{"verb": "keyvault secret show", "act": "reveal"},
@@ -345,10 +360,14 @@ access_verbs := {
 	},
 	# kubectl create token (a short-lived service-account token) is
 	# containers.rego's k8s.token, an ask.
-	"kubectl": {"create": [
-		{"verb": "create clusterrolebinding", "act": "grant"},
-		{"verb": "create rolebinding", "act": "grant"},
-	]},
+	"kubectl": {
+		"create": [
+			{"verb": "create clusterrolebinding", "act": "grant"},
+			{"verb": "create rolebinding", "act": "grant"},
+		],
+		"patch": [{"verb": "patch clusterrolebinding", "act": "grant"}, {"verb": "patch rolebinding", "act": "grant"}, {"verb": "patch clusterrole", "act": "grant"}],
+		"edit": [{"verb": "edit clusterrolebinding", "act": "grant"}, {"verb": "edit clusterrole", "act": "grant"}],
+	},
 	"vault": vault_verbs,
 	"bao": vault_verbs, # OpenBao, vault's fork, keeps its commands
 	"conjur": {"variable": [{"verb": "variable get", "act": "reveal"}]},
