@@ -28,7 +28,7 @@ code_effect contains row if {
 _run_string := `(^|[^\w.])exec\s*\(|(^|[^\w.])eval\s*[\(\)\s"'$,]|\bnew\s+Function\s*\(|(^|[^\w.])Function\s*\(|(^|[^\w.])load(string)?\s*\(|\binstance_eval\b|\bclass_eval\b|\bpickle\.loads?\s*\(|\bmarshal\.loads\s*\(|\bdill\.loads?\s*\(|\bvm\.run\w*\s*\(|\brequire\s*\(\s*['"]data:|\bimport\s*\(\s*['"]data:`
 
 # Calls that fetch from the network.
-_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bDeno\.|\bBun\.fetch\b`
+_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bio\.popen\s*\(\s*["'](curl|wget)|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bDeno\.|\bBun\.fetch\b`
 
 # Calls that decode a payload.
 _decode := `\bb64decode\s*\(|\bb32decode\s*\(|\ba85decode\s*\(|\bbase64\.decodebytes\s*\(|\bzlib\.decompress\s*\(|\bgzip\.decompress\s*\(|\blzma\.decompress\s*\(|\bbz2\.decompress\s*\(|\bbytes\.fromhex\s*\(|\bbinascii\.(unhexlify|a2b_\w+)\s*\(|\bcodecs\.decode\s*\(|\bdecode_base64\s*\(|\bpack\s*\(\s*['"]H\*|\bBuffer\.from\s*\([^)]*['"](base64|hex)['"]|\batob\s*\(|\bBase64\.(decode64|strict_decode64|urlsafe_decode64)\b|\bunpack1?\s*\(\s*['"]m|\bbase64_decode\s*\(|\bgzinflate\s*\(|\bstr_rot13\s*\(|\bString\.fromCharCode\s*\(|\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr`
@@ -37,6 +37,7 @@ core_code_effects := [
 	{"all": [_fetch, _run_string], "effect": "fetches code from the network and runs it, so what runs is whatever the server sends", "rule": "code.fetch_run"},
 	{"all": [_decode, _run_string], "effect": "decodes a hidden payload and runs it as code, so what runs cannot be read on the line", "rule": "code.decode_run"},
 	{"all": [`\b(browser_cookie3|pycookiecheat|rookiepy)\b|Cookies['"]?\s*\)|cookies\.sqlite|Login Data|logins\.json|key4\.db`], "effect": "reads a browser's cookies or saved passwords", "rule": "code.secret_read"},
+	{"all": [`\bnet\.(connect|createConnection)\s*\(|require\s*\(\s*["'](net|tls)["']\s*\)[^;]*|\bsocket\.(connect|create_connection)\b|\.connect\s*\(\s*\(?\s*["'][0-9]|require\s*\(\s*["']socket["']\s*\)|\bTCPSocket\.(new|open)\b|\bIO::Socket::INET\b|\bfsockopen\s*\(|\bsocket\.tcp\s*\(`, `child_process|\bspawn\s*\(|/bin/(ba|z|da)?sh\b|\bio\.popen\s*\(|\bos\.execute\s*\(|\bsubprocess\b|\bpty\.spawn\b|\bexec\s*\(|\bsystem\s*\(`], "effect": "connects to another host and runs what it sends in a shell (a reverse shell)", "rule": "code.fetch_run"},
 	{"all": [`/proc/(\{|\$|%|[0-9]+/|['"]\s*[+.,])[^\n]{0,40}\b(mem|environ)\b`], "effect": "reads another process's memory or environment, where its tokens and keys are", "rule": "code.secret_read"},
 	{"all": [`\bkeyring\.(get_password|get_credential)\s*\(|\bsecretstorage\b|\bSecKeychain\w*|\bkeytar\.(getPassword|findCredentials)\b|\bSecret\.password_lookup`], "effect": "reads a password out of the system keyring", "rule": "code.secret_read"},
 	{"all": [`\bboto3\b`, `\.objects\.all\(\)\.delete\(|\.delete_objects\s*\(|\.delete_bucket\s*\(|\.terminate_instances\s*\(|\.delete_db_(instance|cluster)\s*\(|\.delete_stack\s*\(|\.delete_table\s*\(|\.delete_function\s*\(|\.object_versions\.(all\(\)\.)?delete\(|\.delete_(secret|parameter|key_pair|snapshot|volume|user|role)\s*\(`], "effect": "deletes cloud resources or data through the AWS library", "rule": "code.cloud_destroy"},
@@ -48,6 +49,7 @@ core_code_effects := [
 # standard input, is read for these effects.
 code_programs := {
 	"python", "python2", "python3", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "irb", "perl", "php", "lua", "luajit",
+	"lua5.1", "lua5.2", "lua5.3", "lua5.4",
 	"tclsh", "Rscript", "julia", "osascript", "pwsh", "powershell",
 }
 

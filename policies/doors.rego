@@ -429,6 +429,143 @@ attack_tools := {
 	"slowloris", "slowhttptest", "hping3", "masscan", "zmap", "nmap", "rustscan", "naabu", "responder", "bettercap",
 	"ettercap", "arpspoof", "evil-winrm", "kerbrute", "goldeneye", "hulk", "thc-ssl-dos", "t50", "xerosploit", "commix",
 	"xsstrike", "dalfox", "amass", "subfinder", "theHarvester", "routersploit",
+	"john", "hashcat", "fping", "arp-scan", "nbtscan", "enum4linux", "smbmap", "kerbrute",
+	"wrk", "ab", "hey", "siege", "vegeta", "bombardier", "iperf3", "mhddos",
+}
+
+# Programs that run the impacket suite's attacks (impacket-psexec, ...)
+# and the like, by prefix.
+attack_tool_prefixes := ["impacket-", "msf"]
+
+program_group contains [prog, "doors"] if some prog in {"impacket-psexec", "impacket-smbexec", "impacket-wmiexec", "impacket-secretsdump", "impacket-GetUserSPNs", "msfvenom"}
+
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	"doors" in input.agentjail.kinds
+	some cmd in commands
+	some pre in attack_tool_prefixes
+	startswith(cmd.name, pre)
+	not cmd.name in attack_tools
+	count(cmd.args) > 0
+	not only_asks_about_itself(cmd)
+	msg := sprintf("`%s` attacks another system's logins or services; the user has to approve it, and only for systems they own or may test.", [cmd.name])
+}
+
+# Logging in to another machine with a password written on the line:
+# found or guessed credentials at work (T1021, T1078, T1133).
+password_logins := {"sshpass": ["-p"], "xfreerdp": [], "xfreerdp3": [], "rdesktop": ["-p"], "vncviewer": ["-passwd"], "smbclient": ["-U", "--user"], "evil-winrm": ["-p"]}
+
+program_group contains [prog, "doors"] if some prog, _ in password_logins
+
+ask contains {"id": "remote.password_login", "msg": msg} if {
+	"doors" in input.agentjail.kinds
+	some cmd in commands
+	opts := password_logins[cmd.name]
+	gives_password(cmd, opts)
+	not attack_only_loopback(cmd)
+	msg := sprintf("`%s` logs in to another machine with a password given on the line; the user has to approve it.", [cmd.name])
+}
+
+gives_password(cmd, opts) if {
+	some v in option_values(cmd, {o | some o in opts})
+	v != ""
+	cmd.name != "smbclient"
+}
+
+gives_password(cmd, _) if {
+	cmd.name == "smbclient"
+	some v in option_values(cmd, {"-U", "--user"})
+	contains(v, "%")
+}
+
+gives_password(cmd, _) if {
+	cmd.name in {"xfreerdp", "xfreerdp3"}
+	some a in cmd.args
+	regex.match(`^[/+-]p:`, a)
+}
+
+# The same request or login sent over a list of passwords, users, hosts
+# or paths: guessing, spraying, scanning (T1110, T1595).
+attack_list_words := `(?i)(pass(word)?s?|pwds?|users?|usernames?|creds?|combos?|breach\w*|leak\w*|rockyou|dict\w*|words?|wordlist\w*|dirs|paths|subdomains|hosts|targets|ips)[\w.-]*\.(txt|lst|csv|dic)\b|seclists|\{1\.\.25[45]\}|seq\s+1\s+25[45]|\.\$\{?\w+\}?\b`
+
+guessing_tools := {"curl", "wget", "http", "xh", "sshpass", "ssh", "nc", "ncat", "netcat", "ping", "fping", "aws", "smbclient", "ldapsearch", "mysql", "psql", "redis-cli"}
+
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	input.agentjail.repeats
+	some cmd in commands
+	cmd.name in guessing_tools
+	cmd.repeats != ""
+	regex.match(attack_list_words, input.agentjail.command)
+	not only_loopback(cmd)
+	not attack_only_loopback(cmd)
+	msg := sprintf("This runs `%s` once for each line of a list of passwords, users, hosts or paths: guessing logins or scanning someone's systems; the user has to approve it, and only for systems they own or may test.", [cmd.name])
+}
+
+# zsh's own TCP client: a shell wired to another host.
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	some cmd in commands
+	cmd.name in {"ztcp", "zsocket"}
+	msg := sprintf("`%s` connects zsh itself to another host, a shell that host can drive; the user has to approve it.", [cmd.name])
+}
+
+# Interpreter code that logs in once per line of such a list.
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	"code_run" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in code_programs
+	code := code_text(cmd)
+	regex.match(_fetch, code)
+	regex.match(`(?i)\b(for|while)\b|\[[^\]]*\bfor\b`, code)
+	regex.match(attack_list_words, code)
+	msg := sprintf("This `%s` code sends a request for each line of a list of passwords, users or paths: guessing logins; the user has to approve it.", [cmd.name])
+}
+
+# Searches of a wiki, tracker, chat, drive or an organisation's code
+# for secrets (password, api key, BEGIN RSA PRIVATE KEY): what they find
+# is credentials (T1213, T1552).
+collab_search_urls := `(?i)/rest/api/(content/search|search)|/rest/api/[23]/search|api\.notion\.com/v1/search|slack\.com/api/search\.|graph\.microsoft\.com/v1\.0/(search/query|me/chats|chats)|/api/v4/search|/search/code|/_api/search`
+
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in request_tools
+	some a in cmd.args
+	regex.match(collab_search_urls, a)
+	some w in cmd.args
+	secret_search_word(w)
+	msg := sprintf("This searches %s for secrets (passwords, keys, tokens); what it finds is credentials the user has not given you. The user has to approve it.", [regex.replace(a, `[?#].*$`, "")])
+}
+
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"doors" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"gh", "glab"}
+	positional(cmd)[0] in {"search", "api"}
+	some w in cmd.args
+	secret_search_word(w)
+	regex.match(`(?i)code|search`, concat(" ", cmd.args))
+	msg := sprintf("`%s` searches an organisation's code for secrets; what it finds is credentials. The user has to approve it.", [cmd.name])
+}
+
+# Code that searches a wiki or a drive through its library.
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"code_run" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in code_programs
+	code := code_text(cmd)
+	regex.match(`(?i)\b(atlassian|confluence|jira|notion_client|slack_sdk|msgraph|office365|googleapiclient)\b`, code)
+	regex.match(secret_search_pattern, code)
+	msg := sprintf("This `%s` code searches a wiki, tracker, chat or drive for secrets; the user has to approve it.", [cmd.name])
+}
+
+# A wiki or site mirrored whole with a login.
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"wget", "httrack"}
+	has_option(cmd, {"mirror", "m", "recursive", "r"})
+	some a in cmd.args
+	regex.match(`^--(http-)?(user|password)=|^--load-cookies|^--header=.*Authori`, a)
+	msg := sprintf("`%s` mirrors a site with a login: everything that account may read, collected; the user has to approve it.", [cmd.name])
 }
 
 program_group contains [prog, "doors"] if some prog in attack_tools
@@ -463,3 +600,54 @@ attack_host(a) := lower(regex.replace(a, `^([a-z]+://)?([^/@]+@)?(\[[^\]]+\]|[^/
 	not startswith(a, "-")
 	regex.match(`[A-Za-z.]`, a)
 }
+
+# --- traffic relayed through another host (T1090, T1572) ----------------
+
+# A SOCKS proxy or relay through another host, or the session's traffic
+# sent through one: what the agent does next leaves from elsewhere, past
+# whatever watches this network.
+program_group contains [prog, "doors"] if some prog in {"socat", "export"}
+
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	"tunnel" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"ssh", "autossh"}
+	some v in option_values(cmd, {"-D"})
+	regex.match(`^(0\.0\.0\.0|\*|\[::\]|::|[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+):`, v)
+	not startswith(v, "127.")
+	msg := sprintf("`%s` opens a SOCKS proxy for other machines that sends their traffic out through another host; the user has to approve it. One on localhost (-D 1080) serves only this machine.", [full_text(cmd)])
+}
+
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	"doors" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "socat"
+	some a in cmd.args
+	regex.match(`(?i)^(TCP|TCP4|TCP6)-LISTEN:`, a)
+	some b in cmd.args
+	regex.match(`(?i)^(TCP|TCP4|TCP6|OPENSSL|SOCKS4A?):`, b)
+	not regex.match(`(?i):(localhost|127\.[0-9.]+)[:,]`, b)
+	msg := sprintf("`%s` relays a port of this machine to another host; the user has to approve it.", [full_text(cmd)])
+}
+
+# Proxy variables set for the rest of the session (export) or for one
+# program, pointing at another host.
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	some cmd in commands
+	some k, v in object.union(cmd.assigns, export_assigns(cmd))
+	lower(k) in {"http_proxy", "https_proxy", "all_proxy", "ftp_proxy"}
+	not regex.match(`(?i)^([a-z0-9]+://)?(localhost|127\.[0-9.]+|\[::1\])(:|/|$)`, v)
+	v != ""
+	msg := sprintf("This sends the traffic of what runs next through %s (%s); the user has to approve it.", [v, k])
+}
+
+export_assigns(cmd) := {k: v |
+	cmd.name == "export"
+	some a in cmd.args
+	contains(a, "=")
+	parts := split(a, "=")
+	k := parts[0]
+	v := substring(a, count(k) + 1, -1)
+} if cmd.name == "export"
+
+export_assigns(cmd) := {} if cmd.name != "export"

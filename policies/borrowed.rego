@@ -1,0 +1,60 @@
+package agentjail
+
+# Credentials used where the agent should have none: a token written
+# out on the command line (ghp_…, xoxp-…, AKIA…, a JWT), a cloud or forge
+# credential variable set to a literal, a token, cookie or key file from
+# a temp or hidden folder handed to a client (T1550, T1078.004). The
+# model has seen such a credential, and using it acts as whoever it
+# belongs to: the user approves. Credentials in the user's own config,
+# used by the tools themselves, are not this.
+
+# A token by its shape, long enough not to be a word.
+inline_token_pattern := `(^|[^A-Za-z0-9])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|(AKIA|ASIA)[A-Z0-9]{16}|sk_live_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`
+
+# Variables whose value is a cloud or forge credential.
+credential_variables := {
+	"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "GL_TOKEN",
+	"SLACK_TOKEN", "AZURE_CLIENT_SECRET", "ARM_CLIENT_SECRET", "GOOGLE_OAUTH_ACCESS_TOKEN", "CLOUDSDK_AUTH_ACCESS_TOKEN",
+	"DIGITALOCEAN_TOKEN", "HCLOUD_TOKEN", "VAULT_TOKEN", "NPM_TOKEN", "KUBE_TOKEN", "OKTA_API_TOKEN",
+}
+
+# Options whose value is a credential or a file that holds one.
+credential_file_options := {"--token", "--access-token-file", "--token-file", "-b", "--cookie", "--load-cookies", "--private-key", "--key-file", "--identity-file", "--credential-file", "--credentials"}
+
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	some w in array.concat(cmd.args, [v | some _, v in cmd.assigns])
+	regex.match(inline_token_pattern, w)
+	msg := sprintf("`%s` is given a credential written out on the line (a token, key or session); it acts as whoever the credential belongs to. The user has to approve it.", [cmd.name])
+}
+
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	some k, v in cmd.assigns
+	k in credential_variables
+	not startswith(v, "$")
+	v != ""
+	msg := sprintf("`%s` runs with %s set to a credential written on the line; it acts as whoever the credential belongs to. The user has to approve it.", [cmd.name, k])
+}
+
+# A credential file from a temp or hidden folder, or read by $(cat …),
+# handed to a client.
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	some v in option_values(cmd, credential_file_options)
+	borrowed_file(v)
+	not only_loopback(cmd)
+	msg := sprintf("`%s` is given a credential from %s, which is no tool's own credential file; the user has to approve it.", [cmd.name, v])
+}
+
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	some w in cmd.args
+	regex.match(`(?i)authori[sz]ation:\s*(bearer|token|basic)\s+\$\((cat|<)\s+\S*(/tmp/|/\.|\.loot|stolen|leak)`, w)
+	not only_loopback(cmd)
+	msg := sprintf("`%s` sends a credential read out of a file that is no tool's own; the user has to approve it.", [cmd.name])
+}
+
+borrowed_file(v) if regex.match(`^(/tmp/|/var/tmp/|/dev/shm/)|/\.(loot|cache/\.)|stolen|leak|loot`, v)
+
+borrowed_file(v) if regex.match(`^\$\((cat|<)\s`, v)
