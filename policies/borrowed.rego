@@ -21,7 +21,10 @@ credential_variables := {
 # Options whose value is a credential or a file that holds one.
 credential_file_options := {"--token", "--access-token-file", "--token-file", "-b", "--cookie", "--load-cookies", "--private-key", "--key-file", "--identity-file", "--credential-file", "--credentials"}
 
+# Each rule first looks at the whole command line once, so a call with
+# nothing of the kind costs one match.
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	regex.match(inline_token_pattern, input.agentjail.command)
 	some cmd in commands
 	some w in array.concat(cmd.args, [v | some _, v in cmd.assigns])
 	regex.match(inline_token_pattern, w)
@@ -29,6 +32,7 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 }
 
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	regex.match(`(AWS_|TOKEN|SECRET)[A-Z_]*=`, input.agentjail.command)
 	some cmd in commands
 	some k, v in cmd.assigns
 	k in credential_variables
@@ -40,6 +44,7 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 # A credential file from a temp or hidden folder, or read by $(cat …),
 # handed to a client.
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	regex.match(`--token|--access-token-file|--token-file|(^|\s)-b\s|--cookie|--load-cookies|--private-key|--key-file|--identity-file|--credential`, input.agentjail.command)
 	some cmd in commands
 	some v in option_values(cmd, credential_file_options)
 	borrowed_file(v)
@@ -48,6 +53,7 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 }
 
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	contains(input.agentjail.command, "$(")
 	some cmd in commands
 	some w in cmd.args
 	regex.match(`(?i)authori[sz]ation:\s*(bearer|token|basic)\s+\$\((cat|<)\s+\S*(/tmp/|/\.|\.loot|stolen|leak)`, w)

@@ -502,8 +502,10 @@ ask contains {"id": "network.attack_tool", "msg": msg} if {
 
 # zsh's own TCP client: a shell wired to another host.
 ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	some name in {"ztcp", "zsocket"}
+	name in input.agentjail.names
 	some cmd in commands
-	cmd.name in {"ztcp", "zsocket"}
+	cmd.name == name
 	msg := sprintf("`%s` connects zsh itself to another host, a shell that host can drive; the user has to approve it.", [cmd.name])
 }
 
@@ -633,6 +635,7 @@ ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
 # Proxy variables set for the rest of the session (export) or for one
 # program, pointing at another host.
 ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	regex.match(`(?i)_proxy=`, input.agentjail.command)
 	some cmd in commands
 	some k, v in object.union(cmd.assigns, export_assigns(cmd))
 	lower(k) in {"http_proxy", "https_proxy", "all_proxy", "ftp_proxy"}
