@@ -80,6 +80,9 @@ to every entry.
 				}
 				return nil
 			}
+			if systemMode() {
+				return systemInForce("install")
+			}
 			cfg, err := installConfig(cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -102,6 +105,19 @@ to every entry.
 	cmd.Flags().StringVar(&serviceUser, "service-user", "", "with --system: the daemon's account (default "+paths.System().ServiceUser+")")
 	cmd.Flags().MarkHidden("service-user") // for tests, which make throwaway accounts
 	return cmd
+}
+
+// systemInForce refuses a user-mode install or uninstall where the
+// system daemon serves this machine: the machine-wide hooks guard every
+// agent of the user's already, a user-mode daemon and hooks beside them
+// would judge each call twice, and only root changes the system's.
+func systemInForce(verb string) error {
+	sys := paths.System()
+	what := "a user-mode daemon and hooks beside them would judge every call twice"
+	if verb == "uninstall" {
+		what = "nothing of yours is installed to remove, and the system daemon keeps running"
+	}
+	return exitWith(ExitError, "this machine runs agentjail in system mode (%s is root's): its machine-wide hooks guard your agents, so %s. Only root changes it: `sudo agentjail install --system` or `sudo agentjail uninstall --system`; `agentjail status` shows what is in force. A user-mode install of yours from before is reached with AGENTJAIL_HOME=~/.agentjail agentjail %s", sys.Record, what, verb)
 }
 
 // systemHookConfig is the configuration a system install writes into
@@ -157,6 +173,9 @@ on. --dry-run prints what would change and changes nothing.`,
 					return exitWith(ExitError, "%v", err)
 				}
 				return nil
+			}
+			if systemMode() {
+				return systemInForce("uninstall")
 			}
 			if scope != "" && scope != "user" && scope != "project" {
 				return exitWith(ExitUsage, "--scope must be user or project, not %q", scope)

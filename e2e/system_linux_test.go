@@ -212,6 +212,23 @@ func TestSystemModeInside(t *testing.T) {
 	s.checkLayout()
 	pid := s.daemonPID()
 
+	t.Run("a user-level install or uninstall says system mode is in force", func(t *testing.T) {
+		for _, verb := range []string{"install", "uninstall"} {
+			r := s.asAgent(nil, "/usr/local/bin/agentjail", verb, "--for", "claude-code")
+			if r.code == 0 || !strings.Contains(r.stderr, "runs agentjail in system mode") || !strings.Contains(r.stderr, "sudo agentjail uninstall --system") {
+				t.Errorf("%s as the agent's user: exit %d\n%s\n%s", verb, r.code, r.stdout, r.stderr)
+			}
+		}
+		if b, _ := os.ReadFile(filepath.Join(s.home, ".claude", "settings.json")); bytes.Contains(b, []byte("agentjail-hook")) {
+			t.Errorf("a refused user install wrote a hook:\n%s", b)
+		}
+		if _, err := os.Stat(filepath.Join(s.home, ".agentjail", "agentjail.sock")); err == nil {
+			t.Errorf("a refused user install started a user-mode daemon")
+		}
+		if s.daemonPID() != pid {
+			t.Errorf("the system daemon changed (was pid %d)", pid)
+		}
+	})
 	t.Run("hook judges the agent's calls as its user's", func(t *testing.T) {
 		s.expectHook(t, "cat ~/.aws/credentials", "deny")
 		s.expectHook(t, "ls -la", "allow")

@@ -69,12 +69,14 @@ func removeUserInstall(ctx context.Context, o Options, name string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, paths.System().Agentjail(), "uninstall")
 	cmd.Dir = u.HomeDir
+	// AGENTJAIL_HOME names the user-mode install: without it, uninstall
+	// sees system mode in force and refuses (cli's systemInForce).
 	cmd.Env = []string{"HOME=" + u.HomeDir, "USER=" + name, "LOGNAME=" + name, "PATH=/usr/local/bin:/usr/bin:/bin",
-		"XDG_RUNTIME_DIR=/run/user/" + u.Uid}
+		"XDG_RUNTIME_DIR=/run/user/" + u.Uid, "AGENTJAIL_HOME=" + filepath.Join(u.HomeDir, ".agentjail")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
 	outb, err := cmd.CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(o.Out, "removing %s's own install did not finish (%v); run `agentjail uninstall` as %s:\n%s", name, err, name, outb)
+		fmt.Fprintf(o.Out, "removing %s's own install did not finish (%v); run `AGENTJAIL_HOME=~/.agentjail agentjail uninstall` as %s:\n%s", name, err, name, outb)
 		return
 	}
 	fmt.Fprintf(o.Out, "removed %s's own (user-mode) install: the system daemon guards them now\n", name)
