@@ -29,7 +29,7 @@ import (
 )
 
 func newStatusCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, verbose bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether the daemon runs, its policies, counters and problems",
@@ -57,10 +57,11 @@ problem: the tray is optional.
 Exit code: 0 running and healthy, 3 not running, 4 running but degraded.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return status(cmd.Context(), cmd.OutOrStdout(), asJSON)
+			return status(cmd.Context(), cmd.OutOrStdout(), asJSON, verbose)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every policy file in force, the default pack's too")
 	return cmd
 }
 
@@ -78,6 +79,9 @@ type statusReport struct {
 	// Agents is every agent agentjail knows: found, wired, switched off
 	// by its own setting, what is wrong with its entries.
 	Agents []installer.AgentState `json:"agents"`
+	// Verbose lists every policy file, the pack's too (not in --json,
+	// which lists them always).
+	Verbose bool `json:"-"`
 	// ProjectSwitches are the settings files of the folder status runs
 	// in (or one above it) that stop a wired agent running the hook
 	// there; they count among its agent's switches.
@@ -90,7 +94,7 @@ type failOpenStats struct {
 	Last       *hook.FailRecord `json:"last,omitempty"`
 }
 
-func status(ctx context.Context, out io.Writer, asJSON bool) error {
+func status(ctx context.Context, out io.Writer, asJSON, verbose bool) error {
 	// Codex's app server gets its own bound (see CodexHookTrust).
 	system := systemMode()
 	var codex *installer.CodexCheck
@@ -99,7 +103,7 @@ func status(ctx context.Context, out io.Writer, asJSON bool) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	rep := statusReport{Socket: clientSocket(), Mode: "user"}
+	rep := statusReport{Socket: clientSocket(), Mode: "user", Verbose: verbose}
 	if system {
 		rep.Mode = "system"
 	}
@@ -270,8 +274,18 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 			fmt.Fprintf(out, "notifications: %s\n", line(n))
 		}
 		fmt.Fprintf(out, "policies:  revision %s, %s in %s, loaded %s\n", line(st.Revision), plural.Of(st.Rules, "rule"), plural.Of(len(st.Sources), "file"), line(localTime(st.LoadedAt)))
+		// The pack's files are one line; the user's own, few and theirs,
+		// each one (--verbose lists the pack's too).
+		pack := 0
 		for _, s := range st.Sources {
+			if strings.HasPrefix(s.Name, "default/") && !rep.Verbose {
+				pack++
+				continue
+			}
 			fmt.Fprintf(out, "  %s (%s)\n", line(s.Name), line(s.RegoVersion))
+		}
+		if pack > 0 {
+			fmt.Fprintf(out, "  the default pack: %s (`agentjail status --verbose` lists them)\n", plural.Of(pack, "file"))
 		}
 		fmt.Fprintf(out, "decisions: %s allow, %s ask, %s deny %s\n",
 			paint(green, fmt.Sprint(st.Decisions[wire.Allow])), paint(yellow, fmt.Sprint(st.Decisions[wire.Ask])), paint(red, fmt.Sprint(st.Decisions[wire.Deny])),
