@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
@@ -284,6 +286,9 @@ func agentHealth(cfg config.Config) ([]wire.Problem, bool) {
 // timeout and hold every entry should carry.
 func agentOptions(cfg config.Config) installer.Options {
 	o := installer.Options{Home: paths.Home(), UserHome: paths.UserHome(), Socket: paths.Socket(), Scope: "user"}
+	if _, err := os.Stat(filepath.Join(paths.Home(), paths.ConfigName)); errors.Is(err, fs.ErrNotExist) {
+		o.NoConfigFile = true
+	}
 	return withConfig(o, cfg)
 }
 

@@ -32,6 +32,15 @@ import (
 // anything off (install and status say what is wrong with a broken file
 // of ours elsewhere).
 
+// configSays names where the settings install writes come from, for a
+// message: config.yaml, or its defaults when there is none.
+func (o Options) configSays() string {
+	if o.NoConfigFile {
+		return "with no config.yaml the default is"
+	}
+	return "config.yaml sets"
+}
+
 // readSettingsJSON reads a JSON (or JSON-with-comments) settings file as
 // an object; nil when it is missing, unreadable or not an object.
 func readSettingsJSON(path string) map[string]any {
@@ -287,7 +296,7 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 		case o.FailClosed && !f.FailClosed:
 			add(fmt.Sprintf("%s: the hook runs without --fail-closed but config.yaml sets fail_mode: closed", where))
 		case !o.FailClosed && f.FailClosed:
-			add(fmt.Sprintf("%s: the hook runs with --fail-closed but config.yaml sets fail_mode: open", where))
+			add(fmt.Sprintf("%s: the hook runs with --fail-closed but %s fail_mode: open", where, o.configSays()))
 		}
 		// A post-tool entry blocks nothing (its call has run), so it has
 		// no knob to carry.
@@ -295,11 +304,11 @@ func (o Options) entryProblems(agent, path string, cur []byte) []string {
 			add(fmt.Sprintf("%s: agentjail's entry lacks %q: %s, so the call runs unchecked when the hook cannot start, though config.yaml sets fail_mode: closed", where, knob.Key, mustJSON(knob.Value)))
 		}
 		if f.Timeout != wantTimeout {
-			add(fmt.Sprintf("%s: the hook runs with --timeout %v but config.yaml sets hook_timeout %v", where, f.Timeout, wantTimeout))
+			add(fmt.Sprintf("%s: the hook runs with --timeout %v but %s hook_timeout %v", where, f.Timeout, o.configSays(), wantTimeout))
 		}
 		hold := f.Hold
 		if want := o.holdFor(agent); hold != want {
-			add(fmt.Sprintf("%s: the hook command has %s but config.yaml sets approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(hold), o.ApprovalTimeout, holdFlag(want)))
+			add(fmt.Sprintf("%s: the hook command has %s but %s approval_timeout %v, which install writes as %s: run `agentjail install`", where, holdFlag(hold), o.configSays(), o.ApprovalTimeout, holdFlag(want)))
 		}
 		if f.Post {
 			hold = 0 // a call that has run is not held

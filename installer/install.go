@@ -73,6 +73,9 @@ type Options struct {
 	// ManagedHooksOnly also sets each agent's "managed hooks only"
 	// switch where it has one, so only the machine-wide hooks run.
 	ManagedHooksOnly bool
+	// NoConfigFile says there is no config.yaml: the fail mode and
+	// timeouts above are the defaults, and messages say so.
+	NoConfigFile bool
 }
 
 // Binaries installed into $AGENTJAIL_HOME/bin.
