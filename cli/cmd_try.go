@@ -361,8 +361,8 @@ func printCommands(out io.Writer, in json.RawMessage) {
 		if c.Dynamic {
 			notes = append(notes, "dynamic")
 		}
-		if len(c.Paths) > 0 {
-			notes = append(notes, "paths "+strings.Join(c.Paths, " "))
+		if shown := shownPaths(c.Paths, c.Operands); len(shown) > 0 {
+			notes = append(notes, "paths "+strings.Join(shown, " "))
 		}
 		if len(c.Writes) > 0 {
 			notes = append(notes, "writes "+strings.Join(c.Writes, " "))
@@ -372,4 +372,26 @@ func printCommands(out io.Writer, in json.RawMessage) {
 		}
 		fmt.Fprintf(out, "  %s\n", safetext.Line(line))
 	}
+}
+
+// shownPaths are the paths try names: the rules read every operand as a
+// place it might be, but a bare word (a git ref, a remote, a package)
+// that is no file here is not shown as one.
+func shownPaths(all, operands []string) []string {
+	bare := map[string]bool{}
+	for _, o := range operands {
+		if !strings.ContainsAny(o, "/.~*?[") {
+			bare[o] = true
+		}
+	}
+	var out []string
+	for _, p := range all {
+		if bare[filepath.Base(p)] {
+			if _, err := os.Lstat(p); err != nil {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }

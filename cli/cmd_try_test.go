@@ -205,3 +205,16 @@ func TestTryJSONPrintsTheWholeInput(t *testing.T) {
 		t.Errorf("--json printed the verdict too:\n%s", out)
 	}
 }
+
+// try names as paths only what may be a file: a bare word that is no
+// file here (a git remote, a branch) is left out, a file that is there
+// and any word with a slash or a dot are kept.
+func TestShownPaths(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "Makefile"), nil, 0o644)
+	got := shownPaths([]string{dir + "/origin", dir + "/main", dir + "/Makefile", dir + "/notes.txt", "/etc/hosts"}, []string{"origin", "main", "Makefile", "notes.txt", "/etc/hosts"})
+	want := []string{dir + "/Makefile", dir + "/notes.txt", "/etc/hosts"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("shown %v, want %v", got, want)
+	}
+}
