@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -206,6 +207,10 @@ test ran.`,
 			}
 			user, errs := policyset.DirSources([]string{dir}, true)
 			org, data := orgTestSources(cmd)
+			if len(errs) == 0 && !withPack && len(org) == 0 && !slices.ContainsFunc(user, func(s engine.Source) bool { return strings.HasSuffix(s.Name, "_test.rego") }) {
+				// Nothing to run: said at once, not after compiling the pack.
+				return exitWith(ExitError, "%s", noTests(dir, run, withPack))
+			}
 			sources := append(append(pack, user...), org...)
 			data, err = withTestData(data, dir)
 			if err != nil {
