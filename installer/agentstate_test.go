@@ -215,6 +215,11 @@ func TestAgentEntryProblems(t *testing.T) {
 	if p := problems(slow); len(p["gemini"]) != 1 || !strings.Contains(p["gemini"][0], "--timeout 2s but config.yaml sets hook_timeout 5s") {
 		t.Errorf("timeout: %v", p)
 	}
+	// With no config.yaml, the message names the default, not the file.
+	slow.NoConfigFile = true
+	if p := problems(slow); len(p["gemini"]) != 1 || !strings.Contains(p["gemini"][0], "--timeout 2s but with no config.yaml the default is hook_timeout 5s") {
+		t.Errorf("timeout, no config.yaml: %v", p)
+	}
 
 	// Closed everywhere; then Cursor's own failClosed taken out by hand:
 	// the flag is right, the entry is not what install writes.
