@@ -54,8 +54,18 @@ func (d *Daemon) confining() bool {
 // answers is the status line of where answers are taken from.
 func (d *Daemon) answers() string {
 	const terminal = "a terminal (agentjail pending), on the approvals channel that confined calls cannot use"
+	// Headless (no session bus, or --headless): nothing shows a held
+	// call but a terminal, which is said plainly, as a person waiting on
+	// an agent must know where to look.
+	const headless = "; this daemon runs headless (no desktop session), so no menu bar or notification shows a held call: run `agentjail pending` in a terminal to answer it before approval_timeout denies it"
 	if !d.confining() {
+		if d.opts.Desktop == nil {
+			return "any process of the user's (calls are not confined)" + headless
+		}
 		return "any process of the user's (calls are not confined)"
+	}
+	if d.opts.Desktop == nil {
+		return "only " + terminal + headless
 	}
 	hidden, why := d.decider.BusHidden()
 	if !jail.Probe().Scoped && !hidden {

@@ -60,3 +60,16 @@ func TestFailOpensAreUncheckedOnce(t *testing.T) {
 		t.Errorf("decision log:\n%s\nwant the codex call and the bad event, once each", strings.Join(got, "\n"))
 	}
 }
+
+// A daemon with no desktop says where a held call is answered: only a
+// terminal, as nothing else shows it.
+func TestHeadlessStatusSaysOnlyATerminalAnswers(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	st, err := (&wire.Client{Socket: d.Socket}).Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(st.Answers, "runs headless") || !strings.Contains(st.Answers, "agentjail pending") {
+		t.Errorf("answers %q", st.Answers)
+	}
+}
