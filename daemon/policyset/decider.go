@@ -10,6 +10,7 @@
 package policyset
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,6 +101,32 @@ type policySet struct {
 	dirs           []string // the user policy folders it read
 	user           []engine.Source
 	loadedAt       time.Time
+	// compiledFrom is what engine was compiled from: a load whose
+	// sources, data and disabled rules are the same reuses it, so a
+	// config.yaml save that changes only settings (fail_mode,
+	// hook_timeout, notifications) is in force at once.
+	compiledFrom compileInput
+}
+
+// compileInput is what a compiled engine depends on.
+type compileInput struct {
+	sources  []engine.Source
+	data     map[string]any
+	disabled []string
+}
+
+// same reports whether c and o would compile to the same engine.
+func (c compileInput) same(o compileInput) bool {
+	if len(c.sources) != len(o.sources) || !slices.Equal(c.disabled, o.disabled) || !reflect.DeepEqual(c.data, o.data) {
+		return false
+	}
+	for i, s := range c.sources {
+		t := o.sources[i]
+		if s.Name != t.Name || s.Pack != t.Pack || s.Org != t.Org || !bytes.Equal(s.Text, t.Text) {
+			return false
+		}
+	}
+	return true
 }
 
 // Options configures New.
@@ -214,7 +243,14 @@ func (d *Decider) Load(ctx context.Context) bool {
 	user, errs := DirSources(dirs, false)
 	data := policyData(cfg)
 	d.fleetData(data, cfg, d.org)
-	eng, compileErrs := engine.Compile(ctx, append(pack, user...), data, cfg.DisabledRules)
+	from := compileInput{sources: append(pack, user...), data: data, disabled: slices.Clone(cfg.DisabledRules)}
+	var eng *engine.Engine
+	var compileErrs []wire.LoadErr
+	if prev != nil && len(errs) == 0 && prev.compiledFrom.same(from) {
+		eng = prev.engine // only settings changed: nothing to compile
+	} else {
+		eng, compileErrs = engine.Compile(ctx, from.sources, data, cfg.DisabledRules)
+	}
 	errs = append(errs, compileErrs...)
 	if eng == nil && prev == nil {
 		eng = d.compileWithout(ctx, pack, user, compileErrs, data, cfg.DisabledRules)
@@ -222,6 +258,9 @@ func (d *Decider) Load(ctx context.Context) bool {
 	var set *policySet
 	if eng != nil {
 		set = &policySet{engine: eng, config: cfg, configAt: configAt, unusedLastGood: unused, dirs: dirs, user: user, loadedAt: time.Now()}
+		if len(compileErrs) == 0 {
+			set.compiledFrom = from
+		}
 	}
 	d.publish(set, errs, cfgErr, saveErr)
 	return set != nil

@@ -22,3 +22,6 @@ func (d *Decider) DiffInput(req *wire.Request) (string, error) {
 	}
 	return engine.DiffInput(event, input.Derive(event, env), in), nil
 }
+
+// EngineOf is the compiled engine in force, for tests of reloading.
+func (d *Decider) EngineOf() *engine.Engine { return d.current.Load().engine }
