@@ -261,14 +261,13 @@ func TestLogFailuresShowInStatus(t *testing.T) {
 // marked undelivered.
 func TestUndeliveredAnswersAreMarked(t *testing.T) {
 	d := startWith(t, "", nil)
-	hungUp := make(chan struct{})
+	hungUp := map[bool]chan struct{}{false: make(chan struct{}), true: make(chan struct{})}
 	t.Cleanup(policyset.SetDecideHook(func(req *wire.Request) {
 		if strings.Contains(string(req.Event), "gone") {
-			<-hungUp // decide only once the client has hung up
+			<-hungUp[req.HookFailClosed] // decide only once the client has hung up
 		}
 	}))
 	for _, failClosed := range []bool{false, true} {
-		hungUp = make(chan struct{})
 		conn, err := net.Dial("unix", d.Socket)
 		if err != nil {
 			t.Fatal(err)
@@ -278,7 +277,7 @@ func TestUndeliveredAnswersAreMarked(t *testing.T) {
 			t.Fatal(err)
 		}
 		conn.Close()
-		close(hungUp)
+		close(hungUp[failClosed])
 		if dec, err := hookDecide(d.Socket, "echo here"); err != nil || dec.Verdict != wire.Allow {
 			t.Fatalf("%+v %v", dec, err)
 		}
@@ -296,8 +295,11 @@ func TestUndeliveredAnswersAreMarked(t *testing.T) {
 		}
 		got[r.Summary] = v
 	}
+	// The fail-closed call is logged as decided: allow, or deny when it
+	// was decided past its budget (the test holds it back).
 	want := map[string]string{"echo gone false": "unchecked codex failed open", "echo gone true": "allow codex undelivered", "echo here": "allow claude-code"}
-	if len(recs) != 4 || got["echo gone false"] != want["echo gone false"] || got["echo gone true"] != want["echo gone true"] || got["echo here"] != want["echo here"] {
+	closedOK := got["echo gone true"] == want["echo gone true"] || got["echo gone true"] == "deny codex undelivered"
+	if len(recs) != 4 || got["echo gone false"] != want["echo gone false"] || !closedOK || got["echo here"] != want["echo here"] {
 		t.Errorf("records %v, want %v (echo here twice)", got, want)
 	}
 }

@@ -38,6 +38,10 @@ func record(call *policyset.Call, dec *wire.Decision) decisionlog.Record {
 		}
 		r.Agent, r.Cwd = d.Agent, d.Cwd
 	}
+	if r.Agent == "" {
+		// Answered before it was judged (late): the agent of its hook.
+		r.Agent = call.Agent.Name
+	}
 	r.Summary = summary(call)
 	for _, rule := range dec.Rules {
 		if rule.Kind == dec.Verdict {
