@@ -35,19 +35,15 @@ func (d *Daemon) subscribers() []subscriber {
 	}})
 }
 
-// logDecisionAs records a decision of a call from uid (-1: not known;
+// logApproved records a decision of a call from uid (-1: not known;
 // the system daemon records whose call each decision was) and source
 // (see wire.Request): a try is logged with its source, and the tray
 // (counts, notifications, recent blocks) never hears of it. repeat says
 // the call was logged already from another hook; an answer that was not
 // delivered is logged all the same, marked, since the agent did not
-// hear it.
-func (d *Daemon) logDecisionAs(uid int, source string, call *policyset.Call, dec *wire.Decision, delivered, repeat bool) {
-	d.logApproved(uid, source, call, dec, nil, delivered, repeat)
-}
-
-// logApproved is logDecisionAs for a call a person or a grant settled
-// (appr; nil for any other).
+// hear it (a fail-open hook's is accounted as unchecked instead, in
+// serveDecide). appr says how a person or a grant settled it (nil for
+// any other).
 func (d *Daemon) logApproved(uid int, source string, call *policyset.Call, dec *wire.Decision, appr *decisionlog.Approval, delivered, repeat bool) {
 	if source == "" && delivered && repeat {
 		// Answered, as the agent waits on this hook too, but the call is
