@@ -311,6 +311,11 @@ func printStatus(out io.Writer, rep statusReport, dialErr error) {
 	}
 	if c := rep.Codex; c != nil {
 		how := c.Method
+		if how == installer.CodexByAppServer {
+			// Said, as status starts a program of Codex's that keeps
+			// state of its own in ~/.codex.
+			how += ", which status starts for this and which writes its own state in ~/.codex"
+		}
 		if c.Fallback != "" {
 			how += ", as " + c.Fallback
 		}

@@ -114,7 +114,7 @@ func TestStatusShowsCodexHook(t *testing.T) {
 		not     []string
 	}{
 		{"trusted, by Codex", installer.CodexCheck{Wired: true, Method: installer.CodexByAppServer}, true,
-			[]string{"codex hook: trusted (checked with codex app-server)\n", "health: ok\n"}, []string{"codex: "}},
+			[]string{"codex hook: trusted (checked with codex app-server, which status starts for this and which writes its own state in ~/.codex)\n", "health: ok\n"}, []string{"codex: "}},
 		{"untrusted, by config.toml", installer.CodexCheck{Wired: true, Method: installer.CodexByConfig, Fallback: "no codex program on PATH", Problem: "Codex skips agentjail's hook: run `agentjail install --for codex`"}, false,
 			[]string{"codex hook: not run by Codex (checked with config.toml, as no codex program on PATH)\n", "health: degraded\n", "  codex: Codex skips agentjail's hook: run `agentjail install --for codex`\n"}, []string{"health: ok"}},
 	}

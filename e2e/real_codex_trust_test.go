@@ -44,7 +44,7 @@ func TestRealCodexMovedHook(t *testing.T) {
 
 	t.Run("after install status says Codex trusts the hook", func(t *testing.T) {
 		r := status(t, withCodex)
-		if r.code != 0 || !strings.Contains(r.stdout, "codex hook: trusted (checked with codex app-server)") {
+		if r.code != 0 || !strings.Contains(r.stdout, "codex hook: trusted (checked with codex app-server, which status starts") {
 			t.Errorf("status: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	})
@@ -77,7 +77,7 @@ func TestRealCodexMovedHook(t *testing.T) {
 
 	t.Run("status reports the untrusted hook, by Codex and by config.toml", func(t *testing.T) {
 		for _, tc := range []struct{ name, path, method string }{
-			{"codex on PATH", withCodex, "checked with codex app-server)"},
+			{"codex on PATH", withCodex, "checked with codex app-server, which status starts"},
 			{"no codex on PATH", noCodex, "checked with config.toml, as no codex program on PATH)"},
 		} {
 			r := status(t, tc.path)
