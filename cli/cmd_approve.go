@@ -39,7 +39,9 @@ notification show it too). The code is never sent to the agent.`,
 				return daemonError(err)
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(out, "nothing waits for you")
+				// An ask the agent shows in its own prompt is never held
+				// here: say where that one is answered.
+				fmt.Fprintln(out, "nothing waits for you: no call is held now (a call the agent asks about in its own prompt, as Claude Code does interactively, is answered there)")
 				return nil
 			}
 			fmt.Fprintf(out, "%s waiting:\n", plural.Of(len(list), "call"))
