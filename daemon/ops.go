@@ -12,6 +12,7 @@ import (
 	"github.com/agentjail/agentjail/internal/config"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/jsonscan"
+	"github.com/agentjail/agentjail/internal/plural"
 	"github.com/agentjail/agentjail/internal/wire"
 )
 
@@ -187,7 +188,16 @@ func (d *Daemon) serveStatus(ctx context.Context, r *request) reply {
 			// call; its count stays, its text is root's to read.
 			st.LastEvalErr = ""
 		}
-		st.LoadErrors = append(st.LoadErrors, d.decider.UserLoadErrors(ctx, r.caller)...)
+		if mine := d.decider.UserLoadErrors(ctx, r.caller); len(mine) > 0 {
+			st.LoadErrors = append(st.LoadErrors, mine...)
+			// The caller's own policies: refused or broken files
+			// degrade their health as they would in user mode.
+			st.Problems = append(st.Problems, wire.Problem{
+				Kind:    "policy",
+				Message: fmt.Sprintf("%s in your own policies, the first: %s; what loads of them is in force, with the machine's", plural.Of(len(mine), "problem"), mine[0].String()),
+				Fix:     "fix or remove the file (`agentjail policy test` shows the errors); in system mode your policies may only add deny and ask rules",
+			})
+		}
 	}
 	return answer(&wire.Response{Status: st})
 }

@@ -321,6 +321,11 @@ func TestSystemModeInside(t *testing.T) {
 		if !strings.Contains(st.stdout, "loose.rego") || !strings.Contains(st.stdout, "allow") {
 			t.Errorf("status does not show the refused loose.rego with its reason:\n%s", st.stdout)
 		}
+		// The refusal degrades the user's health, as in user mode.
+		if txt := s.asAgent(nil, "/usr/local/bin/agentjail", "status"); txt.code != 4 || !strings.Contains(txt.stdout, "in your own policies") || strings.Contains(txt.stdout, "health: ok") {
+			t.Errorf("status with a refused policy (exit %d):\n%s", txt.code, txt.stdout)
+		}
+		s.asAgentOK(t, "rm", "-f", dir+"/loose.rego", dir+"/tight.rego")
 	})
 	t.Run("a held call is answered by its own user in a terminal", func(t *testing.T) { s.approvals(t) })
 	t.Run("real Claude Code is guarded by the managed hook", func(t *testing.T) {
