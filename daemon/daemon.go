@@ -621,6 +621,7 @@ func (d *Daemon) Status() *wire.Status {
 	}
 	st.Confinement = d.confinement()
 	st.Answers = d.answers()
+	st.Headless = d.opts.Desktop == nil
 	if d.opts.Desktop != nil {
 		st.Tray, st.TrayShown = d.opts.Desktop.TrayState()
 		st.Notify = d.opts.Desktop.NotifyStatus()

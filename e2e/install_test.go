@@ -56,6 +56,10 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "the daemon runs (detached") {
 				t.Fatalf("install: %+v", r)
 			}
+			// No session bus here: install says where held calls are answered.
+			if !strings.Contains(r.stdout, "no desktop session here") || !strings.Contains(r.stdout, "agentjail pending") {
+				t.Errorf("install does not say a terminal answers held calls:\n%s", r.stdout)
+			}
 			first := read(settings)
 			if !strings.Contains(first, filepath.Join(e.ajHome, "bin", "agentjail-hook")) {
 				t.Fatalf("no hook in settings:\n%s", first)

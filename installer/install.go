@@ -323,6 +323,9 @@ func Install(ctx context.Context, o Options) error {
 	if mode == service.ModeDetached {
 		fmt.Fprint(out, DetachedNote)
 	}
+	if st.Headless {
+		fmt.Fprintln(out, "no desktop session here: no menu bar or notification shows a call held for you, so answer it in a terminal with `agentjail pending` and `agentjail approve` before approval_timeout denies it")
+	}
 	// Policy files that did not load are not guarding: say so now, not
 	// when a call they were meant to stop goes through.
 	if len(st.LoadErrors) > 0 {

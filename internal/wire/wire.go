@@ -215,6 +215,9 @@ type Status struct {
 	// from and why not elsewhere: the desktop (menu bar, notification
 	// buttons) only where confined calls cannot reach the session bus.
 	Answers string `json:"answers,omitempty"`
+	// Headless says the daemon has no desktop session: no menu bar or
+	// notification shows a held call, only a terminal does.
+	Headless bool `json:"headless,omitempty"`
 	// Tray says whether the daemon's tray (menu bar) is shown and if not,
 	// why: "shown by <the program showing it>", "no tray host on the
 	// session bus (…)", "running" (macOS, where the menu bar always
