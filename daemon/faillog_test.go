@@ -1,7 +1,9 @@
 package daemon_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +73,30 @@ func TestHeadlessStatusSaysOnlyATerminalAnswers(t *testing.T) {
 	}
 	if !strings.Contains(st.Answers, "runs headless") || !strings.Contains(st.Answers, "agentjail pending") {
 		t.Errorf("answers %q", st.Answers)
+	}
+}
+
+// A held call is listed from the moment it is held: the hook hears
+// "held" only once the approval is open, so pending asked right then
+// lists it.
+func TestAHeldCallIsListedAtOnce(t *testing.T) {
+	d := daemontest.Start(t, nil)
+	conn, err := net.Dial("unix", d.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := &wire.Request{Op: wire.OpDecide, Event: askEvent("codex", "s-held", "git reset --hard HEAD~3"), Agent: "codex", HookTimeoutMillis: 2000, HoldMillis: 30000, HookStartMillis: time.Now().UnixMilli()}
+	if err := wire.WriteFrame(conn, req); err != nil {
+		t.Fatal(err)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	body, err := wire.ReadFrame(bufio.NewReader(conn))
+	if err != nil || !strings.Contains(string(body), `"held"`) {
+		t.Fatalf("the call was not held: %s %v", body, err)
+	}
+	list, err := (&wire.Client{Socket: d.Socket}).Pending(t.Context(), true)
+	if err != nil || len(list) != 1 {
+		t.Errorf("pending right after the hold: %+v %v", list, err)
 	}
 }
