@@ -47,10 +47,17 @@ twice is refused rather than edited in a copy the agent ignores.
   gemini       hooks.BeforeTool in ~/.gemini/settings.json (comments kept)
   copilot      ~/.copilot/hooks/agentjail.json
   cursor       ~/.cursor/hooks.json
+  qwen         ~/.qwen/settings.json
+  droid        ~/.factory/hooks.json
+  cline        ~/.cline/hooks/PreToolUse
+  pi           ~/.pi/agent/extensions/agentjail.ts
+  opencode     ~/.config/opencode/plugin/agentjail.js
+  kilo         ~/.config/kilo/plugin/agentjail.js
   all          every agent found, as without --for
 
 Without --for, install wires every agent found on this machine whose own
-folder (~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor) is there,
+folder (~/.claude, ~/.codex, ~/.gemini, ~/.copilot, ~/.cursor, ~/.qwen,
+~/.factory, ~/.cline, ~/.pi/agent, ~/.config/opencode, ~/.config/kilo) is there,
 says which it wired and which it did not find, and makes no agent's
 folder: an agent found only by its program on PATH is named, not wired.
 --for NAME wires that agent even where its folder is missing, and says
@@ -96,7 +103,7 @@ to every entry.
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&agent, "for", "", "the agents to wire in: claude-code, codex, gemini, copilot, cursor, or all (comma-separated); default every agent found")
+	cmd.Flags().StringVar(&agent, "for", "", "the agents to wire in: "+strings.Join(installer.AgentNames(), ", ")+", or all (comma-separated); default every agent found")
 	cmd.Flags().StringVar(&scope, "scope", "user", "user (~/.claude/settings.json) or project (./.claude/settings.local.json, not committed)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the changes and change nothing")
 	cmd.Flags().BoolVar(&system, "system", false, "system mode (with sudo): a daemon of its own user, root-owned files, hooks in each agent's machine-wide settings")

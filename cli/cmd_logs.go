@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentjail/agentjail/agents"
 	"github.com/agentjail/agentjail/app"
+	"github.com/agentjail/agentjail/installer"
 	"github.com/agentjail/agentjail/internal/decisionlog"
 	"github.com/agentjail/agentjail/internal/paths"
 	"github.com/agentjail/agentjail/internal/safetext"
@@ -121,7 +122,7 @@ the whole log, every user's, with a UID column.`,
 	cmd.Flags().StringVar(&f.verdict, "verdict", "", "only this verdict: allow, ask, deny or unchecked")
 	cmd.Flags().BoolVar(&unchecked, "unchecked", false, "only the calls that ran without a decision (--verdict unchecked), with their likely cause")
 	cmd.Flags().StringVar(&f.tool, "tool", "", "only this tool (Bash, Read ...)")
-	cmd.Flags().StringVar(&f.agent, "agent", "", "only this agent's calls: claude-code, codex, gemini, copilot or cursor")
+	cmd.Flags().StringVar(&f.agent, "agent", "", "only this agent's calls: "+strings.Join(installer.AgentNames(), ", "))
 	cmd.Flags().StringVar(&f.session, "session", "", "only this agent session id")
 	cmd.Flags().DurationVar(&f.since, "since", 0, "only the last DURATION (1h, 30m)")
 	cmd.Flags().BoolVar(&f.try, "try", false, "only the decisions of `agentjail try` (left out by default)")
