@@ -387,7 +387,9 @@ func (d *Daemon) recordUnchecked(c ranCall, cause string) {
 	}
 	d.decisions.Append(rec)
 	d.log.Warn("a tool call ran unchecked", "agent", c.Agent, "session", c.Session, "tool", c.Tool, "cause", cause)
-	if d.opts.OnDecision != nil {
+	// A fail-open is notified by the failure log's own watcher, once a
+	// run (failrun.go): not again, call by call, here.
+	if d.opts.OnDecision != nil && c.Source != sourceFailLog && c.Source != sourceLate {
 		d.opts.OnDecision(rec)
 	}
 }
