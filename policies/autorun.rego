@@ -46,6 +46,7 @@ deny contains {"id": "persist.path_hijack", "msg": msg} if {
 	input.agentjail.writes[0]
 	some [p, name] in planted
 	name in shadowed_commands
+	not links_system_version(p)
 	msg := sprintf("Blocked: %s would run instead of the real `%s` every time it is called. Call the program by its full path or give it a name of its own.", [pretty(p), name])
 }
 
@@ -67,7 +68,24 @@ deny contains {"id": "persist.path_hijack", "msg": msg} if {
 	some d in user_bin_dirs
 	startswith(rel, concat("", [d, "/"]))
 	base_name(p) in shadowed_commands
+	not links_system_version(p)
 	msg := sprintf("Blocked: %s would run instead of the real `%s` every time it is called.", [pretty(p), base_name(p)])
+}
+
+# ln -s /usr/bin/python3.12 ~/.local/bin/python picks which installed
+# version a name runs: the target is a system program of that name, so
+# nothing the agent wrote runs. A different program under the name (a
+# python3 linked as git reads the arguments as a script) stays a hijack.
+system_bin_dirs := {"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/opt/homebrew/bin", "/usr/libexec"}
+
+links_system_version(p) if {
+	some cmd in commands
+	cmd.name == "ln"
+	count(cmd.paths) == 2
+	cmd.paths[1] == p
+	src := cmd.paths[0]
+	parent_dir(src) in system_bin_dirs
+	startswith(base_name(src), base_name(p))
 }
 
 # Files that interpreters and tools load and run by themselves, or that
@@ -191,6 +209,7 @@ schedules(cmd) if {
 	cmd.name == "osascript"
 	some a in cmd.args
 	regex.match(`(?i)login item`, a)
+	regex.match(`(?i)\b(make|set|delete|duplicate|move)\b`, a) # not a listing: get the name of every login item
 }
 
 schedules(cmd) if {

@@ -135,6 +135,18 @@ ask contains {"id": "priv.sudo", "msg": msg} if {
 runs_privileged(cmd) if {
 	cmd.name in privilege_commands
 	not cmd.dry_run # sudo -l lists what the user may run
+	not only_forgets_credentials(cmd)
+}
+
+# sudo -k and -K run nothing: they drop the cached password, so the next
+# sudo asks for it again. (-v is not here: it primes the cache.)
+only_forgets_credentials(cmd) if {
+	cmd.name == "sudo"
+	count(cmd.operands) == 0
+	count(cmd.flags) > 0
+	every f in cmd.flags {
+		f in {"k", "K", "reset-timestamp", "remove-timestamp"}
+	}
 }
 
 runs_privileged(cmd) if {
