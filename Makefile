@@ -115,6 +115,8 @@ bench: ## print the benchmark figures (see BENCHMARKS.md): distinct events unles
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'HookProcess' -benchtime 300x ./e2e | tee -a $(BENCH_OUT)
 	@echo "==> the jail's launcher: bash -c true through it, against the same without it"
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'JailLaunch' -benchtime 300x ./e2e | tee -a $(BENCH_OUT)
+	@echo "==> a config.yaml save to the daemon acting on it, with no reload: settings only, and protected_paths"
+	@set -o pipefail; $(GO) test -run '^$$' -bench 'ConfigSave' -benchtime 1x ./e2e | tee -a $(BENCH_OUT)
 	@echo "==> decisions per second through the socket, each request its own event (Throughput) or one of six (ThroughputCached), and a socket-only server's in the same run; RSS idle and after 100,000 decisions"
 	@set -o pipefail; $(GO) test -run '^$$' -bench 'Throughput|DaemonRSS' -benchtime 20000x ./e2e | tee -a $(BENCH_OUT)
 	@$(GO) run ./tools/benchaims < $(BENCH_OUT)

@@ -384,3 +384,65 @@ func BenchmarkDaemonStart(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConfigSave is the time from a save of config.yaml to the
+// daemon acting on it, with no `agentjail reload`: a settings-only
+// change (hook_timeout, read back from status) and one the policies
+// read (protected_paths, which compiles the pack again, read back from
+// a verdict on the protected file). It makes ten saves of each whatever
+// -benchtime says and reports the median and the slowest.
+func BenchmarkConfigSave(b *testing.B) {
+	e := newEnv(b)
+	secret := filepath.Join(e.home, "customer-data", "q3.csv")
+	os.MkdirAll(filepath.Dir(secret), 0o700)
+	os.WriteFile(secret, []byte("x"), 0o600)
+	config := filepath.Join(e.ajHome, "config.yaml")
+	os.MkdirAll(e.ajHome, 0o700)
+	os.WriteFile(config, []byte("hook_timeout: 5s\n"), 0o600)
+	e.start()
+	client := &wire.Client{Socket: e.socket}
+	read, _ := json.Marshal(map[string]any{"tool_name": "Read", "tool_input": map[string]any{"file_path": secret}})
+	inForce := map[string]func(i int) bool{
+		"settings": func(i int) bool {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			st, err := client.Status(ctx)
+			return err == nil && st.HookTimeout == fmt.Sprintf("%ds", 3+i%2)
+		},
+		"protected_paths": func(i int) bool {
+			dec, err := hookDecide(client, read)
+			return err == nil && (dec.Verdict == wire.Deny) == (i%2 == 0)
+		},
+	}
+	save := map[string]func(i int) string{
+		"settings": func(i int) string { return fmt.Sprintf("hook_timeout: %ds\n", 3+i%2) },
+		"protected_paths": func(i int) string {
+			if i%2 == 0 {
+				return "hook_timeout: 5s\nprotected_paths: [~/customer-data]\n"
+			}
+			return "hook_timeout: 5s\n"
+		},
+	}
+	for _, kind := range []string{"settings", "protected_paths"} {
+		b.Run(kind, func(b *testing.B) {
+			var took []time.Duration
+			for i := range 10 {
+				start := time.Now()
+				if err := os.WriteFile(config, []byte(save[kind](i)), 0o600); err != nil {
+					b.Fatal(err)
+				}
+				for !inForce[kind](i) {
+					if time.Since(start) > 30*time.Second {
+						b.Fatalf("save %d of %s not in force after 30 s:\n%s", i, kind, e.logs)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				took = append(took, time.Since(start))
+			}
+			median, _ := percentiles(took)
+			b.ReportMetric(median/1000, "ms-median")
+			b.ReportMetric(float64(took[len(took)-1])/float64(time.Millisecond), "ms-slowest")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

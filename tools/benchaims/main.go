@@ -31,6 +31,8 @@ var aims = []aim{
 	{"BenchmarkHookProcess/distinct", "hook-p99-µs", "hook p99 for a distinct decision, µs", true, 5000},
 	{"BenchmarkJailLaunch", "median-ratio", "bash -c true through the launcher / without it (median)", true, 1.2},
 	{"BenchmarkJailLaunch", "added-median-µs", "time the launcher adds to a shell call (median), µs", true, 1000},
+	{"BenchmarkConfigSave/settings", "ms-slowest", "a config.yaml save of settings in force, slowest of ten, ms", true, 1000},
+	{"BenchmarkConfigSave/protected_paths", "ms-slowest", "a save of protected_paths (compiles again) in force, slowest, ms", true, 1000},
 	{"BenchmarkThroughput/c=64", "share-of-socket-only", "decisions/s at 64 clients / a socket-only server's", false, 0.2},
 }
 
