@@ -28,7 +28,7 @@ code_effect contains row if {
 _run_string := `(^|[^\w.])exec\s*\(|(^|[^\w.])eval\s*[\(\)\s"'$,]|\bnew\s+Function\s*\(|(^|[^\w.])Function\s*\(|(^|[^\w.])load(string)?\s*\(|\binstance_eval\b|\bclass_eval\b|\bpickle\.loads?\s*\(|\bmarshal\.loads\s*\(|\bdill\.loads?\s*\(|\bvm\.run\w*\s*\(|\brequire\s*\(\s*['"]data:|\bimport\s*\(\s*['"]data:`
 
 # Calls that fetch from the network.
-_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bio\.popen\s*\(\s*["'](curl|wget)|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bDeno\.|\bBun\.fetch\b`
+_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bio\.popen\s*\(\s*["'](curl|wget)|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bBun\.fetch\b`
 
 # Calls that decode a payload.
 _decode := `\bb64decode\s*\(|\bb32decode\s*\(|\ba85decode\s*\(|\bbase64\.decodebytes\s*\(|\bzlib\.decompress\s*\(|\bgzip\.decompress\s*\(|\blzma\.decompress\s*\(|\bbz2\.decompress\s*\(|\bbytes\.fromhex\s*\(|\bbinascii\.(unhexlify|a2b_\w+)\s*\(|\bcodecs\.decode\s*\(|\bdecode_base64\s*\(|\bpack\s*\(\s*['"]H\*|\bBuffer\.from\s*\([^)]*['"](base64|hex)['"]|\batob\s*\(|\bBase64\.(decode64|strict_decode64|urlsafe_decode64)\b|\bunpack1?\s*\(\s*['"]m|\bbase64_decode\s*\(|\bgzinflate\s*\(|\bstr_rot13\s*\(|\bString\.fromCharCode\s*\(|\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr`
@@ -55,9 +55,19 @@ code_programs := {
 
 program_group contains [prog, "code_run"] if some prog in code_programs
 
-# code_text(cmd): the code cmd runs from the line: its arguments and
-# any here-document.
-code_text(cmd) := concat("\n", array.concat(cmd.args, [r.target | some r in cmd.redirects; r.op in {"<<", "<<-", "<<<"}]))
+# code_text(cmd): the code cmd runs from the line: its arguments, any
+# here-document, and the parsed view of its calls (code_view: names
+# resolved, constant strings computed) where its language has a parser.
+code_text(cmd) := concat("\n", array.concat(
+	array.concat(code_words(cmd), [r.target | some r in cmd.redirects; r.op in {"<<", "<<-", "<<<"}]),
+	object.get(cmd, "code_view", []),
+))
+
+# deno's subcommand is not code: `deno eval CODE` does not call eval.
+code_words(cmd) := array.slice(cmd.args, 1, count(cmd.args)) if {
+	cmd.name == "deno"
+	cmd.args[0] == "eval"
+} else := cmd.args
 
 code_hits contains [row.rule, row.effect, cmd.name] if {
 	"code_run" in input.agentjail.kinds
