@@ -227,6 +227,9 @@ func encodeCommand[V any](c shell.Command, b Builder[V]) V {
 	if len(c.Patterns) > 0 {
 		b.Field("patterns", b.Strings(c.Patterns))
 	}
+	if len(c.CodeView) > 0 {
+		b.Field("code_view", b.Strings(c.CodeView))
+	}
 	if len(c.Unjudged) > 0 {
 		unjudged := make([]V, len(c.Unjudged))
 		for i, u := range c.Unjudged {

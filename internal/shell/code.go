@@ -2,7 +2,10 @@ package shell
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/agentjail/agentjail/internal/codeview"
 )
 
 // CodeRoles are regular expressions, from the policy pack, for what an
@@ -140,6 +143,12 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 	if r == nil || code == "" || !w.spend(0, 2*len(code)) {
 		return
 	}
+	// The parsed view of the code's calls is read with the code: the
+	// tables below match a call's usual spelling (codeview).
+	if view := codeview.For(cmd.Name, code); view != "" {
+		cmd.CodeView = append(cmd.CodeView, view)
+		code += "\n" + view
+	}
 	cc := r.code
 	marked := code
 	if cc.home != nil {
@@ -180,8 +189,11 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 		case cc.del != nil && cc.del.MatchString(before):
 			w.codeCommand(Command{Name: "rm", Program: "rm", Args: []string{"-f", abs}, Flags: []string{"f"}, Operands: []string{abs}, Paths: []string{abs}, Cwd: cmd.Cwd}, via, sc)
 		default:
-			cmd.Paths = append(cmd.Paths, abs)
-			if cc.writes(marked, p) {
+			// The view may name a path the code names too.
+			if !slices.Contains(cmd.Paths, abs) {
+				cmd.Paths = append(cmd.Paths, abs)
+			}
+			if cc.writes(marked, p) && !slices.Contains(cmd.codeWrites, abs) {
 				cmd.codeWrites = append(cmd.codeWrites, abs)
 			}
 		}

@@ -67,6 +67,11 @@ type Command struct {
 	// command runs may name ($D/credentials, ~/.aws/$F): see
 	// Roles.Examples.
 	Maybe []string `json:"maybe,omitempty"`
+	// CodeView is, for an interpreter, code it runs that its arguments
+	// do not show (what echo prints into it), and the calls its code
+	// makes with their names resolved and constant strings computed,
+	// read by a parser of its language (codeview).
+	CodeView []string `json:"code_view,omitempty"`
 	// DryRun is set when an option makes the program only show what it
 	// would do (git push -n, cargo publish --dry-run).
 	DryRun bool `json:"dry_run,omitempty"`

@@ -587,6 +587,16 @@ func (w *walker) emitOnly(cmd Command, words []word, sc *scope) {
 				w.scanCode(&cmd, r.Target, cmd.Name+" heredoc", sc)
 			}
 		}
+		// Or from what the pipe before it prints: echo '...' | node.
+		if len(sc.stdin) > 0 {
+			printed := make([]string, len(sc.stdin))
+			for i, p := range sc.stdin {
+				printed[i] = p.text
+			}
+			code := strings.Join(printed, " ")
+			cmd.CodeView = append(cmd.CodeView, code) // the pack's code rules read it with the arguments
+			w.scanCode(&cmd, code, cmd.Name+" stdin", sc)
+		}
 	}
 	n := len(w.out)
 	w.emit(cmd, sc)
