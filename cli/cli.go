@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentjail/agentjail/internal/version"
 	"io"
 	"os"
 	"strings"
@@ -13,8 +14,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Version is set at build time with -ldflags "-X .../cli.Version=...".
-var Version = "dev"
+// Version is this build's version (internal/version): a release's, a
+// go install's module version, or "dev".
+var Version = version.String()
 
 // Exit codes of the agentjail command. (agentjail-hook has its own two:
 // 0 and 2, see package hook.)

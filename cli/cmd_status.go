@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -130,6 +132,9 @@ func status(ctx context.Context, out io.Writer, asJSON, verbose bool) error {
 		// environment (CODEX_HOME, PATH), stand for the daemon's view.
 		st.Problems = slices.DeleteFunc(st.Problems, func(p wire.Problem) bool { return strings.HasPrefix(p.Kind, "agent_") })
 		st.Problems = append(st.Problems, installer.AgentProblems(rep.Agents)...)
+		if p := hookVersionProblem(ctx, system, st.Version); p != nil {
+			st.Problems = append(st.Problems, *p)
+		}
 	}
 	rep.Healthy = rep.Running && healthy(st, rep.FailOpens)
 
@@ -146,6 +151,31 @@ func status(ctx context.Context, out io.Writer, asJSON, verbose bool) error {
 		return &exitError{code: ExitDegraded}
 	}
 	return nil
+}
+
+// hookVersionProblem says when the installed hook is another version
+// than the daemon it asks (an upgrade that replaced one binary but not
+// the other); nil when they agree or the hook is not installed.
+func hookVersionProblem(ctx context.Context, system bool, daemon string) *wire.Problem {
+	hook, fix := paths.InstalledBin("agentjail-hook"), "run `agentjail install` again, which puts this version in both places"
+	if system {
+		hook, fix = filepath.Join(paths.System().Libexec, "agentjail-hook"), "run `sudo agentjail install --system` again, which puts this version in both places"
+	}
+	if _, err := os.Stat(hook); err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, hook, "--version").Output()
+	words := strings.Fields(string(out))
+	got := "unknown (it does not say)"
+	if err == nil && len(words) >= 2 && words[0] == "agentjail-hook" {
+		got = words[1]
+	}
+	if got == daemon {
+		return nil
+	}
+	return &wire.Problem{Kind: "version", Message: fmt.Sprintf("the hook %s is version %s, the daemon %s", hook, got, daemon), Fix: fix}
 }
 
 // withProjectSwitches adds to each wired agent's switches those of the

@@ -2,7 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
+
+	"github.com/agentjail/agentjail/internal/version"
 
 	"github.com/spf13/cobra"
 )
@@ -20,5 +21,5 @@ func newVersionCmd() *cobra.Command {
 
 // versionLine is what `agentjail version` and `agentjail --version` print.
 func versionLine() string {
-	return fmt.Sprintf("agentjail %s (%s, %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return version.Line("agentjail")
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agentjail/agentjail/internal/version"
 	"io"
 	"io/fs"
 	"os"
@@ -105,6 +106,7 @@ Flags:
                       on its own socket, and block calls that cannot be
                       checked unless --fail-closed=false is given
   --help              print this and exit
+  --version           print the hook's version and exit
 `
 
 // Main runs the hook with command-line args (without the program name)
@@ -112,6 +114,11 @@ Flags:
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == JailArg {
 		return launchJailed(args[1:], stderr)
+	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		// Like --help, not a tool call: nothing is read or asked.
+		io.WriteString(stdout, version.Line("agentjail-hook")+"\n")
+		return ExitOK
 	}
 	opts, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
