@@ -464,7 +464,7 @@ func module(s string) string {
 // constString computes e when it is a constant string: literals and
 // templates, joined with +, names given one constant, and the usual
 // ways code hides a string (atob, Buffer.from(x, 'base64').toString(),
-// String.fromCharCode, [..].join, .split('').reverse().join('')).
+// String.fromCharCode, [..].join, .split(”).reverse().join(”)).
 func constString(r *resolver, e js.IExpr, depth int) (string, bool) {
 	if r.steps--; depth > maxDepth || r.steps < 0 {
 		return "", false
