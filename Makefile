@@ -2,7 +2,8 @@
 
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X github.com/agentjail/agentjail/cli.Version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -s -w -X github.com/agentjail/agentjail/internal/version.Version=$(VERSION) -X github.com/agentjail/agentjail/internal/version.Commit=$(COMMIT)
 # Static, cgo-free binaries: the hook starts faster and they run anywhere.
 BUILD   := CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)"
 # The system the recipes build for; a test overrides it (make -n UNAME_S=Darwin).
@@ -48,14 +49,16 @@ ATTACK_FIGURES := bin/attack-figures.txt
 SHELL := /bin/bash
 
 .DEFAULT_GOAL := help
-.PHONY: help build install uninstall run check lint test bench vet clean claude-code agents codex gemini copilot qwen droid opencode kilo cline pi app icons screenshot
+.PHONY: dist cask help build install uninstall run check lint test bench vet clean claude-code agents codex gemini copilot qwen droid opencode kilo cline pi app icons screenshot
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / && !seen[$$1]++ {name[++n] = $$1; text[n] = $$2; if (length($$1) > w) w = length($$1)} \
 	  END {for (i = 1; i <= n; i++) printf "  %-" w "s  %s\n", name[i], text[i]}' $(MAKEFILE_LIST)
 
 build: ## build bin/agentjail (with the menu bar on macOS) and bin/agentjail-hook
+	@echo "==> building bin/agentjail $(VERSION) (it embeds OPA: a first build downloads the modules and compiles for a few minutes, later ones take seconds)"
 	$(BUILD_AGENTJAIL) -o bin/ ./cmd/agentjail
+	@echo "==> building bin/agentjail-hook"
 	$(BUILD) -o bin/ ./cmd/agentjail-hook
 
 ifeq ($(UNAME_S),Darwin)
@@ -63,6 +66,7 @@ install: app ## build, then install: binaries, AgentJail.app (macOS), the hook o
 	AgentJail.app/Contents/MacOS/agentjail install
 else
 install: build
+	@echo "==> bin/agentjail install: the hook of every agent found here, and the daemon as a service"
 	bin/agentjail install
 endif
 
@@ -201,3 +205,24 @@ icons: ## redraw assets/AppIcon.png and .icns
 
 clean: ## remove build output
 	rm -rf bin AgentJail.app AgentJail-trayless.app
+
+# The release tools (GoReleaser, cyclonedx-gomod, minisign) are pinned in
+# their own module, so that their hundreds of modules never enter the
+# program's own dependency graph (what `go install ...@latest` resolves).
+RELEASE_TOOL := $(GO) tool -modfile=tools/release/go.mod
+# A snapshot is the last release's version, then the commit: 0.3.1-snapshot.0123456789ab.
+SNAPSHOT_VERSION ?= $(shell (git describe --tags --abbrev=0 2>/dev/null || echo v0.0.0) | sed 's/^v//')-snapshot.$(shell git rev-parse --short=12 HEAD 2>/dev/null)
+
+dist: ## release archives, .deb/.rpm, Homebrew formula, SBOMs, checksums into dist/ (a snapshot: no network, nothing published); SIGNING_KEY=FILE also signs checksums.txt
+	@echo "==> building the release snapshot with GoReleaser (4 targets, 2 binaries each; minutes on a cold cache)"
+	REPO=$(CURDIR) COMMIT=$(COMMIT) SNAPSHOT_VERSION=$(SNAPSHOT_VERSION) $(RELEASE_TOOL) goreleaser release --snapshot --clean --skip=publish,announce
+	@if [ -n "$(SIGNING_KEY)" ]; then \
+	  echo "==> signing dist/checksums.txt with $(SIGNING_KEY) (minisign)"; \
+	  $(RELEASE_TOOL) minisign -Sm dist/checksums.txt -s "$(SIGNING_KEY)" -t "agentjail $$(ls dist/*_linux_amd64.tar.gz | sed 's/.*agentjail_\(.*\)_linux_amd64.tar.gz/\1/')"; \
+	fi
+
+cask: ## on a Mac: build AgentJail.app, zip it into dist/ and write its Homebrew cask with the zip's checksum (VERSION=1.2.0)
+	$(MAKE) app
+	@mkdir -p dist && rm -f dist/AgentJail-$(VERSION).zip
+	ditto -c -k --keepParent $(APP_BUNDLE) dist/AgentJail-$(VERSION).zip
+	$(GO) run ./tools/mkcask -zip dist/AgentJail-$(VERSION).zip -version $(VERSION)

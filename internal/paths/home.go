@@ -6,6 +6,10 @@ import (
 	"strconv"
 )
 
+// HomeName is agentjail's folder in a user's home, where
+// $AGENTJAIL_HOME is unset.
+const HomeName = ".agentjail"
+
 // Home is $AGENTJAIL_HOME, or ~/.agentjail.
 func Home() string {
 	if h := os.Getenv("AGENTJAIL_HOME"); h != "" {
@@ -13,7 +17,7 @@ func Home() string {
 	}
 	home, err := os.UserHomeDir()
 	if err == nil {
-		return filepath.Join(home, ".agentjail")
+		return filepath.Join(home, HomeName)
 	}
 	return fallbackHome()
 }
