@@ -9,9 +9,10 @@
 //
 // JavaScript is read with github.com/tdewolff/parse/v2/js: pure Go,
 // ES2020 with modules, its scopes resolved, and kept up by the minifier
-// that depends on it. Python, Ruby, Perl and Lua have no parser of that
-// standing in pure Go (gpython stops at Python 3.4, without f-strings),
-// so their code is read by the tables alone.
+// that depends on it; Lua with github.com/yuin/gopher-lua's parser.
+// Python, Ruby, Perl and PHP have no parser of that standing in pure Go
+// (gpython stops at Python 3.4, without f-strings), so their code is
+// read by the tables alone.
 package codeview
 
 import (
@@ -28,7 +29,10 @@ import (
 )
 
 // languages maps an interpreter to the language a view is made for.
-var languages = map[string]string{"node": "javascript", "nodejs": "javascript", "deno": "javascript", "bun": "javascript"}
+var languages = map[string]string{
+	"node": "javascript", "nodejs": "javascript", "deno": "javascript", "bun": "javascript",
+	"lua": "lua", "luajit": "lua", "lua5.1": "lua", "lua5.2": "lua", "lua5.3": "lua", "lua5.4": "lua",
+}
 
 // Bounds: code past maxCode is not parsed (the tables still read it),
 // and a view holds at most maxCalls calls, each of at most maxLine bytes.
@@ -45,10 +49,16 @@ const (
 // when program's language has no parser here, the code does not parse,
 // or no call in it reads otherwise than it is written.
 func For(program, code string) string {
-	if languages[program] != "javascript" || len(code) > maxCode {
+	if len(code) > maxCode {
 		return ""
 	}
-	return JavaScript(code)
+	switch languages[program] {
+	case "javascript":
+		return JavaScript(code)
+	case "lua":
+		return Lua(code)
+	}
+	return ""
 }
 
 // JavaScript returns the view of JavaScript code (see For).

