@@ -171,6 +171,9 @@ _python := {"code": ["c"], "value": ["m", "W", "X", "Q"], "program": ["m"], "std
 
 _node := {"code": ["e", "eval", "p", "print"], "value": ["r", "require", "import", "input-type", "loader", "conditions"], "use": ["env-file", "env-file-if-exists"], "stdin_code": true}
 
+# lua -e CODE; with no script (or -) it reads its program from stdin.
+_lua := {"code": ["e"], "value": ["l"], "stdin_code": true}
+
 _ruby := {"code": ["e"], "value": ["r", "I", "C"], "stdin_code": true}
 
 _perl := {"code": ["e", "E"], "value": ["I", "M", "m"], "stdin_code": true}
@@ -393,7 +396,12 @@ core_program_roles := {
 	"perl": _perl,
 	"php": {"code": ["r"], "value": ["c", "d", "f"], "program": ["f"], "stdin_code": true},
 	"osascript": {"code": ["e"], "text": ["l", "s"]},
-	"lua": {"code": ["e"], "value": ["l"]},
+	"lua": _lua,
+	"luajit": _lua,
+	"lua5.1": _lua,
+	"lua5.2": _lua,
+	"lua5.3": _lua,
+	"lua5.4": _lua,
 	"Rscript": {"code": ["e"]},
 	"julia": {"code": ["e", "eval", "E", "print"]},
 	# Editors: commands to run, not files.
