@@ -149,6 +149,25 @@ func (b binder) Enter(n js.INode) js.IVisitor {
 				b.r.bind(v, n.Y)
 			}
 		}
+	case *js.CallExpr:
+		// import('m').then(m => ...): the callback's parameter is what
+		// the promise gives, the module.
+		if d, ok := n.X.(*js.DotExpr); ok && nameOf(d.Y) == "then" && len(n.Args.List) > 0 {
+			var params []js.BindingElement
+			switch f := n.Args.List[0].Value.(type) {
+			case *js.ArrowFunc:
+				params = f.Params.List
+			case *js.FuncDecl:
+				params = f.Params.List
+			}
+			if len(params) > 0 {
+				if call, ok := d.X.(*js.CallExpr); ok {
+					if _, isModule := required(b.r, call, 0); isModule {
+						b.r.bind(params[0].Binding, d.X)
+					}
+				}
+			}
+		}
 	case *js.ImportStmt:
 		mod := module(unquote(n.Module))
 		if n.Default != nil {

@@ -25,6 +25,7 @@ func TestJavaScriptView(t *testing.T) {
 		{"reassigned", `let f = console.log; f = require('child_process').execSync; f('id')`, `child_process.execSync("id")`, ""},
 		{"eval through the global object", `const x = 'ev'+'al'; globalThis[x](atob('cmVxdWlyZSgiY2hpbGRfcHJvY2VzcyIpLmV4ZWNTeW5jKCJybSAtcmYgfiIp'))`, `child_process.execSync("rm -rf ~")`, ""},
 		{"a Function made of a string", `new Function('return require("child_process").execSync("i"+"d")')()`, `child_process.execSync("id")`, ""},
+		{"a module given to a callback", `import('node:child_' + 'process').then(m => m['exec' + 'Sync']('id'))`, `child_process.execSync("id")`, ""},
 		{"eval of a fetched body", `const g = eval; fetch(u).then(r => r.text()).then(g)`, ``, ""},
 		{"nothing hidden", `console.log(require('fs').readFileSync('package.json', 'utf8'))`, `fs.readFileSync("package.json", "utf8")`, ""},
 		{"plain code has no view", `console.log(1 + 2)`, ``, "console"},
