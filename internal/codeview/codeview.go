@@ -9,10 +9,10 @@
 //
 // JavaScript is read with github.com/tdewolff/parse/v2/js: pure Go,
 // ES2020 with modules, its scopes resolved, and kept up by the minifier
-// that depends on it; Lua with github.com/yuin/gopher-lua's parser.
-// Python, Ruby, Perl and PHP have no parser of that standing in pure Go
-// (gpython stops at Python 3.4, without f-strings), so their code is
-// read by the tables alone.
+// that depends on it; Lua with github.com/yuin/gopher-lua's parser;
+// Python with github.com/go-python/gpython's (python.go says what of
+// later Python it reads). Ruby, Perl and PHP have no parser of that
+// standing in pure Go, so their code is read by the tables alone.
 package codeview
 
 import (
@@ -32,6 +32,19 @@ import (
 var languages = map[string]string{
 	"node": "javascript", "nodejs": "javascript", "deno": "javascript", "bun": "javascript",
 	"lua": "lua", "luajit": "lua", "lua5.1": "lua", "lua5.2": "lua", "lua5.3": "lua", "lua5.4": "lua",
+	"python": "python", "python3": "python", "pypy3": "python", "pypy": "python",
+	"ruby": "plain", "irb": "plain", "jruby": "plain", "perl": "plain",
+}
+
+// language is program's language: python3.12 is python3's.
+func language(program string) string {
+	if l, ok := languages[program]; ok {
+		return l
+	}
+	if v, ok := strings.CutPrefix(program, "python3."); ok && v != "" && strings.Trim(v, "0123456789") == "" {
+		return "python"
+	}
+	return ""
 }
 
 // Bounds: code past maxCode is not parsed (the tables still read it),
@@ -52,11 +65,15 @@ func For(program, code string) string {
 	if len(code) > maxCode {
 		return ""
 	}
-	switch languages[program] {
+	switch language(program) {
 	case "javascript":
 		return JavaScript(code)
 	case "lua":
 		return Lua(code)
+	case "python":
+		return Python(code)
+	case "plain":
+		return Plain(code)
 	}
 	return ""
 }
