@@ -27,8 +27,10 @@ code_effect contains row if {
 # the same name, model.eval() or re.exec(), is not one).
 _run_string := `(^|[^\w.])exec\s*\(|(^|[^\w.])eval\s*[\(\)\s"'$,]|\bnew\s+Function\s*\(|(^|[^\w.])Function\s*\(|(^|[^\w.])load(string)?\s*\(|\binstance_eval\b|\bclass_eval\b|\bpickle\.loads?\s*\(|\bmarshal\.loads\s*\(|\bdill\.loads?\s*\(|\bvm\.run\w*\s*\(|\brequire\s*\(\s*['"]data:|\bimport\s*\(\s*['"]data:`
 
-# Calls that fetch from the network.
-_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bio\.popen\s*\(\s*["'](curl|wget)|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bBun\.fetch\b`
+# Calls that fetch from the network (a backtick runs its command in
+# Ruby, Perl and PHP, and %x{} and qx() are written as backticks in
+# their code_view).
+_fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post)\s*\(|\burllib3?\b|\bfetch\s*\(|\bhttps?\.get\s*\(|\baxios\b|\bURI\.open\b|\bopen-uri\b|\bNet::HTTP\b|\bURI\s*\(\s*['"]https?:|LWP::|\bgetstore\s*\(|\bio\.popen\s*\(\s*["'](curl|wget)|\bHTTP::Tiny\b|\bget\s*\(\s*['"]https?://|\bfile_get_contents\s*\(\s*['"]https?://|\bcurl_exec\b|\bsocket\.(http|url)\b|\bio\.popen\s*\(\s*['"](curl|wget)\b|\bhttp\.request\b|\bBun\.fetch\b|\x60\s*(curl|wget)\s`
 
 # Calls that decode a payload.
 _decode := `\bb64decode\s*\(|\bb32decode\s*\(|\ba85decode\s*\(|\bbase64\.decodebytes\s*\(|\bzlib\.decompress\s*\(|\bgzip\.decompress\s*\(|\blzma\.decompress\s*\(|\bbz2\.decompress\s*\(|\bbytes\.fromhex\s*\(|\bbinascii\.(unhexlify|a2b_\w+)\s*\(|\bcodecs\.decode\s*\(|\bdecode_base64\s*\(|\bpack\s*\(\s*['"]H\*|\bBuffer\.from\s*\([^)]*['"](base64|hex)['"]|\batob\s*\(|\bBase64\.(decode64|strict_decode64|urlsafe_decode64)\b|\bunpack1?\s*\(\s*['"]m|\bbase64_decode\s*\(|\bgzinflate\s*\(|\bstr_rot13\s*\(|\bString\.fromCharCode\s*\(|\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr`

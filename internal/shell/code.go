@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -143,6 +144,9 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 	if r == nil || code == "" || !w.spend(0, 2*len(code)) {
 		return
 	}
+	// The view repeats calls the code spells plainly: what both run is
+	// one command.
+	defer w.dropRepeats(len(w.out))
 	// The parsed view of the code's calls is read with the code: the
 	// tables below match a call's usual spelling (codeview).
 	if view := codeview.For(cmd.Name, code); view != "" {
@@ -203,7 +207,7 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 		if isHomeToken(m) {
 			continue
 		}
-		lit := literalText(marked, m)
+		lit := concatenated(marked, m)
 		switch {
 		case cc.shell != nil && cc.shell.MatchString(window(marked, m[0])):
 			w.lenient(expand(lit), w.sub(sc, cmd.Cwd), via, sc.depth+1)
@@ -246,6 +250,46 @@ func (w *walker) scanCode(cmd *Command, code, via string, sc *scope) {
 			w.codeCommand(Command{Name: "kill", Program: "kill", Args: []string{pid}, Operands: []string{pid}, Cwd: cmd.Cwd, Dynamic: !isNumber(pid)}, via, sc)
 		}
 	}
+}
+
+// readPrefix opens the file named by the rest of a string for reading.
+var readPrefix = regexp.MustCompile(`^<\s*`)
+
+// dropRepeats removes from the commands emitted since start those equal
+// to one before them.
+func (w *walker) dropRepeats(start int) {
+	if start >= len(w.out) {
+		return
+	}
+	kept := w.out[:start]
+	for _, c := range w.out[start:] {
+		if !slices.ContainsFunc(kept[start:], func(k Command) bool { return reflect.DeepEqual(k, c) }) {
+			kept = append(kept, c)
+		}
+	}
+	w.out = kept
+}
+
+// concat is what joins two strings into one in the common languages.
+var concat = regexp.MustCompile(`^\s*(?:\+|\.|\.\.|<<)\s*$`)
+
+// concatenated is the literal at m with the literals and home marks
+// joined to it: "rm -rf " + ENV["HOME"] is one command line.
+func concatenated(code string, m []int) string {
+	text := literalText(code, m)
+	end := m[1]
+	for _, next := range codeLiteral.FindAllStringSubmatchIndex(code[end:], 8) {
+		if !concat.MatchString(code[end : end+next[0]]) {
+			break
+		}
+		if isHomeToken(next) {
+			text += homeMark
+		} else {
+			text += literalText(code[end:], next)
+		}
+		end += next[1]
+	}
+	return text
 }
 
 // lenient parses a string that code may run as a command line: one that
@@ -333,6 +377,9 @@ func codePaths(code string, writePrefix *regexp.Regexp) []codePath {
 			if loc := writePrefix.FindStringIndex(v); loc != nil && loc[1] > 0 {
 				v, write = v[loc[1]:], true
 			}
+		}
+		if !write && !isHome {
+			v = readPrefix.ReplaceAllString(v, "") // perl's open(F, "<FILE")
 		}
 		if isHome || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, homeMark) {
 			if !strings.ContainsAny(v, "\n") {
