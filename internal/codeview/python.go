@@ -629,11 +629,6 @@ func (p *pyReader) constInt(e ast.Expr, depth int) (int, bool) {
 	return 0, false
 }
 
-// pyHomes are the calls that give the home directory.
-var pyHomes = map[string]bool{
-	"pathlib.Path.home": true, "Path.home": true, "pathlib.PosixPath.home": true, "os.path.expanduser": true,
-}
-
 func (p *pyReader) constCall(e *ast.Call, depth int) (string, bool) {
 	arg := func(i int) (string, bool) {
 		if i >= len(e.Args) {
