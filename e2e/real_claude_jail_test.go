@@ -69,7 +69,10 @@ for p in os.listdir("/proc"):
 		// secrets.protected_tree): the kernel keeps the protected
 		// folder unread.
 		{"a search of a folder above a protected path", notes + "; echo finished"},
-		{"an interpreter's append", `python3 -c "import os;open(os.path.join(os.environ['HOME'],'.bash'+'rc'),'a').write('evil')"; echo finished`},
+		// The name's last letters are cut at a length known only at run
+		// time (len(os.sep)), so the judge cannot compute it: the kernel
+		// keeps ~/.bashrc unwritten.
+		{"an interpreter's append", `python3 -c "import os;open(os.path.join(os.environ['HOME'],'.bash'+'rc'[:len(os.sep)*2]),'a').write('evil')"; echo finished`},
 		// A project script that kills every process whose command line
 		// names agentjail (the daemon among them), the name computed.
 		{"signals to every process named for the guard", `python3 tidy.py; echo finished`},

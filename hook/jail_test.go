@@ -41,7 +41,10 @@ func TestConfinedClaudeCall(t *testing.T) {
 		name, command, want string
 	}{
 		{"computed key path", `f=$(echo LnNzaC9pZF9yc2E= | base64 -d); cd; cat "$f"; echo ran`, "ran"},
-		{"interpreter append", `python3 -c "import os;open(os.path.join(os.environ['HOME'],'.bash'+'rc'),'a').write('evil')" 2>/dev/null; echo ran`, "ran"},
+		// The name's last letters are cut at a length known only at run
+		// time (len(os.sep)), so the judge cannot compute it: the kernel
+		// keeps ~/.bashrc unwritten.
+		{"interpreter append", `python3 -c "import os;open(os.path.join(os.environ['HOME'],'.bash'+'rc'[:len(os.sep)*2]),'a').write('evil')" 2>/dev/null; echo ran`, "ran"},
 		{"everyday", `echo hi > x.txt && cat x.txt && rm x.txt`, "hi"},
 		{"quotes survive", `printf '%s\n' "it's" 'a "b"'`, "it's\na \"b\""},
 	} {
