@@ -517,6 +517,36 @@ deny contains {"id": "exfil.key_file_sent", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` sends %s, which usually holds secrets (API keys, passwords, private keys), to another host. Send only the specific non-secret values needed.", [cmd.name, shown(p)])
 }
 
+# A key file piped into a program that sends what it reads: cat key | nc
+# host, gzip -c .env | curl -T - URL, cat key | mail x@y.
+deny contains {"id": "exfil.key_file_sent", "msg": msg} if {
+	"network" in input.agentjail.kinds
+	some cmd in commands
+	sends_piped_input(cmd)
+	some p in piped_reads(cmd)
+	key_file(p)
+	not harmless_key_file(p)
+	msg := sprintf("Blocked: `%s` sends %s, which usually holds secrets (API keys, passwords, private keys), to another host. Send only the specific non-secret values needed.", [cmd.name, shown(p)])
+}
+
+sends_piped_input(cmd) if file_functions[cmd.name].sends_stdin
+
+sends_piped_input(cmd) if cmd.name in mailers
+
+sends_piped_input(cmd) if {
+	cmd.name in request_tools
+	some a in array.concat(cmd.args, [v | some v in option_values(cmd, {"-T", "--upload-file", "--body-file"})])
+	regex.match(`^(?:[^=@\s]*=)?@?(-|/dev/stdin|/dev/fd/0)$`, a)
+}
+
+# piped_reads(cmd): files read by the commands before cmd in its
+# pipeline, named as the parser names them.
+piped_reads(cmd) := {p |
+	some other in commands
+	other.name in cmd.pipe_from
+	some p in array.concat(other.paths, [r.path | some r in other.redirects; r.op == "<"])
+}
+
 # sent_paths(cmd): the local files cmd sends to another host.
 sent_paths(cmd) := request_upload_paths(cmd) if cmd.name in request_tools
 
