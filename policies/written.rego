@@ -19,12 +19,32 @@ package agentjail
 # args (a sibling list appended to each command), lines (a pattern whose
 # group 1 is a command), interpreter (code), watch ([{key, value, label}]),
 # contained and rules (the rule id prefixes that count for commands run in
-# a container or on a CI runner), syntax (make, actions), auto (a new file
-# runs by itself).
+# a container or on a CI runner), asks (rule id prefixes whose deny of
+# the row's commands is an ask instead), syntax (make, actions), auto (a
+# new file runs by itself).
 
-ci_rules := ["network.", "exfil.", "tokens.", "env.", "secrets.", "priv.", "git.", "publish.", "infra.", "cloud.", "database.", "self."]
+ci_rules := ["network.", "exfil.", "tokens.", "remote.", "env.", "secrets.", "priv.", "git.", "publish.", "infra.", "cloud.", "database.", "self."]
 
-container_rules := ["network.", "exfil.", "tokens."]
+container_rules := ["network.", "exfil.", "tokens.", "remote."]
+
+# Where a file's commands run somewhere else or later, fetching and
+# running a program is often what the project wants (an installer's
+# curl | sh in a Dockerfile or a setup script): a person decides.
+# A payload decoded from bytes nobody can read, or a remote-access tool,
+# is no installer: those stay refused.
+elsewhere_asks := ["remote.download_to_shell", "remote.download_then_run", "remote.run_url", "remote.clone_then_run", "remote.unpacked_then_run", "remote.package_source", "remote.npx_unknown"]
+
+# A project's own scripts run on this machine when someone runs them:
+# what they send away, fetch and run, or print of tokens counts; what
+# they build, delete or install in the project is their job. A deploy
+# script's upload and its token in a request are asked about; a
+# credential read sent away or a reverse shell is refused.
+script_rules := ["network.", "exfil.", "tokens.", "remote.", "fs.rm_catastrophic", "fs.format_disk", "fs.wipe_disk", "fs.raw_disk", "system.fork_bomb", "system.miner"]
+
+script_asks := array.concat(elsewhere_asks, ["network.secret_in_request", "network.expose_port", "network.serve_folder", "network.open_service", "network.push_url", "exfil.project_sent", "exfil.raw_upload", "exfil.bucket_copy", "exfil.new_remote_push", "tokens.print"])
+
+# A package's maintainer scripts run as root when it is installed.
+package_script_rules := array.concat(script_rules, ["persist.", "secrets."])
 
 mcp_watch := [
 	{"key": "mcpServers/*", "label": "mcp_server"},
@@ -87,7 +107,7 @@ written_files_pack := [
 	{"kind": "makefile", "match": `(^|/)(GNUmakefile|makefile|Makefile|[^/]+\.mk)$`, "format": "lines", "lines": `^\t[@+-]*\s*(.+)$`, "syntax": "make"},
 	{"kind": "justfile", "match": `(^|/)(\.?justfile|Justfile)$`, "format": "lines", "lines": `^(?:\t| {2,})[@-]*(.+)$`},
 	{"kind": "taskfile", "match": `(^|/)Taskfile(\.dist)?\.ya?ml$`, "format": "yaml", "commands": ["tasks/*/cmds/*", "tasks/*/cmds/*/cmd", "tasks/*/cmd"]},
-	{"kind": "github_workflow", "match": `(^|/)\.github/(workflows/[^/]+|actions/.+/action)\.ya?ml$`, "format": "yaml", "commands": ["jobs/*/steps/*/run", "runs/steps/*/run"], "syntax": "actions", "contained": true, "rules": ci_rules, "watch": [
+	{"kind": "github_workflow", "match": `(^|/)\.github/(workflows/[^/]+|actions/.+/action)\.ya?ml$`, "format": "yaml", "commands": ["jobs/*/steps/*/run", "runs/steps/*/run"], "syntax": "actions", "contained": true, "rules": ci_rules, "asks": elsewhere_asks, "watch": [
 		{"key": "on/pull_request_target", "label": "ci_trigger"}, {"key": "on/workflow_run", "label": "ci_trigger"},
 		{"key": "on/*", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
 		{"key": "on", "value": "^(pull_request_target|workflow_run)$", "label": "ci_trigger"},
@@ -99,10 +119,10 @@ written_files_pack := [
 		{"key": "jobs/*/uses", "value": ci_branch_ref, "label": "ci_unpinned"},
 		{"key": "runs/steps/*/uses", "value": ci_branch_ref, "label": "ci_unpinned"},
 	]},
-	{"kind": "gitlab_ci", "match": `(^|/)\.gitlab-ci\.ya?ml$`, "format": "yaml", "commands": ["**/script", "**/before_script", "**/after_script"], "contained": true, "rules": ci_rules},
-	{"kind": "circleci", "match": `(^|/)\.circleci/config\.ya?ml$`, "format": "yaml", "commands": ["**/run", "**/run/command"], "contained": true, "rules": ci_rules},
-	{"kind": "ci_pipeline", "match": `(^|/)(azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.drone\.ya?ml|\.buildkite/pipeline\.ya?ml|\.woodpecker\.ya?ml|appveyor\.ya?ml|cloudbuild\.ya?ml|buildspec\.ya?ml)$`, "format": "yaml", "commands": ["**/script", "**/bash", "**/commands", "**/command", "**/install", "**/before_install", "**/before_script", "**/after_success", "**/after_script", "**/build_script", "**/test_script", "**/args"], "contained": true, "rules": ci_rules},
-	{"kind": "jenkinsfile", "match": `(^|/)Jenkinsfile([.-][^/]*)?$`, "format": "lines", "lines": `\bsh\s*\(?\s*(?:script:\s*)?(?:'''|"""|'|")(.+?)(?:'''|"""|'|")`, "contained": true, "rules": ci_rules},
+	{"kind": "gitlab_ci", "match": `(^|/)\.gitlab-ci\.ya?ml$`, "format": "yaml", "commands": ["**/script", "**/before_script", "**/after_script"], "contained": true, "rules": ci_rules, "asks": elsewhere_asks},
+	{"kind": "circleci", "match": `(^|/)\.circleci/config\.ya?ml$`, "format": "yaml", "commands": ["**/run", "**/run/command"], "contained": true, "rules": ci_rules, "asks": elsewhere_asks},
+	{"kind": "ci_pipeline", "match": `(^|/)(azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.drone\.ya?ml|\.buildkite/pipeline\.ya?ml|\.woodpecker\.ya?ml|appveyor\.ya?ml|cloudbuild\.ya?ml|buildspec\.ya?ml)$`, "format": "yaml", "commands": ["**/script", "**/bash", "**/commands", "**/command", "**/install", "**/before_install", "**/before_script", "**/after_success", "**/after_script", "**/build_script", "**/test_script", "**/args"], "contained": true, "rules": ci_rules, "asks": elsewhere_asks},
+	{"kind": "jenkinsfile", "match": `(^|/)Jenkinsfile([.-][^/]*)?$`, "format": "lines", "lines": `\bsh\s*\(?\s*(?:script:\s*)?(?:'''|"""|'|")(.+?)(?:'''|"""|'|")`, "contained": true, "rules": ci_rules, "asks": elsewhere_asks},
 	{"kind": "pre_commit", "match": `(^|/)\.pre-commit-config\.ya?ml$`, "format": "yaml", "commands": ["repos/*/hooks/*/entry"]},
 	{"kind": "vscode_tasks", "match": `(^|/)\.vscode/tasks\.json$`, "format": "json", "commands": ["tasks/*/command"], "args": "args", "watch": [
 		{"key": "tasks/*/runOptions/runOn", "value": "^folderOpen$", "label": "autorun"},
@@ -153,8 +173,8 @@ written_files_pack := [
 		{"key": "env/_/source", "label": "autorun"},
 	]},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
-	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules},
-	{"kind": "compose", "match": `(^|/)(docker-)?compose(\.[^/]+)?\.ya?ml$`, "format": "yaml", "commands": ["services/*/command", "services/*/entrypoint"], "contained": true, "rules": container_rules, "watch": [
+	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules, "asks": elsewhere_asks},
+	{"kind": "compose", "match": `(^|/)(docker-)?compose(\.[^/]+)?\.ya?ml$`, "format": "yaml", "commands": ["services/*/command", "services/*/entrypoint"], "contained": true, "rules": container_rules, "asks": elsewhere_asks, "watch": [
 		{"key": "services/*/privileged", "value": "^true$", "label": "privileged"},
 		{"key": "services/*/cap_add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|NET_ADMIN|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
 		{"key": "services/*/security_opt/*", "value": "unconfined|no-new-privileges[:=]false", "label": "privileged"},
@@ -205,6 +225,10 @@ written_files_pack := [
 		{"key": "**/hostPath/path", "value": host_mount_source, "label": "privileged"},
 		{"key": "**/capabilities/add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
 	]},
+	# Debian maintainer scripts, run as root by dpkg (ATT&CK T1546.016).
+	{"kind": "package_script", "match": `(^|/)(DEBIAN|debian)/([^/]+\.)?(preinst|postinst|prerm|postrm|config)$`, "format": "shell", "rules": package_script_rules, "asks": elsewhere_asks},
+	# The project's own scripts, run by whoever runs them next.
+	{"kind": "project_script", "match": `\.(sh|bash|zsh|ksh|command|run)$|(^|/)(scripts|bin|script|tools)/[^/.]+$`, "format": "shell", "rules": script_rules, "asks": script_asks},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
 ]
 

@@ -55,12 +55,16 @@ func (d *Decider) judgeWritten(ctx context.Context, set *policySet, env input.En
 				if r.Kind == wire.Allow || !counts(f.Rules, r.ID) {
 					continue
 				}
-				msg := fmt.Sprintf("%s would later run `%s`: %s", showPath(f.Path, env.Home), clipCommand(shown), r.Msg)
+				kind, text := r.Kind, r.Msg
+				if kind == wire.Deny && matchesPrefix(f.Asks, r.ID) {
+					kind, text = wire.Ask, askText(text)
+				}
+				msg := fmt.Sprintf("%s would later run `%s`: %s", showPath(f.Path, env.Home), clipCommand(shown), text)
 				if seen[msg] {
 					continue
 				}
 				seen[msg] = true
-				dec.Rules = append(dec.Rules, wire.Rule{Kind: r.Kind, ID: r.ID, Msg: msg})
+				dec.Rules = append(dec.Rules, wire.Rule{Kind: kind, ID: r.ID, Msg: msg})
 				added = true
 			}
 		}
@@ -73,15 +77,23 @@ func (d *Decider) judgeWritten(ctx context.Context, set *policySet, env input.En
 // counts reports whether rule id counts for a file whose row limits the
 // rules that apply to its commands (see written.Row.Rules).
 func counts(prefixes []string, id string) bool {
-	if len(prefixes) == 0 {
-		return true
-	}
+	return len(prefixes) == 0 || matchesPrefix(prefixes, id)
+}
+
+// matchesPrefix reports whether id begins with one of prefixes.
+func matchesPrefix(prefixes []string, id string) bool {
 	for _, p := range prefixes {
 		if strings.HasPrefix(id, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// askText turns a deny's message into an ask's: the rule's reason stays,
+// its verdict word goes.
+func askText(msg string) string {
+	return strings.TrimPrefix(msg, "Blocked: ")
 }
 
 func showPath(p, home string) string {

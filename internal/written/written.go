@@ -84,6 +84,11 @@ type Row struct {
 	// this kind's commands (a container build's rm -rf / harms no one;
 	// its upload of a secret does).
 	Rules []string `json:"rules"`
+	// Asks are rule id prefixes whose deny of this kind's commands is an
+	// ask instead: an installer's curl | sh in a Dockerfile is often
+	// what the project wants, so a person decides rather than the agent
+	// being refused.
+	Asks []string `json:"asks"`
 	// Syntax rewrites the commands' own template syntax to the shell's
 	// before they are judged: make ($(VAR), $$) or actions (${{ expr }}).
 	Syntax string `json:"syntax"`
@@ -179,6 +184,8 @@ type File struct {
 	Contained bool
 	// Rules are the row's rule id prefixes (see Row.Rules).
 	Rules []string
+	// Asks are the row's prefixes whose denies are asks (see Row.Asks).
+	Asks []string
 	// Shell are Commands as the shell reads them (see Row.Syntax): what
 	// the daemon judges.
 	Shell []string
@@ -277,7 +284,7 @@ func (t *Table) Judge(tool string, input map[string]any, targets []string, mainP
 				cur, res, unchanged = before, after, false
 			}
 		}
-		f := File{Path: p, Kind: row.Kind, Contained: row.Contained, Rules: row.Rules, New: cur == nil}
+		f := File{Path: p, Kind: row.Kind, Contained: row.Contained, Rules: row.Rules, Asks: row.Asks, New: cur == nil}
 		switch {
 		case problem != "":
 			f.Problem = problem
@@ -317,11 +324,21 @@ func (r *Row) compare(f *File, cur, res []byte) {
 			continue
 		}
 		had[c] = true
-		if len(f.Commands) == MaxCommands || len(c) > MaxCommand {
+		if (len(f.Commands) == MaxCommands && r.Format != "shell") || len(c) > MaxCommand {
 			f.Truncated = true
 			continue
 		}
 		f.Commands = append(f.Commands, c)
+	}
+	// A script's many added lines are judged together as one script
+	// (a new 200-line setup.sh is one program, and its variables flow
+	// from line to line) rather than asked about for their number.
+	if r.Format == "shell" && len(f.Commands) > MaxCommands {
+		if joined := strings.Join(f.Commands, "\n"); len(joined) <= shell.MaxScriptSize {
+			f.Commands = []string{joined}
+		} else {
+			f.Commands, f.Truncated = f.Commands[:MaxCommands], true
+		}
 	}
 	was := map[Added]bool{}
 	for _, a := range before.added {
