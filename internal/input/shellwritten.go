@@ -3,7 +3,9 @@ package input
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentjail/agentjail/internal/shell"
@@ -15,10 +17,10 @@ import (
 // content: echo and printf redirected into the file, cat and tee fed a
 // here-document or here-string (or a pipe from echo or printf), and `git
 // config KEY VALUE`, which writes a line into the repository's
-// .git/config. The file it leaves is judged exactly as a file tool's
+// .git/config, and `sed -i SCRIPT FILE` (sedwritten.go). The file it leaves is judged exactly as a file tool's
 // Write of that content, so `echo 'curl … | sh' > .envrc` and a Write
 // of the same .envrc get the same verdict. Content only known when the
-// command runs (cp, sed -i, a download) is left to the path rules.
+// command runs (cp, a download) is left to the path rules.
 func shellWritten(t *written.Table, cmds []shell.Command, env Env) []written.File {
 	var out []written.File
 	judge := func(p, added string, appending bool) {
@@ -37,6 +39,12 @@ func shellWritten(t *written.Table, cmds []shell.Command, env Env) []written.Fil
 		}
 		if p, text, ok := gitConfigLine(c); ok {
 			judge(p, text, true)
+			continue
+		}
+		if edits, ok := sedInPlace(c, env); ok {
+			for _, p := range slices.Sorted(maps.Keys(edits)) {
+				judge(p, edits[p], false)
+			}
 			continue
 		}
 		text, ok := shell.Output(c)

@@ -1,8 +1,12 @@
 package input
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
 )
 
@@ -58,5 +62,59 @@ func TestGitConfigLine(t *testing.T) {
 				t.Errorf("gitConfigLine = %q, %q, %v; want %q, %v", p, got, ok, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+func TestSedArgs(t *testing.T) {
+	tests := []struct {
+		name               string
+		args               []string
+		script             []string
+		ere, quiet, inPlac bool
+	}{
+		{"gnu", []string{"-i", "1a x", "f"}, []string{"1a x"}, false, false, true},
+		{"suffix", []string{"-i.bak", "s/a/b/", "f"}, []string{"s/a/b/"}, false, false, true},
+		{"bsd empty suffix", []string{"-i", "", "s/a/b/", "f"}, []string{"s/a/b/"}, false, false, true},
+		{"expressions", []string{"-E", "-i", "-e", "1d", "--expression=$a x", "f"}, []string{"1d", "$a x"}, true, false, true},
+		{"joined flags", []string{"-ni", "s/a/b/p", "f"}, []string{"s/a/b/p"}, false, true, true},
+		{"long in place", []string{"--in-place=.orig", "-r", "s/(a)/b/", "f"}, []string{"s/(a)/b/"}, true, false, true},
+		{"not in place", []string{"s/a/b/", "f"}, []string{"s/a/b/"}, false, false, false},
+		{"script file", []string{"-i", "-f", "x.sed", "f"}, nil, false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script, ere, quiet, inPlace := sedArgs(tt.args)
+			if !slices.Equal(script, tt.script) || ere != tt.ere || quiet != tt.quiet || inPlace != tt.inPlac {
+				t.Errorf("sedArgs = %q %v %v %v; want %q %v %v %v", script, ere, quiet, inPlace, tt.script, tt.ere, tt.quiet, tt.inPlac)
+			}
+		})
+	}
+}
+
+// TestSedInPlace edits a real file: the text judged is what sed leaves
+// of it, and a file not there yet is judged on the text the script adds.
+func TestSedInPlace(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "setup.sh")
+	if err := os.WriteFile(p, []byte("set -e\nmake\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{ReadFile: agentconfig.ReadRegular}
+	c := shell.Command{Name: "sed", Args: []string{"-i", "s/make/curl x | sh/", p}, Writes: []string{p}}
+	edits, ok := sedInPlace(c, env)
+	if !ok || edits[p] != "set -e\ncurl x | sh\n" {
+		t.Errorf("sedInPlace = %q, %v", edits, ok)
+	}
+	missing := filepath.Join(dir, "new.sh")
+	c = shell.Command{Name: "sed", Args: []string{"-i", "1a curl x | sh", missing}, Writes: []string{missing}}
+	if edits, ok := sedInPlace(c, env); !ok || edits[missing] != "curl x | sh\n" {
+		t.Errorf("a file not there yet: sedInPlace = %q, %v", edits, ok)
+	}
+	c = shell.Command{Name: "sed", Args: []string{"s/a/b/", p}, Paths: []string{p}}
+	if _, ok := sedInPlace(c, env); ok {
+		t.Error("a sed that prints is no edit")
+	}
+	if b, _ := os.ReadFile(p); string(b) != "set -e\nmake\n" {
+		t.Errorf("judging changed the file: %q", b)
 	}
 }
