@@ -15,7 +15,8 @@ package agentjail
 #   all      regular expressions the code must all match
 #   effect   what the message says the code does
 #   rule     the rule that judges it (code.fetch_run, code.decode_run,
-#            code.secret_read, code.cloud_destroy, code.cloud_credential)
+#            code.secret_read, code.cloud_destroy, code.cloud_credential,
+#            collection.recording)
 # A user's policy adds rows with `code_effect contains {...}`.
 code_effects := array.concat(core_code_effects, [r | some r in code_effect])
 
@@ -42,6 +43,7 @@ core_code_effects := [
 	{"all": [`\bnet\.(connect|createConnection)\s*\(|require\s*\(\s*["'](net|tls)["']\s*\)[^;]*|\bsocket\.(connect|create_connection)\b|\.connect\s*\(\s*\(?\s*["'][0-9]|require\s*\(\s*["']socket["']\s*\)|\bTCPSocket\.(new|open)\b|\bIO::Socket::INET\b|\bfsockopen\s*\(|\bsocket\.tcp\s*\(`, `child_process|\bspawn\s*\(|/bin/(ba|z|da)?sh\b|\bio\.popen\s*\(|\bos\.execute\s*\(|\bsubprocess\b|\bpty\.spawn\b|\bexec\s*\(|\bsystem\s*\(`], "effect": "connects to another host and runs what it sends in a shell (a reverse shell)", "rule": "code.fetch_run"},
 	{"all": [`/proc/(\{|\$|%|[0-9]+/|['"]\s*[+.,])[^\n]{0,40}\b(mem|environ)\b`], "effect": "reads another process's memory or environment, where its tokens and keys are", "rule": "code.secret_read"},
 	{"all": [`\bkeyring\.(get_password|get_credential)\s*\(|\bsecretstorage\b|\bSecKeychain\w*|\bkeytar\.(getPassword|findCredentials)\b|\bSecret\.password_lookup`], "effect": "reads a password out of the system keyring", "rule": "code.secret_read"},
+	{"all": [`\bpynput\b|\bkeyboard\.(on_press|on_release|hook|record|read_key|read_event)\b|\bevdev\b|\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bmss\.mss\s*\(|\bcv2\.VideoCapture\s*\(\s*\d|\bsounddevice\.rec\b|\bgetUserMedia\b|\bdesktopCapturer\b|\bscreenshot-desktop\b|\bnode-record-lpcm16\b`], "effect": "records the screen, the camera, the microphone or the keys the user presses", "rule": "collection.recording"},
 	{"all": [`\bboto3\b`, `\.objects\.all\(\)\.delete\(|\.delete_objects\s*\(|\.delete_bucket\s*\(|\.terminate_instances\s*\(|\.delete_db_(instance|cluster)\s*\(|\.delete_stack\s*\(|\.delete_table\s*\(|\.delete_function\s*\(|\.object_versions\.(all\(\)\.)?delete\(|\.delete_(secret|parameter|key_pair|snapshot|volume|user|role)\s*\(`], "effect": "deletes cloud resources or data through the AWS library", "rule": "code.cloud_destroy"},
 	{"all": [`\bgoogle\.cloud\b|\bazure\.`, `\.delete\s*\(|\.delete_blobs?\s*\(|\.begin_delete\s*\(`], "effect": "deletes cloud resources or data through the cloud's library", "rule": "code.cloud_destroy"},
 	{"all": [`\bboto3\b`, `\.create_access_key\s*\(|\.create_login_profile\s*\(|\.get_session_token\s*\(|\.assume_role\s*\(|\.get_secret_value\s*\(`], "effect": "mints or prints a cloud credential through the AWS library", "rule": "code.cloud_credential"},
@@ -98,6 +100,12 @@ deny contains {"id": "code.secret_read", "msg": msg} if {
 	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.secret_read", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s. Ask the user for the value you need.", [name, what])
+}
+
+ask contains {"id": "collection.recording", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
+	some ["collection.recording", what, name] in code_hits
+	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
 }
 
 ask contains {"id": "code.cloud_destroy", "msg": msg} if {
