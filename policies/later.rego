@@ -29,6 +29,8 @@ _npm_run_keys := `(?i)^(script-shell|shell|node-options|onload-script|init-modul
 
 _npm_route_keys := `(?i)^(proxy|https-proxy|http-proxy|httpproxy|httpsproxy|cafile|ca|cert|noproxy|no-proxy|strict-ssl|enablestrictssl|cafilepath)$`
 
+_vsix_install := `(?i)--install-extension[\s=]+\S*\.vsix\b|--install-extension[\s=]+(https?:|/tmp/|/var/tmp/|/dev/shm/)`
+
 core_later_setters := [
 	{"program": "npm", "words": ["config", "set"], "key": _npm_run_keys, "effect": "runs"},
 	{"program": "npm", "words": ["config", "set"], "key": _npm_route_keys, "effect": "reroutes"},
@@ -54,6 +56,14 @@ core_later_setters := [
 	{"program": "security", "words": ["add-certificates"], "key": "", "effect": "reroutes"},
 	{"program": "docker", "words": ["context", "create"], "key": "", "match": `(?i)host=(tcp|ssh|https?)://`, "effect": "reroutes"},
 	{"program": "docker", "words": ["context", "update"], "key": "", "match": `(?i)host=(tcp|ssh|https?)://`, "effect": "reroutes"},
+	# An editor extension from a file rather than the marketplace runs in
+	# the editor, with the user's rights, every time it starts.
+	{"program": "code", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	{"program": "code-insiders", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	{"program": "codium", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	{"program": "cursor", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	{"program": "windsurf", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	{"program": "positron", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
 	# The user's services keep running after they log out, and start at boot.
 	{"program": "loginctl", "words": ["enable-linger"], "key": "", "effect": "runs"},
 ]
