@@ -41,6 +41,22 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 	msg := sprintf("`%s` runs with %s set to a credential written on the line; it acts as whoever the credential belongs to. The user has to approve it.", [cmd.name, k])
 }
 
+# A Kerberos ticket cache named for the programs that follow: they log
+# in as whoever the tickets belong to (ATT&CK T1550.003).
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	contains(input.agentjail.command, "KRB5CCNAME")
+	some cmd in commands
+	some k, v in object.union(object.get(cmd, "env", {}), object.get(cmd, "assigns", {}))
+	k == "KRB5CCNAME"
+	v != ""
+	msg := sprintf("This call runs %s with the Kerberos tickets in %s, logged in to the realm's services as whoever the tickets belong to; the user has to approve it.", [env_target(cmd), v])
+}
+
+# env_target(cmd): what a variable cmd sets applies to, for messages.
+env_target(cmd) := "the programs started after it" if cmd.name in {"export", "declare", "typeset"}
+
+else := sprintf("`%s`", [cmd.program])
+
 # A credential file from a temp or hidden folder, or read by $(cat …),
 # handed to a client.
 ask contains {"id": "tokens.borrowed", "msg": msg} if {

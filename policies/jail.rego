@@ -29,6 +29,7 @@ jail_home_no_read := {
 	".config/doctl/config.yaml", ".config/hcloud/cli.toml", ".fly/config.yml",
 	".config/stripe/config.toml", ".sentryclirc", ".config/op", ".password-store",
 	".local/share/keyrings", ".local/share/kwalletd",
+	".thunderbird", ".mozilla-thunderbird", ".local/share/evolution", ".config/Slack", ".config/discord", ".config/Signal",
 	".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
 	".config/microsoft-edge", "Library/Keychains", "Library/Cookies",
 	"Library/Application Support/Google/Chrome", "Library/Application Support/Firefox",

@@ -21,9 +21,29 @@ secret(p) if {
 # Any file in any .ssh folder (a project's too: a key is a key).
 secret(p) if regex.match(`/\.ssh/[^/]+$|^(/proc/[^/]+/environ|/etc/(shadow|gshadow|sudoers|master\.passwd)|/private/etc/(master\.passwd|sudoers)|/Library/Keychains(/.*)?|/mnt/[a-z]/Windows/System32/config/(SAM|SYSTEM|SECURITY)(\.LOG\d?)?)$`, p)
 
+# Kerberos ticket caches and the machine's keytab are logins to every
+# service of the realm (ATT&CK T1558.005); a keytab elsewhere is a key
+# file (key_file).
+secret(p) if {
+	contains(p, "krb5")
+	regex.match(`^/(tmp|var/tmp)/krb5cc[^/]*$|^/run/user/[0-9]+/krb5cc[^/]*(/.*)?$|^/etc/krb5\.keytab$`, p)
+}
+
+# A ticket cache named by a word only known when the command runs
+# (/tmp/krb5cc_$(id -u), /tmp/krb5cc_*): every cache is a login. The
+# Kerberos clients use them without showing them; listers see names.
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	contains(input.agentjail.command, "krb5cc")
+	some cmd in commands
+	not cmd.name in {"klist", "kinit", "kdestroy", "kvno", "kswitch", "ls", "stat", "test", "[", "export", "declare", "typeset", "readonly", "local"}
+	some a in cmd.args
+	regex.match(`(^|[=:])/(tmp|var/tmp|run/user/[^/]+)/krb5cc`, a)
+	msg := sprintf("Blocked: `%s` reads a Kerberos ticket cache (%s), a login to every service of the realm. Use kinit and klist, which use the tickets without showing them.", [cmd.name, a])
+}
+
 # secret_in_home(rel): rel, relative to a home directory, is a secret.
 # One literal pattern keeps it to one match per path.
-secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.claude/\.credentials\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.config/github-copilot/(hosts|apps)\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?|AppData/(Roaming|Local)/Microsoft/(Credentials|Vault|Protect)(/.*)?|AppData/Local/(Google/Chrome|Chromium|Microsoft/Edge|BraveSoftware/Brave-Browser)/User Data(/.*)?|AppData/Roaming/(Mozilla/Firefox|Opera Software)(/.*)?|AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history\.txt|AppData/Roaming/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|AppData/Roaming/GitHub CLI/hosts\.yml)$`, rel)
+secret_in_home(rel) if regex.match(`^(\.ssh(/.*)?|\.gnupg(/.*)?|\.password-store(/.*)?|\.aws(/(credentials|sso/cache(/.*)?|cli/cache(/.*)?))?|\.config/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|\.azure(/(accessTokens\.json|msal_token_cache\..*|service_principal_entries\.json))?|\.kube(/config)?|\.docker/config\.json|\.claude/\.credentials\.json|\.codex/auth\.json|\.gemini/oauth_creds\.json|\.config/github-copilot/(hosts|apps)\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.cargo/credentials(\.toml)?|\.gem/credentials|\.config/gh/hosts\.yml|\.terraform\.d/credentials\.tfrc\.json|\.vault-token|\.pgpass|\.(bash|zsh|sh|python|node_repl|psql|mysql|irb|sqlite)_history|\.local/share/fish/fish_history|Library/Keychains(/.*)?|Library/Cookies(/.*)?|Library/Safari(/.*)?|Library/Application Support/(Google/Chrome|Chromium|Firefox|BraveSoftware|Microsoft Edge|Arc)(/.*)?|\.config/(google-chrome|chromium|BraveSoftware|microsoft-edge)(/.*)?|\.mozilla/firefox(/.*)?|\.thunderbird(/.*)?|\.mozilla-thunderbird(/.*)?|\.icedove(/.*)?|\.local/share/evolution(/.*)?|Maildir(/.*)?|\.maildir(/.*)?|\.config/(Slack|discord|Signal|Microsoft/Microsoft Teams|teams-for-linux|Element)(/.*)?|\.local/share/TelegramDesktop(/.*)?|AppData/(Roaming|Local)/Microsoft/(Credentials|Vault|Protect)(/.*)?|AppData/Local/(Google/Chrome|Chromium|Microsoft/Edge|BraveSoftware/Brave-Browser)/User Data(/.*)?|AppData/Roaming/(Mozilla/Firefox|Opera Software)(/.*)?|AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history\.txt|AppData/Roaming/gcloud(/(application_default_credentials\.json|credentials\.db|access_tokens\.db|legacy_credentials(/.*)?))?|AppData/Roaming/GitHub CLI/hosts\.yml)$`, rel)
 
 # An agent's login (its facts: agent_places.rego).
 secret_in_home(rel) if rel in agent_credentials
@@ -34,7 +54,7 @@ secret_in_home(rel) if rel in agent_credentials
 not_secret(p) if regex.match(`\.pub$|/(known_hosts|known_hosts\.old|authorized_keys|authorized_keys2)$|/\.ssh/config(\.d/[^/]+)?$`, p)
 
 # key_file(p): a project file that usually holds a secret.
-key_file(p) if regex.match(`(?i)/(\.env(\.[a-z0-9_.-]+)?|\.envrc|[^/]*\.(pem|key|p12|pfx|jks|keystore|ppk)|id_(rsa|dsa|ecdsa|ed25519)|credentials\.json|\.?secrets?\.(ya?ml|json|toml|txt|env)|\.secrets)$`, p)
+key_file(p) if regex.match(`(?i)/(\.env(\.[a-z0-9_.-]+)?|\.envrc|[^/]*\.(pem|key|p12|pfx|jks|keystore|ppk|keytab)|id_(rsa|dsa|ecdsa|ed25519)|credentials\.json|\.?secrets?\.(ya?ml|json|toml|txt|env)|\.secrets)$`, p)
 
 # Example and template env files hold no secrets, nor do a test suite's
 # (.env.test, .env.testing): a local override (.env.test.local) may.
@@ -316,9 +336,9 @@ deny contains {"id": "secrets.credentials", "msg": msg} if {
 	# Every secret definition (here and in sensitive.rego) names a path
 	# with a dot folder or file (/.ssh, /.aws), a Library or AppData
 	# folder, or under /proc, /etc, /private, /run, /var or a Windows
-	# drive's Windows folder, so any other path (/tmp/x, ./...) is passed
-	# over with this one test.
-	regex.match(`/\.[^/.]|/Library/|/AppData/|^/(proc|etc|private|run|var)/|^/mnt/[a-z]/Windows/`, p)
+	# drive's Windows folder, or is a Kerberos cache or a Maildir, so any
+	# other path (/tmp/x, ./...) is passed over with this one test.
+	regex.match(`/\.[^/.]|/Library/|/AppData/|^/(proc|etc|private|run|var)/|^/mnt/[a-z]/Windows/|/krb5cc|/Maildir(/|$)`, p)
 	secret_path(p)
 	secret_read(p)
 	msg := secret_read_message(p)
@@ -375,7 +395,7 @@ ask contains {"id": "secrets.key_file", "msg": msg} if {
 	# main.go) is passed over with this one test (the pattern is written
 	# here, not named: a named one costs a lookup per decision). A new
 	# key_file spelling needs its shape here; secrets_test.rego checks.
-	regex.match(`(?i)(/\.[^/.][^/]*|\.(pem|key|p12|pfx|jks|keystore|ppk|json|ya?ml|toml|txt|env|kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision)|/(id_(rsa|dsa|ecdsa|ed25519)|_netrc|credentials|config))$`, p)
+	regex.match(`(?i)(/\.[^/.][^/]*|\.(pem|key|p12|pfx|jks|keystore|ppk|json|ya?ml|toml|txt|env|kdbx|keychain|keychain-db|gpg|asc|age|p8|mobileprovision|keytab)|/(id_(rsa|dsa|ecdsa|ed25519)|_netrc|credentials|config))$`, p)
 	not secret_path(p) # denied as a secret
 	key_file(p)
 	not harmless_key_file(p)
