@@ -52,6 +52,32 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 	msg := sprintf("This call runs %s with the Kerberos tickets in %s, logged in to the realm's services as whoever the tickets belong to; the user has to approve it.", [env_target(cmd), v])
 }
 
+# A secret given on the line to a cloud CLI's own options: a storage
+# account's key or shared-access token, a service principal's password.
+# A variable ($AZ_SECRET) or a file (@path) names one the user keeps.
+inline_secret_options := {
+	"az": {"--sas-token", "--account-key", "--connection-string", "-p", "--password", "--client-secret"},
+	"azcopy": {"--sas-token"},
+}
+
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	opts := inline_secret_options[cmd.name]
+	some v in option_values(cmd, opts)
+	not regex.match(`^[$@~/]|^\.\.?/`, v)
+	count(v) >= 8
+	msg := sprintf("`%s` is given a credential written out on the line; it acts as whoever the credential belongs to. The user has to approve it.", [clip_text(full_text(cmd))])
+}
+
+# gcloud acting as a service account through the user's own login.
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	contains(input.agentjail.command, "impersonate-service-account")
+	some cmd in commands
+	cmd.name == "gcloud"
+	some v in option_values(cmd, {"--impersonate-service-account"})
+	msg := sprintf("`%s` acts as the service account %s, with its permissions rather than the user's; the user has to approve it.", [clip_text(full_text(cmd)), v])
+}
+
 # env_target(cmd): what a variable cmd sets applies to, for messages.
 env_target(cmd) := "the programs started after it" if cmd.name in {"export", "declare", "typeset"}
 

@@ -75,7 +75,9 @@ cloud_act_what := {
 	"pull": "copies data out of a production, customer or backup bucket onto this machine",
 	"overwrite": "writes over objects in a production or website bucket, which is what its users are served",
 	"overwrite_live": "writes over objects in a production or website container, which is what its users are served",
-	"replace_code": "replaces the code or runtime of what its name says is production",
+	"replace_code": "replaces the code or runtime of a function or service its name says is production, or with a package from a temp folder",
+	"backup_off": "switches off or shortens a database's or bucket's backups, versions or retention, so what is lost later cannot be got back",
+	"copy_out": "copies a disk, a machine or network traffic into a snapshot, an image or a mirror that can be mounted, started or read elsewhere",
 }
 
 # cloud_act_hits: [act, message] for each command of the call that does
@@ -133,13 +135,33 @@ ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
 	some ["replace_code", msg] in cloud_act_hits
 }
 
+ask contains {"id": "cloud.backup_off", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["backup_off", msg] in cloud_act_hits
+}
+
+ask contains {"id": "cloud.share", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["copy_out", msg] in cloud_act_hits
+}
+
 cloud_act_applies(_, act) if not act in {"pull", "overwrite"}
 
-# A pull lands here: its last operand is no bucket.
-cloud_act_applies(cmd, "pull") if not bucket_url(cmd.operands[count(cmd.operands) - 1])
+# A pull lands here: its destination is no bucket.
+cloud_act_applies(cmd, "pull") if not bucket_url(transfer_destination(cmd))
 
-# An overwrite lands in a live bucket: its last operand is one.
-cloud_act_applies(cmd, "overwrite") if live_bucket(cmd.operands[count(cmd.operands) - 1])
+# An overwrite lands in a live bucket, or one that holds the company's
+# data (a finance report replaced is data tampered with).
+cloud_act_applies(cmd, "overwrite") if live_bucket(transfer_destination(cmd))
+
+cloud_act_applies(cmd, "overwrite") if regex.match(_bucket_of_data_read, concat("", [transfer_destination(cmd), " "]))
+
+# transfer_destination(cmd): the last operand that names a place (a
+# bucket, a path): an option's value (--acl public-read) names none.
+transfer_destination(cmd) := places[count(places) - 1] if {
+	places := [a | some a in cmd.operands; regex.match(`/|^\.$`, a)]
+	count(places) > 0
+}
 
 bucket_url(a) if regex.match(`^(s3|gs)://`, a)
 

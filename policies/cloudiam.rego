@@ -28,6 +28,8 @@ package agentjail
 #   unless  none of these options may be given (--only-names)
 #   match   regular expressions the arguments, joined by spaces, must
 #           all match (--acl public-read, --cidr 0.0.0.0/0)
+#   not_match  a regular expression they must not match (a private
+#           network's address)
 # A user's policy adds a tool by adding a key to this object.
 access_verbs := {
 	"aws": {
@@ -53,6 +55,9 @@ access_verbs := {
 			{"verb": "iam upload-ssh-public-key", "act": "grant"},
 			{"verb": "iam create-saml-provider", "act": "grant"},
 			{"verb": "iam create-open-id-connect-provider", "act": "grant"},
+			# A second factor removed is a login with the password alone.
+			{"verb": "iam deactivate-mfa-device", "act": "grant"},
+			{"verb": "iam delete-virtual-mfa-device", "act": "grant"},
 		],
 		"sts": [
 			{"verb": "sts get-session-token", "act": "credential"},
@@ -68,6 +73,10 @@ access_verbs := {
 			{"verb": "s3api put-bucket-policy", "act": "grant"},
 			{"verb": "s3api put-public-access-block", "act": "public", "match": [`(?i)(=|":\s*)false`]},
 			{"verb": "s3api delete-public-access-block", "act": "public"},
+			{"verb": "s3api get-object", "act": "pull", "match": [_bucket_option_of_data]},
+			{"verb": "s3api put-bucket-versioning", "act": "backup_off", "match": [`(?i)Status=Suspended|"Status"\s*:\s*"Suspended"`]},
+			{"verb": "s3api put-bucket-lifecycle-configuration", "act": "backup_off", "match": [`(?i)Expiration|NoncurrentVersionExpiration`]},
+			{"verb": "s3api put-object-retention", "act": "backup_off", "match": [`(?i)bypass-governance-retention`]},
 		],
 		"s3control": [
 			{"verb": "s3control put-public-access-block", "act": "public", "match": [`(?i)(=|":\s*)false`]},
@@ -85,17 +94,30 @@ access_verbs := {
 			{"verb": "ec2 modify-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "ec2 modify-image-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "ec2 authorize-security-group-ingress", "act": "public", "match": [`0\.0\.0\.0/0|::/0`]},
+			# Remote login and database ports opened to a named outside host.
+			{"verb": "ec2 authorize-security-group-ingress", "act": "public", "match": [`(?i)(FromPort=|--port[ =])(22|3389|5432|3306|1433|6379|27017|9200)\b`, `(?i)CidrIp=|--cidr[ =]`], "not_match": `(?i)(CidrIp=|--cidr[ =])(10\.|127\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)|--source-group`},
+			{"verb": "ec2 run-instances", "act": "remote_run", "match": [`(?i)--user-data`]},
+			# A machine given a role hands the role to whoever logs in to it.
+			{"verb": "ec2 run-instances", "act": "grant", "match": [`(?i)--iam-instance-profile`]},
+			{"verb": "ec2 associate-iam-instance-profile", "act": "grant"},
+			{"verb": "ec2 replace-iam-instance-profile-association", "act": "grant"},
+			{"verb": "ec2 create-image", "act": "copy_out"},
+			{"verb": "ec2 create-traffic-mirror-session", "act": "copy_out"},
+			{"verb": "ec2 create-traffic-mirror-target", "act": "copy_out"},
 		],
 		"rds": [
 			{"verb": "rds modify-db-snapshot-attribute", "act": "share", "match": [`--values-to-add`]},
 			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "share", "match": [`--values-to-add`]},
 			{"verb": "rds stop-db-instance", "act": "scale_zero"},
 			{"verb": "rds stop-db-cluster", "act": "scale_zero"},
+			{"verb": "rds modify-db-instance", "act": "backup_off", "match": [`--backup-retention-period[ =]0(\s|$)|--no-deletion-protection`]},
+			{"verb": "rds modify-db-cluster", "act": "backup_off", "match": [`--backup-retention-period[ =]0(\s|$)|--no-deletion-protection`]},
 			{"verb": "rds modify-db-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 			{"verb": "rds modify-db-cluster-snapshot-attribute", "act": "public", "match": [`(?i)(^|[\s=:"])all($|[\s}\]"',])`]},
 		],
 		"lambda": [
 			{"verb": "lambda update-function-code", "act": "replace_code", "match": [_prod_name]},
+			{"verb": "lambda update-function-code", "act": "replace_code", "match": [`(?i)fileb?://(/tmp/|/var/tmp/|/dev/shm/|\S*/\.)`]},
 			{"verb": "lambda update-function-configuration", "act": "replace_code", "match": [_prod_name, `(?i)--(layers|handler|runtime)`]},
 			# The whole configuration, or its environment, holds the
 			# function's secrets (as heroku config does an app's).
@@ -140,9 +162,22 @@ access_verbs := {
 			{"verb": "s3 cp", "act": "pull", "match": [_bucket_of_data_read]},
 			{"verb": "s3 sync", "act": "pull", "match": [_bucket_of_data_read]},
 			{"verb": "s3 presign", "act": "share", "match": [_bucket_of_data_read]},
+			# A search for secrets across a bucket, whatever its name.
+			{"verb": "s3 cp", "act": "pull", "match": [_secret_include]},
+			{"verb": "s3 sync", "act": "pull", "match": [_secret_include]},
+			{"verb": "s3 cp", "act": "public", "match": [`(?i)--acl[ =](public-read|public-read-write|authenticated-read)`]},
+			{"verb": "s3 sync", "act": "public", "match": [`(?i)--acl[ =](public-read|public-read-write|authenticated-read)`]},
 			{"verb": "s3 cp", "act": "overwrite"},
 			{"verb": "s3 sync", "act": "overwrite"},
 			{"verb": "s3 mv", "act": "overwrite"},
+		],
+		# A certificate's private key, out of the account.
+		"acm": [{"verb": "acm export-certificate", "act": "credential"}],
+		"dynamodb": [{"verb": "dynamodb update-continuous-backups", "act": "backup_off", "match": [`(?i)PointInTimeRecoveryEnabled=false`]}],
+		"backup": [
+			{"verb": "backup delete-backup-vault", "act": "backup_off"},
+			{"verb": "backup delete-recovery-point", "act": "backup_off"},
+			{"verb": "backup delete-backup-plan", "act": "backup_off"},
 		],
 		"cloudtrail": [
 			{"verb": "cloudtrail stop-logging", "act": "audit_off"},
@@ -159,12 +194,16 @@ access_verbs := {
 			{"verb": "guardduty update-detector", "act": "audit_off", "flags": {"no-enable"}},
 		],
 		"secretsmanager": [
+			{"verb": "secretsmanager delete-secret", "act": "backup_off", "match": [`--force-delete-without-recovery`]},
 			{"verb": "secretsmanager get-secret-value", "act": "reveal"},
 			{"verb": "secretsmanager batch-get-secret-value", "act": "reveal"},
 		],
 		"ssm": [
 			# PowerShell is not judged here as shell commands are.
 			{"verb": "ssm send-command", "act": "remote_run", "match": [`(?i)PowerShell`]},
+			# Every machine that carries a tag at once: a fleet's change,
+			# not the one command it shows.
+			{"verb": "ssm send-command", "act": "remote_run", "match": [`--targets`]},
 			{"verb": "ssm start-session", "act": "remote_run"},
 			{"verb": "ssm create-association", "act": "remote_run"},
 			{"verb": "ssm get-parameter", "act": "reveal", "flags": {"with-decryption"}},
@@ -199,12 +238,19 @@ access_verbs := {
 			{"verb": "compute firewall-rules update", "act": "public", "match": [`0\.0\.0\.0/0|::/0`]},
 			{"verb": "compute instances stop", "act": "scale_zero"},
 			{"verb": "compute instance-groups managed resize", "act": "scale_zero", "match": [`--size[ =]0(\s|$)`]},
+			{"verb": "compute disks snapshot", "act": "copy_out"},
+			{"verb": "compute snapshots create", "act": "copy_out"},
+			{"verb": "compute images create", "act": "copy_out"},
+			{"verb": "compute machine-images create", "act": "copy_out"},
+			{"verb": "compute packet-mirrorings create", "act": "copy_out"},
+			{"verb": "compute instances create", "act": "grant", "match": [`(?i)--scopes[ =]\S*cloud-platform`]},
 		],
 		"run": [{"verb": "run services update", "act": "scale_zero", "match": [`--max-instances[ =]0(\s|$)`]}],
 		"container": [{"verb": "container clusters resize", "act": "scale_zero", "match": [`--num-nodes[ =]0(\s|$)`]}],
 		"sql": [
 			{"verb": "sql instances patch", "act": "public", "match": [`--authorized-networks[ =]\S*0\.0\.0\.0/0`]},
 			{"verb": "sql instances patch", "act": "scale_zero", "match": [`(?i)--activation-policy[ =]NEVER`]},
+			{"verb": "sql instances patch", "act": "backup_off", "match": [`--no-backup|--no-deletion-protection|--retained-backups-count[ =]0(\s|$)`]},
 		],
 		"resource-manager": [
 			{"verb": "resource-manager org-policies disable-enforce", "act": "org_policy"},
@@ -254,6 +300,10 @@ access_verbs := {
 			{"verb": "vm extension set", "act": "remote_run", "match": [`(?i)CustomScript|RunCommand`]},
 			{"verb": "vm create", "act": "remote_run", "match": [`(?i)--custom-data|--user-data`]},
 			{"verb": "vm create", "act": "spend", "match": [_az_big_sizes]},
+			# A new machine that a key from a temp folder or written on the
+			# line logs in to, or with a password on the line.
+			{"verb": "vm create", "act": "grant", "match": [`(?i)--ssh-key-values?[ =]['"]?(@?/tmp/|@?/var/tmp/|@?/dev/shm/|ssh-(ed25519|rsa|ecdsa|dss))|--admin-password`]},
+			{"verb": "vm user update", "act": "grant"},
 			{"verb": "vm stop", "act": "scale_zero"},
 			{"verb": "vm deallocate", "act": "scale_zero"},
 		],
@@ -291,7 +341,8 @@ access_verbs := {
 			{"verb": "network nsg rule update", "act": "public", "match": [_az_anywhere]},
 		],
 		"sql": [{"verb": "sql server firewall-rule create", "act": "public", "match": [`--end-ip-address[ =]255\.255\.255\.255`]}],
-		"snapshot": [{"verb": "snapshot grant-access", "act": "share"}],
+		"snapshot": [{"verb": "snapshot grant-access", "act": "share"}, {"verb": "snapshot create", "act": "copy_out"}],
+		"image": [{"verb": "image create", "act": "copy_out"}],
 		"disk": [{"verb": "disk grant-access", "act": "share"}],
 		"policy": [
 			{"verb": "policy assignment delete", "act": "org_policy"},
@@ -439,7 +490,13 @@ _az_anywhere := `(?i)--source-address-prefix(es)?[ =]['"]?(\*|0\.0\.0\.0/0|Inter
 
 # A copy out of a bucket whose name says it holds production, customer
 # or backup data: the data leaves the account's controls.
-_bucket_of_data_read := `(?i)(s3|gs)://([^/\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.][^/\s]*)?(/|\s|$)`
+_bucket_of_data_read := `(?i)(s3|gs)://([^/\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users|internal|confidential|private|secrets?|vault|hr|legal)([-_.][^/\s]*)?(/|\s|$)`
+
+# The same names given as s3api's --bucket.
+_bucket_option_of_data := `(?i)--bucket[ =]([^/\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users|internal|confidential|private|secrets?|vault|hr|legal)([-_.][^/\s]*)?(\s|$)`
+
+# --include patterns that pick secrets out of a bucket.
+_secret_include := `(?i)--include[ =]['"]?\S*(passw|secret|cred|token|\.pem|\.key|id_rsa|\.env)`
 
 _az_container_of_data := `(?i)(-s|--source|-c|--container-name)[ =]([^\s]*[-_.])?(prod|production|customers?|backups?|pii|billing|payroll|finance|users)([-_.]\S*)?(\s|$)|--account-name[ =]\S*(prod|customer|backup|billing|payroll|finance)`
 
@@ -510,6 +567,7 @@ access_options(cmd, row) if {
 	every re in object.get(row, "match", []) {
 		regex.match(re, line)
 	}
+	not regex.match(object.get(row, "not_match", "$^"), line)
 }
 
 access_flags(_, row) if not row.flags
