@@ -416,7 +416,9 @@ core_program_roles := {
 	"patch": {"value": ["i", "input", "o", "output", "d", "directory", "r", "reject-file", "B", "prefix", "D", "ifdef"]},
 }
 
-_vim := {"text": ["c", "cmd"], "value": ["S", "u", "i", "T", "w", "W"]}
+# An Ex command given with -c or --cmd runs what it says: !CMD a shell
+# line, lua CODE code (ExShellLine in internal/shell).
+_vim := {"text": ["c", "cmd"], "value": ["S", "u", "i", "T", "w", "W"], "nested": {"syntax": "ex", "options": ["c", "cmd"]}}
 
 # Printers hand on their operands: $(realpath X) is X, and so are the
 # items xargs reads from `printf '%s\n' X |`.
@@ -502,7 +504,7 @@ code_apis := {
 	"shell": [
 		`os\.system`, `os\.popen`, `subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)`,
 		`(?:child_process\.|\b)(?:execSync|exec)`, `\bsystem`, `\bshell_exec`, `\bpassthru`, `\bpopen`, `\bproc_open`,
-		`%x\{?`, `\bIO\.popen`, `\bOpen3\.\w+`, `\bqx\{?`, `Runtime\.getRuntime\(\)\.exec`, `do shell script`,
+		`%x\{?`, `\bIO\.popen`, `\bOpen3\.\w+`, `\bqx\{?`, `Runtime\.getRuntime\(\)\.exec`, `do shell script`, `\bdoShellScript`,
 		`\bos\.execute`, `\bio\.popen`, `\bexecCommand`, `\bexec\.Command\(\s*['"](?:ba)?sh['"]\s*,\s*['"]-c['"]\s*,`, `\bProcess\.spawn`, `\bspawn`, `\bcommands\.getoutput`, `\bpty\.spawn`,
 	],
 	"argv": [`subprocess\.(?:run|call|check_call|check_output|Popen)`, `os\.exec\w+`, `\bspawnSync`, `\bexecFileSync`],

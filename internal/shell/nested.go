@@ -24,7 +24,8 @@ type NestedRoles struct {
 	// program runs as they are (kubectl exec POD -- CMD ARGS), "sh" for
 	// one line a shell reads (the words joined, as ssh does), "cmd" and
 	// "powershell" for a Windows shell's line (cmd.exe /c, powershell
-	// -Command).
+	// -Command), "ex" for an editor's Ex command (vim -c '!CMD', nvim
+	// -c 'lua CODE': see ExShellLine).
 	Syntax string `json:"syntax"`
 	// From is the operand, counted from 1 after the subcommand, where the
 	// command starts (docker exec CTR CMD: 2); 0 for none.
@@ -301,6 +302,10 @@ func (w *walker) runNested(outer Command, l nestedLine, via string, s *syntax.St
 			w.resolve(inner, l.words, s, &sub)
 		case "cmd", "powershell":
 			w.windows(text, sub, via, depth, l.syntax, s, outer)
+		case "ex":
+			if line := ExShellLine(text); line != "" {
+				w.lenient(line, sub, via, depth)
+			}
 		default:
 			w.script(text, sub, via, depth)
 		}
