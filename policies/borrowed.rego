@@ -78,6 +78,28 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 	msg := sprintf("`%s` acts as the service account %s, with its permissions rather than the user's; the user has to approve it.", [clip_text(full_text(cmd)), v])
 }
 
+# Another session's ssh-agent socket: its keys sign for whoever holds
+# it (ATT&CK T1563.001).
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	contains(input.agentjail.command, "SSH_AUTH_SOCK")
+	some cmd in commands
+	some k, v in object.union(object.get(cmd, "env", {}), object.get(cmd, "assigns", {}))
+	k == "SSH_AUTH_SOCK"
+	regex.match(`^/(tmp|var/tmp|run/user/[0-9]+)/|^/private/tmp/`, v)
+	msg := sprintf("This call hands %s the ssh-agent socket %s, another session's keys; the user has to approve it.", [env_target(cmd), v])
+}
+
+# A key from a temp or hidden folder used as an identity (ssh -i).
+ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	some cmd in commands
+	cmd.name in {"ssh", "scp", "sftp", "autossh", "rsync"}
+	some u in object.get(cmd, "uses", [])
+	not startswith(u, home_slash)
+	borrowed_file(u)
+	not only_loopback(cmd)
+	msg := sprintf("`%s` logs in with the key %s, which is no key of the user's; the user has to approve it.", [cmd.name, u])
+}
+
 # env_target(cmd): what a variable cmd sets applies to, for messages.
 env_target(cmd) := "the programs started after it" if cmd.name in {"export", "declare", "typeset"}
 

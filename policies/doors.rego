@@ -314,6 +314,8 @@ remote_access_tools := {
 	"x11vnc", "x0vncserver", "vncserver", "tigervncserver", "Xvnc", "wayvnc", "krfb",
 	"tmate", "upterm", "sshx", "ttyd", "gotty", "wetty", "shellinaboxd",
 	"anydesk", "teamviewer", "rustdesk", "meshagent", "dwagent", "screenconnect",
+	# Chrome Remote Desktop's host, registered with a one-time code.
+	"start-host", "chrome-remote-desktop",
 }
 
 program_group contains [prog, "doors"] if some prog in remote_access_tools

@@ -64,6 +64,9 @@ core_later_setters := [
 	{"program": "cursor", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
 	{"program": "windsurf", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
 	{"program": "positron", "words": [], "key": "", "match": _vsix_install, "effect": "runs"},
+	# Certificate checks switched off: any host can pose as the remote.
+	{"program": "git", "words": ["config"], "key": `(?i)^http(\..+)?\.sslverify$`, "match": `(?i)\s(false|no|off|0)(\s|$)`, "effect": "reroutes"},
+	{"program": "npm", "words": ["config", "set"], "key": `(?i)^strict-ssl$`, "match": `(?i)\s(false|0)(\s|$)`, "effect": "reroutes"},
 	# The user's services keep running after they log out, and start at boot.
 	{"program": "loginctl", "words": ["enable-linger"], "key": "", "effect": "runs"},
 ]

@@ -91,6 +91,15 @@ ask contains {"id": "persist.crontab", "msg": msg} if {
 	msg := "Changing the crontab schedules commands to run unattended; the user has to approve it."
 }
 
+# incron runs a command when a file changes: a crontab of events.
+ask contains {"id": "persist.crontab", "msg": msg} if {
+	"incrontab" in input.agentjail.names
+	some cmd in commands
+	cmd.name == "incrontab"
+	not has_flag(cmd, {"l", "list"})
+	msg := "Changing the incrontab runs commands unattended whenever a watched file changes; the user has to approve it."
+}
+
 ask contains {"id": "persist.crontab", "msg": msg} if {
 	"at" in input.agentjail.kinds
 	some cmd in commands
