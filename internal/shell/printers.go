@@ -153,8 +153,8 @@ func formatted(ops []word) (items []word, ok bool) {
 
 // formatOnce applies format once to args, writing to out, and reports
 // how many arguments it used. Conversions take the argument's text as it
-// is (a width or precision is ignored); escapes \n, \t, \0 and \\ are
-// understood.
+// is (a width or precision is ignored); printf's escapes are understood
+// (\n, \t, \\, \xHH, \NNN octal and the other letters).
 func formatOnce(out *strings.Builder, format string, args []word) (used int, ok bool) {
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -166,10 +166,36 @@ func formatOnce(out *strings.Builder, format string, args []word) (used int, ok 
 				out.WriteByte('\n')
 			case 't':
 				out.WriteByte('\t')
-			case '0':
-				out.WriteByte(0)
 			case '\\':
 				out.WriteByte('\\')
+			case 'a', 'b', 'f', 'r', 'v':
+				out.WriteByte(map[byte]byte{'a': 7, 'b': 8, 'f': 12, 'r': 13, 'v': 11}[format[i]])
+			case '"', '\'':
+				out.WriteByte(format[i])
+			case 'x':
+				// \xHH: one or two hex digits, a byte ($(printf '\x63url') is curl).
+				n, v := 0, 0
+				for n < 2 && i+1 < len(format) && isHex(format[i+1]) {
+					i++
+					v = v*16 + hexVal(format[i])
+					n++
+				}
+				if n == 0 {
+					return 0, false
+				}
+				out.WriteByte(byte(v))
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				// \NNN and \0NNN: up to three octal digits.
+				v, n := int(format[i]-'0'), 1
+				if format[i] == '0' {
+					v, n = 0, 0
+				}
+				for n < 3 && i+1 < len(format) && format[i+1] >= '0' && format[i+1] <= '7' {
+					i++
+					v = v*8 + int(format[i]-'0')
+					n++
+				}
+				out.WriteByte(byte(v))
 			default:
 				return 0, false
 			}
@@ -194,4 +220,18 @@ func formatOnce(out *strings.Builder, format string, args []word) (used int, ok 
 		}
 	}
 	return used, true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
 }

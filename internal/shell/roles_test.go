@@ -80,6 +80,8 @@ func TestRoles(t *testing.T) {
 		{name: "xargs reads what printf prints", command: `printf '%s\0' ~/Documents | xargs -0 rm -rf`, program: "rm", paths: "/home/dev/Documents"},
 		{name: "printf's format builds the path", command: "cat `printf '%s/.netrc' ~`", program: "cat", paths: "/home/dev/.netrc"},
 		{name: "printf's format builds the program", command: `$(printf 'r%s' m) -rf ~/Music`, program: "rm", paths: "/home/dev/Music"},
+		{name: "printf's hex escapes spell the program", command: `$(printf '\x72\x6d') -rf ~/Music`, program: "rm", paths: "/home/dev/Music"},
+		{name: "printf's octal escapes spell the path", command: `cat "$(printf '%s/\056netrc' ~)"`, program: "cat", paths: "/home/dev/.netrc"},
 		{name: "printf reuses its format", command: `printf '%s/x\n' a b | xargs rm`, program: "rm", paths: "/home/dev/project/a/x,/home/dev/project/b/x"},
 		{name: "printf with an unknown format hands on its arguments", command: `printf "$F" ~/.netrc | xargs cat`, program: "cat", paths: "/home/dev/.netrc"},
 		{name: "a temp default of TMPDIR is a temp folder", command: `rm -rf "${TMPDIR:-/tmp}/c"`, program: "rm", paths: "/tmp/c"},
