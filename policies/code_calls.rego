@@ -16,7 +16,7 @@ package agentjail
 #   effect   what the message says the code does
 #   rule     the rule that judges it (code.fetch_run, code.decode_run,
 #            code.secret_read, code.cloud_destroy, code.cloud_credential,
-#            collection.recording)
+#            collection.recording, system.fork_bomb)
 # A user's policy adds rows with `code_effect contains {...}`.
 code_effects := array.concat(core_code_effects, [r | some r in code_effect])
 
@@ -44,6 +44,7 @@ core_code_effects := [
 	{"all": [`/proc/(\{|\$|%|[0-9]+/|['"]\s*[+.,])[^\n]{0,40}\b(mem|environ)\b`], "effect": "reads another process's memory or environment, where its tokens and keys are", "rule": "code.secret_read"},
 	{"all": [`\bkeyring\.(get_password|get_credential)\s*\(|\bsecretstorage\b|\bSecKeychain\w*|\bkeytar\.(getPassword|findCredentials)\b|\bSecret\.password_lookup`], "effect": "reads a password out of the system keyring", "rule": "code.secret_read"},
 	{"all": [`\bpynput\b|\bkeyboard\.(on_press|on_release|hook|record|read_key|read_event)\b|\bevdev\b|\bImageGrab\.grab\b|\bpyautogui\.screenshot\b|\bmss\.mss\s*\(|\bcv2\.VideoCapture\s*\(\s*\d|\bsounddevice\.rec\b|\bgetUserMedia\b|\bdesktopCapturer\b|\bscreenshot-desktop\b|\bnode-record-lpcm16\b`], "effect": "records the screen, the camera, the microphone or the keys the user presses", "rule": "collection.recording"},
+	{"all": [`\bos\.fork\s*\(|\bfork\b`, `while\s+(True|1)\b|while\s*\(\s*(1|true)\s*\)|\biter\s*\(\s*int\s*,\s*1\s*\)|\bitertools\.count\b|for\s*\(\s*;\s*;\s*\)|\bfork\b[^;\n]*\bwhile\b|\bloop\s*(do|\{)`, `\bos\.fork\s*\(\s*\)|\bfork\s*(\(\s*\))?\s*(while|;|\}|$)|\bProcess\.fork\b`], "effect": "forks without end until the machine stops answering", "rule": "system.fork_bomb"},
 	{"all": [`\bboto3\b`, `\.objects\.all\(\)\.delete\(|\.delete_objects\s*\(|\.delete_bucket\s*\(|\.terminate_instances\s*\(|\.delete_db_(instance|cluster)\s*\(|\.delete_stack\s*\(|\.delete_table\s*\(|\.delete_function\s*\(|\.object_versions\.(all\(\)\.)?delete\(|\.delete_(secret|parameter|key_pair|snapshot|volume|user|role)\s*\(`], "effect": "deletes cloud resources or data through the AWS library", "rule": "code.cloud_destroy"},
 	{"all": [`\bgoogle\.cloud\b|\bazure\.`, `\.delete\s*\(|\.delete_blobs?\s*\(|\.begin_delete\s*\(`], "effect": "deletes cloud resources or data through the cloud's library", "rule": "code.cloud_destroy"},
 	{"all": [`\bboto3\b`, `\.create_access_key\s*\(|\.create_login_profile\s*\(|\.get_session_token\s*\(|\.assume_role\s*\(|\.get_secret_value\s*\(`], "effect": "mints or prints a cloud credential through the AWS library", "rule": "code.cloud_credential"},
@@ -100,6 +101,12 @@ deny contains {"id": "code.secret_read", "msg": msg} if {
 	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["code.secret_read", what, name] in code_hits
 	msg := sprintf("Blocked: this %s code %s. Ask the user for the value you need.", [name, what])
+}
+
+deny contains {"id": "system.fork_bomb", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
+	some ["system.fork_bomb", what, name] in code_hits
+	msg := sprintf("Blocked: this %s code %s. Run a bounded number of processes.", [name, what])
 }
 
 ask contains {"id": "collection.recording", "msg": msg} if {

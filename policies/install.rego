@@ -159,6 +159,9 @@ package_sources(cmd, words) := {w |
 url_runners := {
 	"deno": "", "bun": "", "uvx": "", "pipx": "", "npx": "", "bunx": "", "pnpx": "",
 	"uv": "run", "go": "run",
+	# A manifest from a URL runs whatever containers it names, in the
+	# cluster, as soon as it is applied.
+	"kubectl": "", "oc": "",
 }
 
 program_group contains [prog, "url_run"] if some prog, _ in url_runners
@@ -183,6 +186,21 @@ runs_url(cmd) if {
 	cmd.name in {"uvx", "pipx", "npx", "bunx", "pnpx"}
 	some w in cmd.args
 	regex.match(`^(https?|git\+[a-z]+)://|^git\+|^github:|^gitlab:`, w)
+}
+
+runs_url(cmd) if {
+	cmd.name in {"kubectl", "oc"}
+	positional(cmd)[0] in {"apply", "create", "replace"}
+	some v in option_values(cmd, {"-f", "--filename"})
+	regex.match(`^https?://`, v)
+	not regex.match(`^https?://(localhost|127\.0\.0\.1)[:/]`, v)
+}
+
+runs_url(cmd) if {
+	cmd.name in {"kubectl", "oc"}
+	positional(cmd)[0] in {"apply", "create", "replace"}
+	some a in cmd.args
+	regex.match(`^--filename=https?://`, a)
 }
 
 runs_url(cmd) if {

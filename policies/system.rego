@@ -656,3 +656,37 @@ ask contains {"id": "system.commit_identity", "msg": msg} if {
 	positional(cmd)[0] in {"commit", "commit-tree", "merge", "rebase", "am", "cherry-pick", "revert"}
 	msg := sprintf("`%s` records the change under a name other than the configured author's, which hides who made it; commit as the configured user, or the user has to approve it.", [full_text(cmd)])
 }
+
+# --- disguised processes (ATT&CK T1036.004, T1036.005) -----------------
+
+# Names of the system's own processes: a program of the agent's started
+# under one hides in the process list among them.
+system_process_names := {
+	"kworker", "kthreadd", "ksoftirqd", "kswapd0", "migration", "rcu_sched", "watchdog",
+	"sshd", "systemd", "systemd-journald", "systemd-logind", "systemd-resolved", "dbus-daemon",
+	"cron", "crond", "rsyslogd", "polkitd", "udevd", "Xorg", "Xwayland", "gnome-shell", "pulseaudio", "pipewire",
+	"launchd", "mds", "mdworker", "WindowServer", "syslogd", "cfprefsd", "trustd", "softwareupdated",
+}
+
+disguised_name(n) if regex.match(`^\[[^\]]+\]$`, n)
+
+disguised_name(n) if split(regex.replace(n, `[/:].*$`, ""), "-")[0] in system_process_names
+
+disguised_name(n) if regex.replace(n, `[/:].*$`, "") in system_process_names
+
+# exec -a NAME: the program runs under a name of the caller's choice
+# (the parser unwraps exec, so its words are read from the line).
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	contains(input.agentjail.command, "exec")
+	some m in regex.find_all_string_submatch_n(`(?:^|[\s;&|("'])exec\s+(?:-[cl]+\s+)*-a\s*['"]?([^'"\s]+)`, input.agentjail.command, 8)
+	disguised_name(m[1])
+	msg := sprintf("`exec -a %s` starts a program under the name of one of the system's own processes, hiding it in the process list; the user has to approve it.", [m[1]])
+}
+
+# A program run from a temp folder under a system process's name.
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	some cmd in commands
+	regex.match(`^(/tmp|/var/tmp|/dev/shm|/private/tmp)/`, cmd.program)
+	disguised_name(base_name(cmd.program))
+	msg := sprintf("`%s` runs from a temp folder under the name of one of the system's own processes; the user has to approve it.", [cmd.program])
+}
