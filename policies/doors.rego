@@ -656,3 +656,26 @@ export_assigns(cmd) := {k: v |
 } if cmd.name == "export"
 
 export_assigns(cmd) := {} if cmd.name != "export"
+
+# --- credential dumpers (ATT&CK T1555, T1003) --------------------------
+
+# Tools whose one purpose is to pull every saved password, key and
+# session out of the machine (browsers, keyrings, memory, mail clients),
+# whether run as programs or as the script an interpreter runs.
+credential_dumpers := {
+	"lazagne", "mimipenguin", "mimikatz", "pypykatz", "secretsdump", "keychaindump", "chainbreaker",
+	"hack-browser-data", "firefox_decrypt", "sharpchrome", "sharpdpapi", "dumpzilla", "3snake",
+	"swap_digger", "linikatz", "truffleproc", "dploot", "donpapi",
+}
+
+dumper_name(p) := lower(regex.replace(base_name(p), `\.(py|pl|rb|sh|exe|ps1|js)$`, ""))
+
+deny contains {"id": "secrets.credentials", "msg": msg} if {
+	# A cheap test of the line first: the names are rare.
+	regex.match(`(?i)lazagne|mimipenguin|katz|secretsdump|keychaindump|chainbreaker|hack-browser|firefox_decrypt|sharp(chrome|dpapi)|dumpzilla|3snake|swap_digger|truffleproc|dploot|donpapi`, input.agentjail.command)
+	some cmd in commands
+	some target in {cmd.name, object.get(cmd, "program", "")} | {t | some t in run_targets(cmd)}
+	target != ""
+	dumper_name(target) in credential_dumpers
+	msg := sprintf("Blocked: `%s` pulls every saved password, key and session out of this machine. Ask the user for the one value you need.", [base_name(target)])
+}
