@@ -91,6 +91,7 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 
 # A key from a temp or hidden folder used as an identity (ssh -i).
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
+	"network" in input.agentjail.kinds
 	some cmd in commands
 	cmd.name in {"ssh", "scp", "sftp", "autossh", "rsync"}
 	some u in object.get(cmd, "uses", [])

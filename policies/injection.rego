@@ -24,6 +24,7 @@ injection_variables := {
 system_library_pattern := `^(/usr/(local/)?lib(64|exec)?/|/lib(64)?/|/opt/homebrew/(lib|opt|Cellar)/|/usr/local/(opt|Cellar)/|/nix/store/)`
 
 ask contains {"id": "code.app_injection", "msg": msg} if {
+	regex.match(`DYLD_INSERT|LD_PRELOAD|LD_AUDIT|ELECTRON_RUN_AS_NODE|NODE_OPTIONS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS`, input.agentjail.command)
 	some cmd in commands
 	some k, v in object.union(object.get(cmd, "env", {}), object.get(cmd, "assigns", {}))
 	row := injection_variables[k]
@@ -74,6 +75,7 @@ chromium_debug_switch := `^--(inspect(-brk)?|remote-debugging-port|remote-debugg
 installed_app_pattern := `(^|/)(Applications/|[^/]+\.app/)|^/(opt|snap|usr/share|usr/lib)/|^/usr/bin/(google-chrome|chromium|brave|microsoft-edge|code|slack|discord|teams|signal-desktop|1password)`
 
 ask contains {"id": "code.app_injection", "msg": msg} if {
+	regex.match(`--(gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix|ppapi-plugin-launcher|browser-subprocess-path|plugin-launcher)=`, input.agentjail.command)
 	some cmd in commands
 	some a in cmd.args
 	regex.match(chromium_exec_switch, a)
@@ -81,6 +83,7 @@ ask contains {"id": "code.app_injection", "msg": msg} if {
 }
 
 ask contains {"id": "code.app_injection", "msg": msg} if {
+	regex.match(`--(inspect|remote-debugging)`, input.agentjail.command)
 	some cmd in commands
 	regex.match(installed_app_pattern, cmd.program)
 	some a in cmd.args

@@ -685,6 +685,7 @@ ask contains {"id": "system.masquerade", "msg": msg} if {
 
 # A program run from a temp folder under a system process's name.
 ask contains {"id": "system.masquerade", "msg": msg} if {
+	regex.match(`/(tmp|var/tmp|dev/shm|private/tmp)/`, input.agentjail.command)
 	some cmd in commands
 	regex.match(`^(/tmp|/var/tmp|/dev/shm|/private/tmp)/`, cmd.program)
 	disguised_name(base_name(cmd.program))
