@@ -43,6 +43,12 @@ script_rules := ["network.", "exfil.", "tokens.", "remote.", "fs.rm_catastrophic
 
 script_asks := array.concat(elsewhere_asks, ["network.secret_in_request", "network.expose_port", "network.serve_folder", "network.open_service", "network.push_url", "exfil.project_sent", "exfil.raw_upload", "exfil.bucket_copy", "exfil.new_remote_push", "tokens.print"])
 
+# An image named by a registry at a bare IP address (FROM
+# 203.0.113.10:5000/node, image: 198.51.100.4/app).
+raw_registry_image := `^([0-9]{1,3}\.){3}[0-9]{1,3}(:[0-9]+)?/`
+
+raw_registry_from := `(?i)^\s*FROM\s+(--\S+\s+)*([0-9]{1,3}\.){3}[0-9]{1,3}(:[0-9]+)?/`
+
 # A package's maintainer scripts run as root when it is installed.
 package_script_rules := array.concat(script_rules, ["persist.", "secrets."])
 
@@ -173,8 +179,13 @@ written_files_pack := [
 		{"key": "env/_/source", "label": "autorun"},
 	]},
 	{"kind": "shell_startup", "match": `^~/\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc)$`, "format": "shell"},
-	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules, "asks": elsewhere_asks},
+	{"kind": "container_build", "match": `(^|/)([^/]*\.)?(Dockerfile|Containerfile)(\.[^/]+)?$`, "format": "lines", "lines": `^\s*RUN\s+(?:--\S+\s+)*(.+)$`, "contained": true, "rules": container_rules, "asks": elsewhere_asks, "watch": [
+		# A base image from a registry at a bare address: nobody's
+		# registry the project knows, serving what it likes.
+		{"value": raw_registry_from, "label": "package_source"},
+	]},
 	{"kind": "compose", "match": `(^|/)(docker-)?compose(\.[^/]+)?\.ya?ml$`, "format": "yaml", "commands": ["services/*/command", "services/*/entrypoint"], "contained": true, "rules": container_rules, "asks": elsewhere_asks, "watch": [
+		{"key": "services/*/image", "value": raw_registry_image, "label": "package_source"},
 		{"key": "services/*/privileged", "value": "^true$", "label": "privileged"},
 		{"key": "services/*/cap_add/*", "value": "(?i)^(CAP_)?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|NET_ADMIN|DAC_READ_SEARCH|SYS_RAWIO|BPF)$", "label": "privileged"},
 		{"key": "services/*/security_opt/*", "value": "unconfined|no-new-privileges[:=]false", "label": "privileged"},
