@@ -5,16 +5,18 @@ import (
 
 	"github.com/agentjail/agentjail/internal/sedit"
 	"github.com/agentjail/agentjail/internal/shell"
+	"github.com/agentjail/agentjail/internal/written"
 )
 
-// sedInPlace is what `sed -i SCRIPT FILE…` leaves in each file it edits,
+// sedInPlace is what `sed -i SCRIPT FILE…` leaves in each file of a kind
+// in t that it edits,
 // when the command line holds the script: the text the script computes
 // from the file's content now, or, where the script is one sedit does
 // not follow or the file cannot be read yet (the same line may create
 // it), the content with the script's inserted text added. ok is false
 // for a sed that edits nothing in place or whose script is not on the
 // line (-f FILE, a dynamic word).
-func sedInPlace(c shell.Command, env Env) (edits map[string]string, ok bool) {
+func sedInPlace(t *written.Table, c shell.Command, env Env) (edits map[string]string, ok bool) {
 	if c.Name != "sed" && c.Name != "gsed" {
 		return nil, false
 	}
@@ -25,7 +27,9 @@ func sedInPlace(c shell.Command, env Env) (edits map[string]string, ok bool) {
 	parsed := sedit.Parse(strings.Join(script, "\n"), ere)
 	edits = map[string]string{}
 	for _, p := range c.Writes {
-		if redirected(c, p) {
+		// Only a file of a listed kind is judged on its content: the
+		// others (sed -i over src/*.go) are not read at all.
+		if redirected(c, p) || t.Kind(p, env.Home) == nil {
 			continue
 		}
 		now, readable := currentText(p, env)

@@ -17,9 +17,10 @@ import (
 // content: echo and printf redirected into the file, cat and tee fed a
 // here-document or here-string (or a pipe from echo or printf), and `git
 // config KEY VALUE`, which writes a line into the repository's
-// .git/config, and `sed -i SCRIPT FILE` (sedwritten.go). The file it leaves is judged exactly as a file tool's
-// Write of that content, so `echo 'curl … | sh' > .envrc` and a Write
-// of the same .envrc get the same verdict. Content only known when the
+// .git/config, and `sed -i SCRIPT FILE` (sedwritten.go). The file it
+// leaves is judged exactly as a file tool's Write of that content, so
+// `echo 'curl … | sh' > .envrc` and a Write of the same .envrc get the
+// same verdict. Content only known when the
 // command runs (cp, a download) is left to the path rules.
 func shellWritten(t *written.Table, cmds []shell.Command, env Env) []written.File {
 	var out []written.File
@@ -41,7 +42,7 @@ func shellWritten(t *written.Table, cmds []shell.Command, env Env) []written.Fil
 			judge(p, text, true)
 			continue
 		}
-		if edits, ok := sedInPlace(c, env); ok {
+		if edits, ok := sedInPlace(t, c, env); ok {
 			for _, p := range slices.Sorted(maps.Keys(edits)) {
 				judge(p, edits[p], false)
 			}

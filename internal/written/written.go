@@ -361,7 +361,8 @@ func (r *Row) compare(f *File, cur, res []byte) {
 	// A script changed only in part is judged as a whole when the lines
 	// it adds do not stand on their own (a line added inside an if).
 	if r.Format == "shell" && len(f.Commands) > 0 && !parses(strings.Join(f.Commands, "\n")) {
-		f.Commands = []string{clip(string(res))}
+		// Past MaxCommand the whole script is not judged: the policies ask.
+		f.Commands, f.Truncated = []string{clip(string(res))}, f.Truncated || len(res) > MaxCommand
 	}
 	if r.Format == "code" && len(f.Commands) > 0 {
 		f.Commands = []string{r.Interpreter + " " + quote(strings.Join(f.Commands, "\n"))}

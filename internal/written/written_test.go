@@ -205,6 +205,18 @@ func TestLongScript(t *testing.T) {
 	if len(got) != 1 || !got[0].Truncated {
 		t.Fatalf("a 70 KB script: got %+v, want truncated", got)
 	}
+
+	// One the shell parser refuses is judged whole, so past MaxCommand
+	// it is marked rather than judged in part.
+	b.Reset()
+	b.WriteString("if true; then\n")
+	for i := 0; b.Len() <= written.MaxCommand+100; i++ {
+		b.WriteString("echo " + strconv.Itoa(i) + strings.Repeat("y", 100) + "\n")
+	}
+	got = table.JudgeContent(p, b.String(), "", agentconfig.ReadRegular)
+	if len(got) != 1 || !got[0].Truncated {
+		t.Fatalf("a long script that does not parse: got truncated=%v, want truncated", len(got) == 1 && got[0].Truncated)
+	}
 }
 
 func TestCompileRefusesBadRows(t *testing.T) {
