@@ -56,18 +56,25 @@ ask contains {"id": "tokens.borrowed", "msg": msg} if {
 # account's key or shared-access token, a service principal's password.
 # A variable ($AZ_SECRET) or a file (@path) names one the user keeps.
 inline_secret_options := {
-	"az": {"--sas-token", "--account-key", "--connection-string", "-p", "--password", "--client-secret"},
+	"az": {"--sas-token", "--account-key", "--connection-string", "--client-secret"},
+	"az login": {"-p", "--password"},
 	"azcopy": {"--sas-token"},
 }
 
 ask contains {"id": "tokens.borrowed", "msg": msg} if {
 	some cmd in commands
-	opts := inline_secret_options[cmd.name]
+	some key in {cmd.name, verb_key(cmd)}
+	opts := inline_secret_options[key]
 	some v in option_values(cmd, opts)
 	not regex.match(`^[$@~/]|^\.\.?/`, v)
 	count(v) >= 8
 	msg := sprintf("`%s` is given a credential written out on the line; it acts as whoever the credential belongs to. The user has to approve it.", [clip_text(full_text(cmd))])
 }
+
+# verb_key(cmd): the program and its first positional word (az login).
+verb_key(cmd) := concat(" ", [cmd.name, positional(cmd)[0]]) if count(positional(cmd)) > 0
+
+else := cmd.name
 
 # gcloud acting as a service account through the user's own login.
 ask contains {"id": "tokens.borrowed", "msg": msg} if {

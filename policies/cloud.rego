@@ -157,9 +157,10 @@ cloud_act_applies(cmd, "overwrite") if live_bucket(transfer_destination(cmd))
 cloud_act_applies(cmd, "overwrite") if regex.match(_bucket_of_data_read, concat("", [transfer_destination(cmd), " "]))
 
 # transfer_destination(cmd): the last operand that names a place (a
-# bucket, a path): an option's value (--acl public-read) names none.
+# bucket, a path): an option's value (--acl public-read, --exclude
+# 'tmp/*', a pattern) names none.
 transfer_destination(cmd) := places[count(places) - 1] if {
-	places := [a | some a in cmd.operands; regex.match(`/|^\.$`, a)]
+	places := [a | some a in cmd.operands; regex.match(`/|^\.$`, a); not regex.match(`[*?\[]`, a)]
 	count(places) > 0
 }
 

@@ -60,6 +60,24 @@ injected_own(cmd, k, v) if {
 	not regex.match(`(^|/)(Applications/|[^/]+\.app/)|^/(opt|snap)/`, cmd.program)
 }
 
+# A module or agent the project has (--require ./test/setup.js,
+# -javaagent:build/agent.jar) or a package by its name (-r
+# ts-node/register) loaded into a program that is not an installed app.
+injected_own(cmd, k, v) if {
+	k in {"NODE_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"}
+	loaded := {x | some m in regex.find_all_string_submatch_n(`(?:(?:-r|--require|--import|--loader|--experimental-loader)[\s=]+|-javaagent:|-agentpath:)['"]?([^\s'"=]+)`, v, 8); x := m[1]}
+	count(loaded) > 0
+	every l in loaded {
+		project_module(l, cmd.cwd)
+	}
+	not regex.match(installed_app_pattern, cmd.program)
+}
+
+# project_module(l, cwd): a package by its name, or a file in the project.
+project_module(l, _) if not regex.match(`^[/~.]`, l)
+
+project_module(l, cwd) if in_project(local_path(l, cwd))
+
 preload_variables := {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "LD_AUDIT"}
 
 preloaded(v) := [l | some l in regex.split(`[: ]+`, v); l != ""]
