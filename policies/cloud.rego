@@ -77,6 +77,7 @@ cloud_act_what := {
 	"overwrite_live": "writes over objects in a production or website container, which is what its users are served",
 	"replace_code": "replaces the code or runtime of a function or service its name says is production, or with a package from a temp folder",
 	"backup_off": "switches off or shortens a database's or bucket's backups, versions or retention, so what is lost later cannot be got back",
+	"change_rows": "changes or deletes items of a managed database table in the account, which are what the service's users see",
 	"copy_out": "copies a disk, a machine or network traffic into a snapshot, an image or a mirror that can be mounted, started or read elsewhere",
 }
 
@@ -133,6 +134,11 @@ ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
 ask contains {"id": "cloud.live_overwrite", "msg": msg} if {
 	"access" in input.agentjail.kinds # answered by the rule index
 	some ["replace_code", msg] in cloud_act_hits
+}
+
+ask contains {"id": "cloud.data_change", "msg": msg} if {
+	"access" in input.agentjail.kinds # answered by the rule index
+	some ["change_rows", msg] in cloud_act_hits
 }
 
 ask contains {"id": "cloud.backup_off", "msg": msg} if {

@@ -15,7 +15,8 @@ package agentjail
 #   verb    the words, starting with the key ("*": any call of the tool)
 #   act     credential, audit_off (deny); grant, public, reveal (ask);
 #           and what cloud_acts (cloud.rego) asks about: remote_run,
-#           scale_zero, spend, share, org_policy, pull, overwrite. A
+#           scale_zero, spend, share, org_policy, pull, overwrite,
+#           change_rows. A
 #           command run remotely that the call shows (aws ssm
 #           send-command, gcloud compute ssh --command, az vm
 #           run-command invoke) is judged as it is (nested.rego); what
@@ -31,6 +32,9 @@ package agentjail
 #   not_match  a regular expression they must not match (a private
 #           network's address)
 # A user's policy adds a tool by adding a key to this object.
+# An endpoint on this machine (DynamoDB Local, LocalStack).
+_local_endpoint := `--endpoint-url[ =]https?://(localhost|127\.[0-9.]+|\[::1\])[:/ ]`
+
 access_verbs := {
 	"aws": {
 		"iam": [
@@ -173,7 +177,19 @@ access_verbs := {
 		],
 		# A certificate's private key, out of the account.
 		"acm": [{"verb": "acm export-certificate", "act": "credential"}],
-		"dynamodb": [{"verb": "dynamodb update-continuous-backups", "act": "backup_off", "match": [`(?i)PointInTimeRecoveryEnabled=false`]}],
+		# Items of a managed table changed in place: what the service's
+		# users are shown (an order's amount, a user's role). DynamoDB
+		# Local, on this machine, is the developer's own.
+		"dynamodb": [
+			{"verb": "dynamodb update-continuous-backups", "act": "backup_off", "match": [`(?i)PointInTimeRecoveryEnabled=false`]},
+			{"verb": "dynamodb update-item", "act": "change_rows", "not_match": _local_endpoint},
+			{"verb": "dynamodb delete-item", "act": "change_rows", "not_match": _local_endpoint},
+			{"verb": "dynamodb put-item", "act": "change_rows", "not_match": _local_endpoint},
+			{"verb": "dynamodb batch-write-item", "act": "change_rows", "not_match": _local_endpoint},
+			{"verb": "dynamodb transact-write-items", "act": "change_rows", "not_match": _local_endpoint},
+			{"verb": "dynamodb execute-statement", "act": "change_rows", "match": [`(?i)\b(update|delete)\b`], "not_match": _local_endpoint},
+		],
+		"rds-data": [{"verb": "rds-data execute-statement", "act": "change_rows", "match": [`(?i)\b(update|delete|truncate|drop)\b`]}],
 		"backup": [
 			{"verb": "backup delete-backup-vault", "act": "backup_off"},
 			{"verb": "backup delete-recovery-point", "act": "backup_off"},
@@ -247,6 +263,8 @@ access_verbs := {
 		],
 		"run": [{"verb": "run services update", "act": "scale_zero", "match": [`--max-instances[ =]0(\s|$)`]}],
 		"container": [{"verb": "container clusters resize", "act": "scale_zero", "match": [`--num-nodes[ =]0(\s|$)`]}],
+		"spanner": [{"verb": "spanner databases execute-sql", "act": "change_rows", "match": [`(?i)--sql[ =]\S*\s*(update|delete)\b`]}],
+		"firestore": [{"verb": "firestore bulk-delete", "act": "change_rows"}],
 		"sql": [
 			{"verb": "sql instances patch", "act": "public", "match": [`--authorized-networks[ =]\S*0\.0\.0\.0/0`]},
 			{"verb": "sql instances patch", "act": "scale_zero", "match": [`(?i)--activation-policy[ =]NEVER`]},

@@ -107,6 +107,55 @@ ask contains {"id": "database.prod_write", "msg": msg} if {
 	msg := sprintf("`%s` changes data in what its name or host says is production; the user has to approve it. Read (SELECT, find) freely, or run the change against a test database first.", [cmd.name])
 }
 
+# A change to rows that already exist (UPDATE, DELETE, a Mongo update,
+# a Redis SET) in a database that is plainly somewhere else: a host with
+# a dot or an address, a URL read from the environment, or a database
+# file outside the project and the temp folders (a service's data under
+# /var/lib, an app's own store). Where it is cannot be read off the
+# call, and rows rewritten there (an IBAN, a role) are what others see.
+# A compose service's bare name (-h db) and no host at all stay free.
+ask contains {"id": "database.remote_change", "msg": msg} if {
+	"database" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in database_clients
+	db_target(cmd) == "unknown"
+	db_elsewhere(cmd)
+	some text in sql_texts(cmd) | piped_sql(cmd)
+	changes_rows(text)
+	msg := sprintf("`%s` changes existing data in a database on another machine or outside the project, which agentjail cannot tell is a test one; the user has to approve it. Name a test database (-d app_test) or a local host to make it plain.", [cmd.name])
+}
+
+# changes_rows(text): a statement or call that rewrites or deletes what
+# is stored, as against adding to it (INSERT, CREATE), which seeding and
+# fixtures do all day.
+changes_rows(text) if {
+	some stmt in split(text, ";")
+	regex.match(`(?i)^\s*(with\s.*\)\s*)?(update|delete|upsert|merge|replace|alter|drop|truncate|grant|revoke|rename)\b`, stmt)
+}
+
+changes_rows(text) if regex.match(`(?i)\.(update(One|Many)?|delete(One|Many)|remove|replaceOne|findOneAnd(Update|Replace|Delete)|findAndModify|bulkWrite|drop|renameCollection)\s*\(`, text)
+
+changes_rows(text) if regex.match(`(?i)^(set|setex|mset|del|unlink|hset|hdel|hmset|expire|persist|lrem|srem|zrem|incr|decr|incrby|rename|getdel|json\.set|json\.del)$`, text)
+
+db_elsewhere(cmd) if {
+	some h in db_hosts(cmd)
+	not local_db_host(h)
+	regex.match(`[.:]`, h)
+}
+
+db_elsewhere(cmd) if {
+	not cmd.name in file_db_clients
+	some a in cmd.args
+	regex.match(`^\$\{?[A-Za-z_]*(DATABASE|DB|MONGO|REDIS|PG|MYSQL)[A-Za-z_]*(URL|URI|DSN)\}?$`, a)
+}
+
+db_elsewhere(cmd) if {
+	cmd.name in file_db_clients
+	p := cmd.paths[0]
+	not local_data_file(p)
+	not p in {":memory:"}
+}
+
 # A file of statements (psql -f, mysql < file) run against production:
 # what it does is not on the line.
 ask contains {"id": "database.prod_write", "msg": msg} if {
