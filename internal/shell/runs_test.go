@@ -106,6 +106,18 @@ func TestRuns(t *testing.T) {
 		{"direnv allow sub", "rm -rf /home/u/.ssh @direnv .envrc", "", ""},
 		{"cd sub && direnv allow", "rm -rf /home/u/.ssh @direnv .envrc", "", ""},
 		{"direnv status", "", "rm", ""},
+		// A script on stdin is the script the shell runs, here or, over
+		// ssh, on the other host; a command that reads it as data is not.
+		{"bash < cleanup.sh", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"sh -s < ./cleanup.sh", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"ssh -i k root@203.0.113.8 'bash -s' < cleanup.sh", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"ssh host < cleanup.sh", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"ssh host cat < cleanup.sh", "", "rm", ""},
+		{"ssh host 'bash deploy.sh' < cleanup.sh", "", "rm", ""},
+		{"bash -c 'wc -l' < cleanup.sh", "", "rm", ""},
+		{"bash test.sh < cleanup.sh", "go test ./... @script ./test.sh", "rm", ""},
+		{"bash < missing.sh", "", "rm", ""},
+		{"printf 'rm -rf ~\\n' > in.sh; bash < in.sh", "rm -rf /home/u @stdin ./in.sh", "", ""},
 		// Written earlier in the same command line, before it exists.
 		{"printf 'rm -rf ~\\n' > new.sh; sh new.sh", "rm -rf /home/u @script ./new.sh", "", ""},
 		{"echo 'rm -rf ~' | tee new2.sh; bash new2.sh", "rm -rf /home/u @script ./new2.sh", "", ""},

@@ -119,12 +119,26 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 	case "ssh":
 		i, _ := sshOpts.skip(args)
 		if i+1 >= len(args) {
+			if s != nil && w.stdinFile(*cmd, s, sc) != "" {
+				// A login shell fed a local file runs it there.
+				n := len(w.out)
+				w.emitRunner(*cmd, words, sc)
+				remote := w.sub(sc, "/")
+				remote.remote = true
+				w.stdinScript(n, *cmd, s, sc, remote)
+				return nil, false, true
+			}
 			return nil, false, false // an interactive login
 		}
+		n := len(w.out)
 		w.emitRunner(*cmd, words[:i+2], sc)
 		remote := w.sub(sc, "/")
 		remote.remote = true
 		w.script(joinTexts(args[i+1:]), remote, "ssh", sc.depth+1)
+		if n < len(w.out) && s != nil && readsScriptOnStdin(args[i+1:]) {
+			// ssh HOST bash -s < f: the local file f runs there.
+			w.stdinScript(n, *cmd, s, sc, remote)
+		}
 		return nil, false, true
 	case "find":
 		w.find(*cmd, words, s, sc)
@@ -372,6 +386,9 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 		}
 		return
 	}
+	if n < len(w.out) {
+		w.stdinScript(n, cmd, s, sc, w.sub(sc, cmd.Cwd)) // bash < f, bash -s < f
+	}
 	for _, r := range s.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
@@ -385,6 +402,52 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 }
 
 func readsStdin(operand string) bool { return operand == "-" || operand == "/dev/stdin" }
+
+// stdinFile is the file a statement's stdin is redirected from (< f),
+// "" when there is none or its name is only known when it runs.
+func (w *walker) stdinFile(cmd Command, s *syntax.Stmt, sc *scope) string {
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrIn || r.Word == nil {
+			continue
+		}
+		if t := w.word(r.Word, cmd.Cwd, sc.vars); !t.dynamic && t.text != "" {
+			return w.abs(expandTilde(t.text, w.env.Home), cmd.Cwd)
+		}
+	}
+	return ""
+}
+
+// stdinScript judges the file on a shell's stdin as the script it
+// reads, in run (this machine's scope, or a remote one for ssh), as
+// out[n] runs it.
+func (w *walker) stdinScript(n int, cmd Command, s *syntax.Stmt, sc *scope, run scope) {
+	p := w.stdinFile(cmd, s, sc)
+	if p == "" || p == "/dev/null" {
+		return
+	}
+	content, found, why := w.fileContent(p)
+	if why != "" {
+		w.unread(n, p, why)
+	}
+	if found {
+		w.runText(n, p, []string{content}, "stdin "+showPath(p, sc.cwd), run)
+	}
+}
+
+// readsScriptOnStdin: a remote command that is a shell with no script
+// of its own (bash, sh -s, bash -), which reads one from stdin.
+func readsScriptOnStdin(remote []word) bool {
+	fields := strings.Fields(joinTexts(remote))
+	if len(fields) == 0 || !shells[base(fields[0])] {
+		return false
+	}
+	for _, f := range fields[1:] {
+		if f == "-c" || !strings.HasPrefix(f, "-") && !readsStdin(f) {
+			return false // it runs a string or a file of its own
+		}
+	}
+	return true
+}
 
 // find emits find itself and each command it runs with -exec, -execdir,
 // -ok or -okdir; "{}" stands for what find finds under its roots.
