@@ -622,6 +622,61 @@ ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
 	msg := sprintf("`%s` opens a SOCKS proxy for other machines that sends their traffic out through another host; the user has to approve it. One on localhost (-D 1080) serves only this machine.", [full_text(cmd)])
 }
 
+# A SOCKS proxy left running in the background (-f, or the call's own
+# &): it outlives the call, and what the agent sends through it later
+# (curl --socks5 localhost:1080) leaves from the other host. One held
+# in the foreground ends with the call.
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	"tunnel" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"ssh", "autossh"}
+	has_option(cmd, {"D"})
+	backgrounded_tunnel(cmd)
+	msg := sprintf("`%s` leaves a SOCKS proxy running in the background that sends this machine's traffic out through another host; the user has to approve it.", [full_text(cmd)])
+}
+
+backgrounded_tunnel(cmd) if cmd.background
+
+backgrounded_tunnel(cmd) if "f" in cmd.flags
+
+backgrounded_tunnel(cmd) if cmd.name == "autossh"
+
+# A program run through Tor (torsocks), or a login or attack tool, or a
+# bare public address, reached through a chain of proxies
+# (proxychains): its traffic leaves from elsewhere, hiding where it came
+# from. A fetch through a company's proxy chain (proxychains4 git
+# fetch) is how some networks get out at all, and passes.
+tor_wrappers := {"torsocks", "tsocks", "torify"}
+
+proxy_chain_wrappers := {"proxychains", "proxychains4", "proxychains-ng"}
+
+# Programs that log in to or probe another machine.
+login_or_probe_tools := {
+	"ssh", "scp", "sftp", "autossh", "mosh", "telnet", "nc", "ncat", "netcat", "socat", "nmap", "masscan", "sqlmap",
+	"hydra", "medusa", "ncrack", "xfreerdp", "rdesktop", "smbclient", "crackmapexec", "nxc", "netexec", "evil-winrm",
+	"vncviewer", "msfconsole", "nikto", "gobuster", "ffuf", "wpscan",
+}
+
+ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
+	some cmd in commands
+	some w in cmd.wrappers
+	hidden_route(cmd, w)
+	msg := sprintf("`%s %s` sends its traffic through Tor or a chain of proxies, so it reaches the other host from somewhere else; the user has to approve it.", [w, full_text(cmd)])
+}
+
+hidden_route(_, w) if w in tor_wrappers
+
+hidden_route(cmd, w) if {
+	w in proxy_chain_wrappers
+	cmd.name in login_or_probe_tools
+}
+
+hidden_route(cmd, w) if {
+	w in proxy_chain_wrappers
+	some a in cmd.args
+	public_ip_in(a)
+}
+
 ask contains {"id": "network.proxy_tunnel", "msg": msg} if {
 	"doors" in input.agentjail.kinds
 	some cmd in commands

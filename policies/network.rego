@@ -506,6 +506,14 @@ metadata_ip_forms contains f if {
 
 # url_host(u): the host of a URL or of a bare host[:port]/path word,
 # lower-cased and without IPv6 brackets.
+# public_ip_in(a): the word names a bare IPv4 address outside the
+# private, loopback and link-local ranges (user@203.0.113.5,
+# http://203.0.113.5/x, 203.0.113.5:8080).
+public_ip_in(a) if {
+	some m in regex.find_all_string_submatch_n(`(?:^|[@/=])((?:[0-9]{1,3}\.){3}[0-9]{1,3})(?:$|[:/])`, a, 4)
+	not regex.match(`^(10\.|127\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2[0-9]|3[01])\.)`, m[1])
+}
+
 url_host(u) := lower(trim(m[0][1], "[]")) if {
 	m := regex.find_all_string_submatch_n(`^(?:[a-zA-Z][a-zA-Z0-9+.-]*://)?(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#\s]+)`, u, 1)
 	count(m) > 0
