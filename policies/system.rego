@@ -18,6 +18,7 @@ system_groups := {
 	"shell_history": {"history", "unset", "set"},
 	"timestamps": {"touch"},
 	"miner": miners | {"docker", "podman", "nerdctl"},
+	"services": {p | some p, _ in service_stops},
 }
 
 program_group contains [prog, group] if {
@@ -26,6 +27,73 @@ program_group contains [prog, group] if {
 }
 
 asks_for_help(cmd) if has_option(cmd, {"help", "version"})
+
+# --- services stopped on other hosts (T1489) -----------------------------
+
+# service_stops: per service manager, the verbs (its first positional
+# word, or for service and rc-service the second) that stop a service or
+# keep it from starting. On this machine they stop the developer's own
+# services, or need sudo, which priv.sudo asks about; run on another
+# host (ssh HOST CMD, systemctl -H HOST) they take a server's service
+# down for whoever uses it.
+service_stops := {
+	"systemctl": {"stop", "disable", "mask", "kill", "isolate"},
+	"service": {"stop"},
+	"rc-service": {"stop"},
+	"sv": {"down", "stop", "force-stop", "exit"},
+	"supervisorctl": {"stop", "remove", "shutdown"},
+	"pm2": {"stop", "delete", "kill"},
+	"launchctl": {"bootout", "unload", "disable", "kill"},
+}
+
+stops_service(cmd) if {
+	verbs := service_stops[cmd.name]
+	not cmd.name in {"service", "rc-service"}
+	hosts := option_values(cmd, {"-H", "--host"}) # systemctl -H HOST stop: the host is no verb
+	words := [w | some w in positional(cmd); not w in hosts]
+	words[0] in verbs
+}
+
+stops_service(cmd) if {
+	cmd.name in {"service", "rc-service"}
+	positional(cmd)[1] in service_stops[cmd.name]
+}
+
+elsewhere_host(cmd) if cmd.remote
+
+elsewhere_host(cmd) if {
+	cmd.name == "systemctl"
+	has_option(cmd, {"H", "host"})
+}
+
+ask contains {"id": "system.service_stop", "msg": msg} if {
+	"services" in input.agentjail.kinds
+	some cmd in commands
+	stops_service(cmd)
+	elsewhere_host(cmd)
+	not has_option(cmd, {"user"})
+	msg := sprintf("`%s` stops or disables a service on another host, for everyone who uses it; the user has to approve it.", [full_text(cmd)])
+}
+
+# --- a web server's own files (T1491) -----------------------------------
+
+# The folders web servers serve by default: a file written there is what
+# the site's visitors are shown, here or on a server reached by ssh.
+web_roots := `^(/var/www|/srv/(www|http|htdocs)|/usr/share/nginx/html|/usr/local/var/www|/opt/homebrew/var/www|/Library/WebServer/Documents|/usr/local/apache2/htdocs|/var/lib/nginx/html)(/|$)`
+
+ask contains {"id": "system.web_root_write", "msg": msg} if {
+	some cmd in commands
+	some p in cmd.writes
+	regex.match(web_roots, p)
+	msg := sprintf("`%s` writes into a web server's document root (%s), which is what the site's visitors are shown; the user has to approve it.", [full_text(cmd), p])
+}
+
+ask contains {"id": "system.web_root_write", "msg": msg} if {
+	input.agentjail.tool_kind != "shell"
+	some p in input.agentjail.writes
+	regex.match(web_roots, p)
+	msg := sprintf("This writes into a web server's document root (%s), which is what the site's visitors are shown; the user has to approve it.", [p])
+}
 
 # --- power (T1529) -----------------------------------------------------
 
