@@ -17,7 +17,7 @@ system_groups := {
 	"stream_reader": {"cat", "head", "tail"},
 	"shell_history": {"history", "unset", "set"},
 	"timestamps": {"touch"},
-	"miner": miners | {"docker", "podman", "nerdctl"},
+	"miner": miners | container_launchers,
 	"services": {p | some p, _ in service_stops},
 }
 
@@ -453,7 +453,21 @@ miners := {
 	"cgminer", "bfgminer", "ccminer", "xmrig-proxy",
 }
 
-miner_marker := `(?i)stratum[0-9]?\+(tcp|ssl|tls)://|(^|[\s/:])(xmrig|xmr-stak|cpuminer|ethminer|nbminer|lolminer|srbminer)([\s/:._-]|$)`
+miner_marker := `(?i)stratum[0-9]?\+(tcp|ssl|tls)://|(^|[\s/:=])(xmrig|xmr-stak|cpuminer|ethminer|nbminer|lolminer|srbminer)([\s/:._-]|$)`
+
+# The programs that start a container from an image, here or in a
+# cluster.
+container_launchers := {"docker", "podman", "nerdctl", "finch", "kubectl", "oc", "crictl", "ctr"}
+
+# An image whose own name (its last path part) is a miner: plain miner,
+# xmrig's, or a coin's miner (attacker/miner:latest, x/monero-miner);
+# a log-miner or a data-miner is no coin's.
+miner_image := `(?i)(^|[/=])(miner|xmrig[a-z0-9._-]*|[a-z0-9._-]*(xmr|monero|coin|crypto|eth|btc|ltc|rvn|kaspa|nicehash)[a-z0-9._-]*miner[a-z0-9._-]*)(:[a-z0-9._-]+)?$`
+
+# Bandwidth resale ("proxyware"): the image or program rents this
+# machine's network out to strangers, whose traffic then leaves from it
+# (T1496.002).
+proxyware := `(?i)(^|[/=\s])(honeygain|peer2profit|packetstream|traffmonetizer|iproyal/pawns|pawns-cli|earnapp|repocket|proxyrack|mysteriumnetwork/myst|bitping|proxylite|grass-node|spide\.network)([/:\s]|$)`
 
 deny contains {"id": "system.miner", "msg": msg} if {
 	"miner" in input.agentjail.kinds
@@ -472,15 +486,42 @@ deny contains {"id": "system.miner", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` runs a cryptocurrency miner (%s), which spends this machine's CPU and power for someone else. Ask the user.", [cmd.name, a])
 }
 
-# A miner by its image (docker run ... xmrig).
+# A miner by its image (docker run ... xmrig, kubectl create deployment
+# --image=xmrig/xmrig).
 deny contains {"id": "system.miner", "msg": msg} if {
 	"miner" in input.agentjail.kinds
 	some cmd in commands
-	cmd.name in {"docker", "podman", "nerdctl"}
+	cmd.name in container_launchers
 	some a in cmd.args
-	regex.match(miner_marker, a)
+	miner_word(a)
 	msg := sprintf("Blocked: `%s` runs a cryptocurrency miner (%s), which spends this machine's CPU and power for someone else. Ask the user.", [cmd.name, a])
 }
+
+miner_word(a) if regex.match(miner_marker, a)
+
+miner_word(a) if {
+	not startswith(a, "-") # an image, not an option's name
+	regex.match(miner_image, a)
+}
+
+miner_word(a) if {
+	startswith(a, "--image=")
+	regex.match(miner_image, a)
+}
+
+deny contains {"id": "system.proxyware", "msg": msg} if {
+	some cmd in commands
+	proxyware_run(cmd)
+	msg := sprintf("Blocked: `%s` rents this machine's network out to strangers, whose traffic then leaves from it under the user's address. Ask the user.", [full_text(cmd)])
+}
+
+proxyware_run(cmd) if {
+	cmd.name in container_launchers
+	some a in cmd.args
+	regex.match(proxyware, a)
+}
+
+proxyware_run(cmd) if regex.match(proxyware, cmd.name)
 
 # --- covering tracks (T1070) --------------------------------------------
 
