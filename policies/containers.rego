@@ -12,7 +12,7 @@ package agentjail
 # a call that runs none of them never enters the family.
 container_programs := {
 	"docker", "podman", "nerdctl", "finch", "buildah", "kubectl", "oc", "helm", "nsenter", "chroot", "curl", "socat",
-	"nc", "ncat", "netcat",
+	"nc", "ncat", "netcat", "wget", "http", "https", "xh",
 }
 
 program_group contains [prog, "containers"] if some prog in container_programs
@@ -242,6 +242,38 @@ ask contains {"id": "containers.engine_socket", "msg": msg} if {
 	some a in cmd.args
 	regex.match(engine_socket_pattern, regex.replace(a, `^(?i)(unix-(connect|client)|unix):`, ""))
 	msg := sprintf("`%s` talks to the container engine's socket directly, which can start containers as root with the host mounted; the user has to approve it. Use the docker or podman command for what you need.", [full_text(cmd)])
+}
+
+# A container engine's or a kubelet's API reached over the network
+# (Docker's 2375/2376, the kubelet's 10250/10255, etcd's 2379): the same
+# power as the socket, on another machine, with no cluster or engine
+# client's command line to judge.
+engine_api_url := `(?i)^([a-z]+://)?(\[[^\]]+\]|[^/:\s]+):(2375|2376|4243|10250|10255|2379)(/|$)`
+
+ask contains {"id": "containers.engine_socket", "msg": msg} if {
+	"containers" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat"}
+	some a in cmd.args
+	regex.match(engine_api_url, a)
+	msg := sprintf("`%s` talks to a container engine's, kubelet's or etcd's API directly (%s), which can run commands in containers and read their secrets; the user has to approve it. Use docker, kubectl or etcdctl for what you need.", [full_text(cmd), a])
+}
+
+# A workload put into a cluster's own namespaces (kube-system, ...): it
+# sits among the cluster's components, often with their service
+# accounts, where nobody looks for it.
+cluster_system_namespace := `^(kube-system|kube-public|kube-node-lease|openshift-[a-z0-9-]+|istio-system|gatekeeper-system|cert-manager|calico-system|tigera-operator)$`
+
+cluster_workload_verbs := {"run", "create", "apply", "replace", "expose", "install", "upgrade", "debug", "set", "patch"}
+
+ask contains {"id": "k8s.system_namespace", "msg": msg} if {
+	"containers" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"kubectl", "oc", "helm"}
+	positional(cmd)[0] in cluster_workload_verbs
+	some ns in option_values(cmd, {"-n", "--namespace"})
+	regex.match(cluster_system_namespace, ns)
+	msg := sprintf("`%s` puts a workload into the cluster's own namespace %s, among its system components and their service accounts; the user has to approve it.", [full_text(cmd), ns])
 }
 
 # Clusters: a shell in a pod, a debugger on a node, and files copied out
