@@ -565,7 +565,7 @@ ask contains {"id": "system.history_off", "msg": msg} if {
 }
 
 # History files: changing one rewrites the record of what ran.
-history_file := `/\.(bash_history|zsh_history|zhistory|history|sh_history|ksh_history|python_history|node_repl_history|psql_history|mysql_history|sqlite_history|rediscli_history|irb_history|local/share/fish/fish_history)$`
+history_file := `/\.(bash_history|zsh_history|zhistory|history|sh_history|ksh_history|python_history|node_repl_history|psql_history|mysql_history|sqlite_history|rediscli_history|irb_history|local/share/fish/fish_history|lesshst|viminfo|wget-hsts|gdb_history|Rhistory|octave_hist|lldb/lldb-widehistory|local/share/recently-used\.xbel)$|/\.(bash|zsh)_sessions(/|$)`
 
 # home_dot_writes: the call's writes to dot files and folders of the
 # home directory, worked out once for the rules that follow.
@@ -607,6 +607,14 @@ wiped_logs(cmd) := {p |
 log_call if {
 	some p in input.agentjail.unusual_paths
 	regex.match(log_dirs, p)
+}
+
+# A file tool's write over a log replaces the record with its text.
+deny contains {"id": "system.log_wipe", "msg": msg} if {
+	input.agentjail.tool_kind in {"write", "edit"}
+	some p in input.agentjail.writes
+	regex.match(log_dirs, p)
+	msg := sprintf("Blocked: this rewrites %s, a system log or audit record. Read logs freely; ask the user to rotate or clear them.", [p])
 }
 
 deny contains {"id": "system.log_wipe", "msg": msg} if {

@@ -36,22 +36,44 @@ ask contains {"id": "fs.sync_delete", "msg": msg} if {
 	msg := sprintf("`rsync --delete` into %s deletes files outside the project; the user has to approve it.", [pretty(p)])
 }
 
-# shred and its kin overwrite files beyond recovery.
-shredders := {"shred", "srm", "wipe"}
+# shred and its kin overwrite files beyond recovery; so does BSD and
+# macOS rm -P.
+shredders := {"shred", "srm", "wipe", "gshred"}
+
+shreds(cmd) if cmd.name in shredders
+
+shreds(cmd) if {
+	cmd.name == "rm"
+	"P" in cmd.flags
+}
 
 deny contains {"id": "fs.shred", "msg": msg} if {
 	"wipe" in input.agentjail.kinds
 	some cmd in commands
-	cmd.name in shredders
+	shreds(cmd)
 	some p in cmd.paths
 	outside(p)
+	not in_temp(p)
 	msg := sprintf("Blocked: `%s` destroys %s beyond recovery, outside the project. Ask the user to do it themselves.", [cmd.name, pretty(p)])
+}
+
+# A hidden file or folder of a temp folder (/tmp/.loot.tgz,
+# /var/tmp/.x/keys) shredded is what was staged out of sight, its traces
+# wiped (T1070.004); a plain scratch file there passes.
+ask contains {"id": "fs.shred", "msg": msg} if {
+	"wipe" in input.agentjail.kinds
+	some cmd in commands
+	shreds(cmd)
+	some p in cmd.paths
+	in_temp(p)
+	regex.match(`/\.[^/.][^/]*(/|$)`, p)
+	msg := sprintf("`%s` destroys %s, hidden in a temp folder, beyond recovery, which wipes the traces of what was staged there; the user has to approve it.", [cmd.name, pretty(p)])
 }
 
 ask contains {"id": "fs.shred", "msg": msg} if {
 	"wipe" in input.agentjail.kinds
 	some cmd in commands
-	cmd.name in shredders
+	shreds(cmd)
 	count(cmd.paths) == 0
 	msg := sprintf("`%s` destroys files only known when it runs, beyond recovery; the user has to approve it.", [cmd.name])
 }
