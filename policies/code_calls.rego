@@ -16,7 +16,8 @@ package agentjail
 #   effect   what the message says the code does
 #   rule     the rule that judges it (code.fetch_run, code.decode_run,
 #            code.secret_read, code.cloud_destroy, code.cloud_credential,
-#            collection.recording, system.fork_bomb)
+#            collection.recording, system.fork_bomb, system.timestomp,
+#            remote.bare_address_fetch)
 # A user's policy adds rows with `code_effect contains {...}`.
 code_effects := array.concat(core_code_effects, [r | some r in code_effect])
 
@@ -36,7 +37,14 @@ _fetch := `\burlopen\s*\(|\brequests\.(get|post|request)\s*\(|\bhttpx\.(get|post
 # Calls that decode a payload.
 _decode := `\bb64decode\s*\(|\bb32decode\s*\(|\ba85decode\s*\(|\bbase64\.decodebytes\s*\(|\bzlib\.decompress\s*\(|\bgzip\.decompress\s*\(|\blzma\.decompress\s*\(|\bbz2\.decompress\s*\(|\bbytes\.fromhex\s*\(|\bbinascii\.(unhexlify|a2b_\w+)\s*\(|\bcodecs\.decode\s*\(|\bdecode_base64\s*\(|\bpack\s*\(\s*['"]H\*|\bBuffer\.from\s*\([^)]*['"](base64|hex)['"]|\batob\s*\(|\bBase64\.(decode64|strict_decode64|urlsafe_decode64)\b|\bunpack1?\s*\(\s*['"]m|\bbase64_decode\s*\(|\bgzinflate\s*\(|\bstr_rot13\s*\(|\bString\.fromCharCode\s*\(|\bchr\s*\(\s*\d+\s*\)\s*\+\s*chr`
 
+# Calls that hand a value (not a literal the daemon can read) to a shell:
+# os.execute(h:read("*a")), os.system(body), execSync(text).
+_shell_of_value := `\b(os\.execute|os\.system|os\.popen|io\.popen|execSync|shell_exec|passthru)\s*\(\s*[A-Za-z_][\w.:]*\s*[(:)]|(^|[^\w.])system\s*\(\s*[A-Za-z_$][\w.:]*\s*[(:)]|\bsubprocess\.\w+\s*\(\s*[A-Za-z_][\w.]*\s*[,)][^\n]*shell\s*=\s*True`
+
 core_code_effects := [
+	{"all": [_fetch, _shell_of_value], "effect": "fetches text from the network and hands it to a shell, so what runs is whatever the server sends", "rule": "code.fetch_run"},
+	{"all": [`\b(urlretrieve|wget\.download|download_file|getstore|mirror)\s*\(\s*['"]https?://([0-9]{1,3}\.){3}[0-9]{1,3}[:/'"]`], "effect": "saves a file fetched from a bare address, a host with no name to check", "rule": "remote.bare_address_fetch"},
+	{"all": [`\bos\.utime\s*\([^)]*,|\bFile\.utime\s*\(|\bfs\.(l|f)?utimes(Sync)?\s*\(|\bTouch::|\bsetLastModified\s*\(|\bset_file_times\b`], "effect": "sets a file's times by hand, which hides when it was changed", "rule": "system.timestomp"},
 	{"all": [_fetch, _run_string], "effect": "fetches code from the network and runs it, so what runs is whatever the server sends", "rule": "code.fetch_run"},
 	{"all": [_decode, _run_string], "effect": "decodes a hidden payload and runs it as code, so what runs cannot be read on the line", "rule": "code.decode_run"},
 	{"all": [`\b(browser_cookie3|pycookiecheat|rookiepy)\b|Cookies['"]?\s*\)|cookies\.sqlite|Login Data|logins\.json|key4\.db`], "effect": "reads a browser's cookies or saved passwords", "rule": "code.secret_read"},
@@ -112,6 +120,18 @@ deny contains {"id": "system.fork_bomb", "msg": msg} if {
 ask contains {"id": "collection.recording", "msg": msg} if {
 	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["collection.recording", what, name] in code_hits
+	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
+}
+
+ask contains {"id": "remote.bare_address_fetch", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
+	some ["remote.bare_address_fetch", what, name] in code_hits
+	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
+}
+
+ask contains {"id": "system.timestomp", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
+	some ["system.timestomp", what, name] in code_hits
 	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
 }
 

@@ -249,6 +249,69 @@ run_path(cmd, t) := t if startswith(t, "/")
 
 run_path(cmd, t) := concat("/", [cmd.cwd, trim_prefix(t, "./")]) if not startswith(t, "/")
 
+# A program fetched from a bare public address (http://203.0.113.10/agent,
+# scp user@203.0.113.10:tool .) and saved here: a host with no name
+# anyone could check, the way tools reach a machine for what comes next
+# (T1105). A release is fetched from a named host; a private network's
+# address is the team's own; logs and reports pulled from one's own
+# server are data.
+ask contains {"id": "remote.bare_address_fetch", "msg": msg} if {
+	"fetched" in input.agentjail.kinds
+	some cmd in commands
+	some a in fetched_sources(cmd)
+	public_ip_in(a)
+	program_name(a)
+	msg := sprintf("`%s` saves a file fetched from a bare address (%s), a host with no name to check; the user has to approve it.", [full_text(cmd), a])
+}
+
+# fetched_sources(cmd): the addresses a command saves a file from: a
+# downloader's URLs when it writes a file, a copier's host:path sources
+# (not its destination, the last operand).
+fetched_sources(cmd) := {a |
+	saves_download(cmd)
+	some a in cmd.operands
+} if cmd.name in downloaders
+
+fetched_sources(cmd) := {a |
+	n := count(cmd.operands)
+	some i, a in cmd.operands
+	i < n - 1
+	regex.match(`^[^/]*:`, a)
+} if cmd.name in remote_fetchers
+
+# program_name(a): the last segment of what is fetched names a program
+# (no extension, or a script's or binary's), not data a developer pulls
+# from their own server (app.log, reports/, dump.sql.gz).
+program_name(a) if {
+	path := regex.replace(a, `[?#].*$`, "")
+	regex.match(`(?i)(^|[/:])[^/.:]+$|\.(sh|bash|zsh|bin|elf|exe|py|pl|rb|php|so|dylib|appimage|run|jar|ps1|out|x86_64|amd64|arm64|aarch64|command|pkg|dmg|deb|rpm)$`, path)
+	not endswith(path, "/")
+}
+
+saves_download(cmd) if {
+	not cmd.name == "wget"
+	count(cmd.writes) > 0
+}
+
+saves_download(cmd) if {
+	cmd.name == "curl"
+	has_flag(cmd, {"O", "remote-name", "remote-name-all"})
+}
+
+# wget saves what it fetches unless told to print it (-O -, -qO-).
+saves_download(cmd) if {
+	cmd.name == "wget"
+	not "-" in cmd.args
+	not "-" in option_values(cmd, {"-O", "--output-document"})
+	not wget_to_stdout(cmd)
+	not has_flag(cmd, {"spider"})
+}
+
+wget_to_stdout(cmd) if {
+	some a in cmd.args
+	regex.match(`^-[a-zA-Z]*O-$|^--output-document=-$`, a)
+}
+
 ask contains {"id": "remote.download_then_run", "msg": msg} if {
 	"fetched" in input.agentjail.kinds
 	names := fetched_names
