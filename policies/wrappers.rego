@@ -111,6 +111,8 @@ core_wrappers := {
 		"emit": "options",
 	},
 	"ip": {"words": ["netns", "exec"], "skip": 1},
+	# launchctl asuser UID CMD runs CMD in that user's session (macOS).
+	"launchctl": {"words": ["asuser"], "skip": 1},
 	"xvfb-run": {"value": ["e", "error-file", "f", "auth-file", "n", "server-num", "p", "xauth-protocol", "s", "server-args", "w", "wait"]},
 	"dbus-run-session": {"value": ["config-file", "dbus-daemon"]},
 	# Terminal multiplexers and dialogue drivers start the command in a
