@@ -120,6 +120,9 @@ core_file_functions := {
 	# agent's program, an app's environment (DYLD_INSERT_LIBRARIES), the
 	# libraries a binary loads, its signature.
 	"defaults": {"writes": {"operands": "second", "args": [`^(write|delete|import|rename)$`], "suffix": ".plist", "name_dir": "~/Library/Preferences"}},
+	# git clone URL DIR writes the repository into DIR (a clone into an
+	# editor's extensions folder installs an extension).
+	"git": {"writes": {"operands": "last", "args": [`^clone$`]}},
 	"plutil": {"writes": {"operands": "last", "args": [`^-(replace|insert|remove|convert|append)$`]}},
 	"PlistBuddy": {"writes": {"operands": "last", "args": [`(?i)^\s*:?(set|add|delete|merge|import|clear|copy)\b`]}},
 	"install_name_tool": {"writes": {"operands": "last"}},
