@@ -76,6 +76,25 @@ deny contains {"id": "remote.download_to_shell", "msg": msg} if {
 	msg := sprintf("Blocked: `%s` runs code fetched by `%s` that nobody has reviewed. Download it to a file, show it to the user, and run it only if they agree.", [cmd.name, src])
 }
 
+# Code piped to a shell from a bare public address: a host with no name
+# to check, the way no project ships its installer. The same as
+# download_to_shell for a call; for a README or a doc that tells its
+# reader to run it (user_docs in written.rego) it is the lure, where an
+# installer's curl | sh from a named host is everyday.
+deny contains {"id": "remote.bare_address_to_shell", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in code_runners
+	reads_stdin(cmd)
+	some src in cmd.pipe_from
+	src in downloaders
+	some other in commands
+	other.name == src
+	some a in other.operands
+	public_ip_in(a)
+	msg := sprintf("Blocked: `%s ... | %s` runs code straight from a bare address (%s), a host with no name to check. Download it to a file, show it to the user, and run it only if they agree.", [src, cmd.name, a])
+}
+
 decoders := {"base64", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2", "xz", "rev", "tr", "zsteg", "steghide", "outguess", "stegseek"}
 
 program_group contains [prog, "decode"] if some prog in {"printf", "zsteg", "steghide", "outguess", "stegseek"}

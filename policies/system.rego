@@ -800,6 +800,28 @@ ask contains {"id": "system.masquerade", "msg": msg} if {
 	msg := sprintf("`exec -a %s` starts a program under the name of one of the system's own processes, hiding it in the process list; the user has to approve it.", [m[1]])
 }
 
+# A file named to pass for a document while it runs as a program: a
+# document's extension before a program's (Invoice.pdf.sh,
+# resume.pdf.AppImage, "Q3 Report.pdf.desktop"), or a bidirectional
+# control character that shows the name backwards (report<RLO>fdp.sh
+# reads as reporths.pdf) (T1036.007, T1036.002). Written, copied or run,
+# it waits for a person to open it.
+disguise_name := `(?i)\.(pdf|docx?|xlsx?|pptx?|odt|ods|rtf|txt|csv|jpe?g|png|gif|mp4|mov|mp3|zip)\.(sh|bash|command|tool|app|appimage|run|desktop|exe|scr|bat|cmd|ps1|vbs|js|jar|py|bin|elf|lnk|pkg|dmg)/?$|[\x{202a}-\x{202e}\x{2066}-\x{2069}\x{200f}]`
+
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	some p in array.concat(input.agentjail.paths, [c.program | some c in commands])
+	regex.match(disguise_name, base_name(p))
+	msg := sprintf("%s is named to pass for a document (a document's extension before a program's, or characters that show the name backwards) while it runs as a program; the user has to approve it.", [pretty(p)])
+}
+
+# The same name spelled with an escape a printf or $'' turns into the
+# character (printf 'report\u202efdp.sh').
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	input.agentjail.tool_kind == "shell"
+	regex.match(`(?i)\\u(202[a-e]|206[6-9]|200f)|\\xe2\\x80\\xae`, input.agentjail.command)
+	msg := "This spells a bidirectional control character (U+202E and kin) into a name, which shows the name backwards so a program passes for a document; the user has to approve it."
+}
+
 # A program run from a temp folder under a system process's name.
 ask contains {"id": "system.masquerade", "msg": msg} if {
 	regex.match(`/(tmp|var/tmp|dev/shm|private/tmp)/`, input.agentjail.command)

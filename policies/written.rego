@@ -32,7 +32,7 @@ container_rules := ["network.", "exfil.", "tokens.", "remote."]
 # curl | sh in a Dockerfile or a setup script): a person decides.
 # A payload decoded from bytes nobody can read, or a remote-access tool,
 # is no installer: those stay refused.
-elsewhere_asks := ["remote.download_to_shell", "remote.download_then_run", "remote.run_url", "remote.clone_then_run", "remote.unpacked_then_run", "remote.package_source", "remote.npx_unknown"]
+elsewhere_asks := ["remote.download_to_shell", "remote.bare_address_to_shell", "remote.download_then_run", "remote.run_url", "remote.clone_then_run", "remote.unpacked_then_run", "remote.package_source", "remote.npx_unknown"]
 
 # A project's own scripts run on this machine when someone runs them:
 # what they send away, fetch and run, or print of tokens counts; what
@@ -48,6 +48,11 @@ script_asks := array.concat(elsewhere_asks, ["network.secret_in_request", "netwo
 raw_registry_image := `^([0-9]{1,3}\.){3}[0-9]{1,3}(:[0-9]+)?/`
 
 raw_registry_from := `(?i)^\s*FROM\s+(--\S+\s+)*([0-9]{1,3}\.){3}[0-9]{1,3}(:[0-9]+)?/`
+
+# What makes a document's command a lure, not an installer: code piped
+# from a bare address, a decoded payload run, fetched code run by an
+# interpreter.
+lure_rules := ["remote.bare_address_to_shell", "remote.decoded_to_shell", "remote.decoded_then_run", "code.decode_run", "code.fetch_run"]
 
 # A package's maintainer scripts run as root when it is installed.
 package_script_rules := array.concat(script_rules, ["persist.", "secrets."])
@@ -241,6 +246,14 @@ written_files_pack := [
 	# The project's own scripts, run by whoever runs them next.
 	{"kind": "project_script", "match": `\.(sh|bash|zsh|ksh|command|run)$|(^|/)(scripts|bin|script|tools)/[^/.]+$`, "format": "shell", "rules": script_rules, "asks": script_asks},
 	{"kind": "agent_instructions", "match": `(^|/)((CLAUDE|AGENTS|GEMINI|CLAUDE\.local|AGENT|CONVENTIONS)\.md|\.cursorrules|\.windsurfrules|\.clinerules(/.+)?|\.cursor/rules/.+|\.github/copilot-instructions\.md|\.github/instructions/.+\.md|\.github/prompts/.+\.md|\.claude/(commands|agents|skills)/.+\.md|\.gemini/commands/.+\.toml|\.codex/prompts/.+\.md)$`, "format": "text"},
+	# Documents people follow: a command they are told to paste runs as
+	# theirs (T1204). Installers piped from named hosts are everyday in a
+	# README; code from a bare address or a decoded payload is the lure.
+	{"kind": "user_docs", "match": `(?i)(^|/)(README|INSTALL|INSTALLING|SETUP|CONTRIBUTING|TROUBLESHOOTING|GETTING[-_]STARTED|QUICKSTART|USAGE|HACKING|BUILDING|FAQ)([-_.][^/]*)?\.(md|markdown|mdx|rst|txt)$|(^|/)docs?/.+\.(md|markdown|mdx|rst)$`, "format": "text", "rules": lure_rules, "asks": lure_rules},
+	# A launcher (.desktop) runs its Exec= line when opened, from the
+	# desktop, a file manager or a share, named as it likes
+	# ("Q3 Bonus.pdf").
+	{"kind": "desktop_entry", "match": `\.desktop$`, "format": "lines", "lines": `^\s*(?:Try)?Exec\s*=\s*(.+)$`, "asks": elsewhere_asks},
 ]
 
 # written_files is the table the daemon reads (data.agentjail.written_files):

@@ -661,16 +661,23 @@ func logical(text string) []string {
 
 var (
 	fence     = regexp.MustCompile("^\\s*(```|~~~)")
+	indent    = regexp.MustCompile("^(    |\t)")
+	listItem  = regexp.MustCompile(`^([-*+]|[0-9]+[.)])\s`)
 	span      = regexp.MustCompile("`([^`\n]+)`")
 	forbidden = regexp.MustCompile(`(?i)\b(never|don't|do not|must not|mustn't|avoid|forbidden|prohibited|not allowed|instead of|rather than)\b`)
 )
 
-// instructions reads an instruction file (CLAUDE.md, AGENTS.md, rules):
-// the lines of fenced code blocks and the code spans of lines that do
-// not forbid them are commands an agent is told to run; every line is
-// text the policies read for injected instructions.
+// instructions reads an instruction file (CLAUDE.md, AGENTS.md, rules)
+// or a document people follow (README.md): the lines of code blocks,
+// fenced or indented, and the code spans of lines that do not forbid
+// them are commands the reader is told to run; every line is text the
+// policies read for injected instructions.
 func instructions(text string) (cmds, lines []string) {
 	in := false
+	// An indented code block starts after a blank line (a paragraph's
+	// indented continuation is prose) and goes on while lines stay
+	// indented or blank.
+	blank, indented := true, false
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		if fence.MatchString(l) {
 			in = !in
@@ -678,10 +685,13 @@ func instructions(text string) (cmds, lines []string) {
 		}
 		t := strings.TrimSpace(l)
 		if t == "" {
+			blank = true
 			continue
 		}
+		code := !in && indent.MatchString(l) && (blank || indented) && !listItem.MatchString(t)
+		blank, indented = false, code
 		lines = append(lines, clip(t))
-		if in {
+		if in || code {
 			if !strings.HasPrefix(t, "#") {
 				cmds = append(cmds, strings.TrimPrefix(strings.TrimPrefix(t, "$ "), "> "))
 			}
