@@ -544,10 +544,11 @@ func TestConfinedCallCannotPressTheTray(t *testing.T) {
 	allow := action(t, a.waiting(t, held), "Allow once")
 	press := fmt.Sprintf("dbus-send --session --print-reply --dest=%s /StatusNotifierItem/menu com.canonical.dbusmenu.Event int32:%d string:clicked variant:string: uint32:0", a.service, allow.id)
 
-	// Spelled so that only running it tells what it does: the judge
-	// stops the plain spelling, the jail every one.
+	// Spelled so that only running it tells what it does (the file's
+	// name is computed): the judge stops the plain spelling, and a
+	// script it can read, the jail every one.
 	os.WriteFile(filepath.Join(cwd, "steps.txt"), []byte(press+"\n"), 0o644)
-	const attack = "sh < steps.txt"
+	const attack = `sh < "$(ls steps.*)"`
 	r := e.hook(codexEvent(attack, cwd), "--agent", "codex")
 	var ans struct {
 		HookSpecificOutput struct {

@@ -117,6 +117,10 @@ func TestRuns(t *testing.T) {
 		{"bash -c 'wc -l' < cleanup.sh", "", "rm", ""},
 		{"bash test.sh < cleanup.sh", "go test ./... @script ./test.sh", "rm", ""},
 		{"bash < missing.sh", "", "rm", ""},
+		{"cat cleanup.sh | sh", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"cat cleanup.sh | ssh host bash -s", "rm -rf /home/u @stdin ./cleanup.sh", "", ""},
+		{"cat cleanup.sh | grep rm", "", "rm", ""},
+		{"cat cleanup.sh | bash -c 'wc -l'", "", "rm", ""},
 		{"printf 'rm -rf ~\\n' > in.sh; bash < in.sh", "rm -rf /home/u @stdin ./in.sh", "", ""},
 		// Written earlier in the same command line, before it exists.
 		{"printf 'rm -rf ~\\n' > new.sh; sh new.sh", "rm -rf /home/u @script ./new.sh", "", ""},

@@ -138,6 +138,7 @@ func (w *walker) unwrap(cmd *Command, words []word, s *syntax.Stmt, sc *scope) (
 		if n < len(w.out) && s != nil && readsScriptOnStdin(args[i+1:]) {
 			// ssh HOST bash -s < f: the local file f runs there.
 			w.stdinScript(n, *cmd, s, sc, remote)
+			w.catScript(n, remote)
 		}
 		return nil, false, true
 	case "find":
@@ -388,6 +389,7 @@ func (w *walker) shell(cmd Command, words []word, s *syntax.Stmt, sc *scope) {
 	}
 	if n < len(w.out) {
 		w.stdinScript(n, cmd, s, sc, w.sub(sc, cmd.Cwd)) // bash < f, bash -s < f
+		w.catScript(n, w.sub(sc, cmd.Cwd))               // cat f | bash
 	}
 	for _, r := range s.Redirs {
 		switch r.Op {
@@ -431,6 +433,27 @@ func (w *walker) stdinScript(n int, cmd Command, s *syntax.Stmt, sc *scope, run 
 	}
 	if found {
 		w.runText(n, p, []string{content}, "stdin "+showPath(p, sc.cwd), run)
+	}
+}
+
+// catScript: the shell at out[n] reads its script from a pipe whose
+// last command is cat of files (cat f | sh): those files are the script.
+func (w *walker) catScript(n int, run scope) {
+	if n == 0 {
+		return
+	}
+	c, src := w.out[n], w.out[n-1]
+	if len(c.PipeFrom) == 0 || c.PipeFrom[len(c.PipeFrom)-1] != "cat" || src.Name != "cat" || src.Dynamic {
+		return
+	}
+	for _, p := range src.Paths {
+		content, found, why := w.fileContent(p)
+		if why != "" {
+			w.unread(n, p, why)
+		}
+		if found {
+			w.runText(n, p, []string{content}, "stdin "+showPath(p, c.Cwd), run)
+		}
 	}
 }
 
