@@ -35,7 +35,36 @@ package agentjail
 # An endpoint on this machine (DynamoDB Local, LocalStack).
 _local_endpoint := `--endpoint-url[ =]https?://(localhost|127\.[0-9.]+|\[::1\])[:/ ]`
 
+# Identity providers' admin APIs written directly with an HTTP client
+# (curl -X POST https://corp.okta.com/api/v1/users ...): the same acts
+# as their CLIs, with none of their command lines.
+_http_write := `(?i)(^|\s)(-X|--request)[ =]?(post|put|patch|delete)(\s|$)|(^|\s)(-d|--data|--data-raw|--data-binary|--data-urlencode|--json|-F|--form)(\s|=|$)|(^|\s)(post|put|patch|delete)(\s|$)`
+
+_idp_grant_api := `(?i)(\.okta(preview|-emea)?\.com/api/v1/(users|groups|apps|idps|roles|iam|api-tokens|eventHooks|inlineHooks|mappings)|admin\.googleapis\.com/admin/directory/v1/(users|groups|roles|roleassignments)|graph\.microsoft\.com/\S*(users|groups|servicePrincipals|applications|appRoleAssignments|oauth2PermissionGrants|invitations)|\.auth0\.com/api/v2/(users|roles|clients|client-grants|grants))`
+
+_idp_policy_api := `(?i)(\.okta(preview|-emea)?\.com/api/v1/(policies|zones|authorizationServers|trustedOrigins|org)|graph\.microsoft\.com/\S*(policies|conditionalAccess|federationConfiguration|roleManagement|directoryRoles)|admin\.googleapis\.com/admin/directory/v1/customer)`
+
+_http_admin_rows := {"*": [
+	{"verb": "*", "act": "org_policy", "match": [_idp_policy_api, _http_write]},
+	{"verb": "*", "act": "grant", "match": [_idp_grant_api, _http_write], "not_match": _idp_policy_api},
+]}
+
+# A sync tool's source that is a shared drive or site, or one whose
+# remote or path names production or the company's records (one's own
+# backup restored passes).
+_rclone_data_source := `(?i)^(copy|sync|copyto|move|moveto|bisync)\s+(-\S+\s+)*[A-Za-z0-9_-]*(prod|production|finance|hr|payroll|customers?|pii|legal|confidential|sharepoint|onedrive|teams|shared)[A-Za-z0-9_-]*:|^(copy|sync|copyto|move|moveto)\s+(-\S+\s+)*[A-Za-z0-9_-]+:\S*(prod|finance|hr|payroll|customers?|pii|legal|confidential|Shared)|--drive-shared-with-me`
+
 access_verbs := {
+	"rclone": {
+		"copy": [{"verb": "copy", "act": "pull", "match": [_rclone_data_source]}],
+		"sync": [{"verb": "sync", "act": "pull", "match": [_rclone_data_source]}],
+		"copyto": [{"verb": "copyto", "act": "pull", "match": [_rclone_data_source]}],
+		"move": [{"verb": "move", "act": "pull", "match": [_rclone_data_source]}],
+	},
+	"curl": _http_admin_rows,
+	"http": _http_admin_rows,
+	"https": _http_admin_rows,
+	"xh": _http_admin_rows,
 	"aws": {
 		"iam": [
 			{"verb": "iam create-access-key", "act": "credential"},

@@ -17,7 +17,7 @@ package agentjail
 #   rule     the rule that judges it (code.fetch_run, code.decode_run,
 #            code.secret_read, code.cloud_destroy, code.cloud_credential,
 #            collection.recording, system.fork_bomb, system.timestomp,
-#            remote.bare_address_fetch)
+#            remote.bare_address_fetch, network.attack_tool)
 # A user's policy adds rows with `code_effect contains {...}`.
 code_effects := array.concat(core_code_effects, [r | some r in code_effect])
 
@@ -44,6 +44,7 @@ _shell_of_value := `\b(os\.execute|os\.system|os\.popen|io\.popen|execSync|shell
 core_code_effects := [
 	{"all": [_fetch, _shell_of_value], "effect": "fetches text from the network and hands it to a shell, so what runs is whatever the server sends", "rule": "code.fetch_run"},
 	{"all": [`\b(urlretrieve|wget\.download|download_file|getstore|mirror)\s*\(\s*['"]https?://([0-9]{1,3}\.){3}[0-9]{1,3}[:/'"]`], "effect": "saves a file fetched from a bare address, a host with no name to check", "rule": "remote.bare_address_fetch"},
+	{"all": [`\bSOCK_(DGRAM|RAW)\b|\bdgram\.createSocket\b|\bUDPSocket\b`, `\.(sendto|send)\s*\(`, `\bitertools\.count\b|while\s*\(?\s*(True|1|true)\b|for\s*\(\s*;\s*;\s*\)|\bloop\s*(do|\{)|setInterval\s*\(`], "effect": "sends packets to another host without end, a flood", "rule": "network.attack_tool"},
 	{"all": [`\bos\.utime\s*\([^)]*,|\bFile\.utime\s*\(|\bfs\.(l|f)?utimes(Sync)?\s*\(|\bTouch::|\bsetLastModified\s*\(|\bset_file_times\b`], "effect": "sets a file's times by hand, which hides when it was changed", "rule": "system.timestomp"},
 	{"all": [_fetch, _run_string], "effect": "fetches code from the network and runs it, so what runs is whatever the server sends", "rule": "code.fetch_run"},
 	{"all": [_decode, _run_string], "effect": "decodes a hidden payload and runs it as code, so what runs cannot be read on the line", "rule": "code.decode_run"},
@@ -121,6 +122,12 @@ ask contains {"id": "collection.recording", "msg": msg} if {
 	"code_run" in input.agentjail.kinds # answered by the rule index
 	some ["collection.recording", what, name] in code_hits
 	msg := sprintf("This %s code %s; the user has to approve it.", [name, what])
+}
+
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	"code_run" in input.agentjail.kinds # answered by the rule index
+	some ["network.attack_tool", what, name] in code_hits
+	msg := sprintf("This %s code %s; the user has to approve it, and only for systems they own or may test.", [name, what])
 }
 
 ask contains {"id": "remote.bare_address_fetch", "msg": msg} if {

@@ -487,7 +487,7 @@ gives_password(cmd, _) if {
 
 # The same request or login sent over a list of passwords, users, hosts
 # or paths: guessing, spraying, scanning (T1110, T1595).
-attack_list_words := `(?i)(pass(word)?s?|pwds?|users?|usernames?|creds?|combos?|breach\w*|leak\w*|rockyou|dict\w*|words?|wordlist\w*|dirs|paths|subdomains|hosts|targets|ips)[\w.-]*\.(txt|lst|csv|dic)\b|seclists|\{1\.\.25[45]\}|seq\s+1\s+25[45]|\.\$\{?\w+\}?\b`
+attack_list_words := `(?i)(pass(word)?s?|pwds?|users?|usernames?|creds?|combos?|breach\w*|leak\w*|rockyou|dict\w*|words?|wordlist\w*|dirs|paths|subdomains|hosts|targets|ips|top[-_]?[0-9]+[km]?|common[-_]?[0-9]*)[\w.-]*\.(txt|lst|csv|dic)\b|seclists|\{1\.\.25[45]\}|seq\s+1\s+25[45]|\.\$\{?\w+\}?\b`
 
 guessing_tools := {"curl", "wget", "http", "xh", "sshpass", "ssh", "nc", "ncat", "netcat", "ping", "fping", "aws", "smbclient", "ldapsearch", "mysql", "psql", "redis-cli"}
 
@@ -500,6 +500,18 @@ ask contains {"id": "network.attack_tool", "msg": msg} if {
 	not only_loopback(cmd)
 	not attack_only_loopback(cmd)
 	msg := sprintf("This runs `%s` once for each line of a list of passwords, users, hosts or paths: guessing logins or scanning someone's systems; the user has to approve it, and only for systems they own or may test.", [cmd.name])
+}
+
+# Buckets of others probed anonymously by name, one per line of a list
+# (T1580, T1619): --no-sign-request reaches what is left public.
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	input.agentjail.repeats
+	some cmd in commands
+	cmd.name in {"aws", "s3cmd", "gsutil"}
+	cmd.repeats != ""
+	some a in cmd.args
+	a in {"--no-sign-request", "--anonymous"}
+	msg := sprintf("This runs `%s` anonymously once for each name of a list: probing other people's buckets for what is left open; the user has to approve it.", [cmd.name])
 }
 
 # zsh's own TCP client: a shell wired to another host.
@@ -550,6 +562,30 @@ ask contains {"id": "collect.bulk_dump", "msg": msg} if {
 	msg := sprintf("`%s` searches an organisation's code for secrets; what it finds is credentials. The user has to approve it.", [cmd.name])
 }
 
+# A SharePoint, OneDrive or Teams site's documents listed or fetched
+# whole (m365 spo file list --recursive, PnP's Get-PnPFile over every
+# item): the organisation's files on this machine (T1213.002).
+program_group contains ["m365", "doors"]
+
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"doors" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name == "m365"
+	positional(cmd)[0] in {"spo", "onedrive", "teams", "outlook"}
+	has_option(cmd, {"recursive"})
+	msg := sprintf("`%s` lists or copies every document of an organisation's site or drive; the user has to approve it.", [full_text(cmd)])
+}
+
+ask contains {"id": "collect.bulk_dump", "msg": msg} if {
+	"code_run" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"pwsh", "powershell"}
+	code := code_text(cmd)
+	regex.match(`(?i)\b(Get-PnPFile|Copy-PnPFile|Get-PnPFolder\b[^;|]*-Recursive|Get-PnPListItem)\b`, code)
+	regex.match(`(?i)(\|\s*(%|ForEach-Object)\s*\{|\bforeach\s*\(|-Recursive\b)`, code)
+	msg := sprintf("This %s code copies every document of a SharePoint site or list; the user has to approve it.", [cmd.name])
+}
+
 # Code that searches a wiki or a drive through its library.
 ask contains {"id": "collect.bulk_dump", "msg": msg} if {
 	"code_run" in input.agentjail.kinds
@@ -582,6 +618,19 @@ ask contains {"id": "network.attack_tool", "msg": msg} if {
 	not only_asks_about_itself(cmd)
 	not attack_only_loopback(cmd)
 	msg := sprintf("`%s` scans, brute-forces or attacks another system; the user has to approve it, and only for systems they own or may test.", [cmd.name])
+}
+
+# The same tools as scripts an interpreter runs (python3 slowloris.py,
+# perl sqlmap.pl): the script's name is the tool's.
+ask contains {"id": "network.attack_tool", "msg": msg} if {
+	"code_run" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in code_programs
+	count(cmd.operands) > 1
+	script := lower(regex.replace(base_name(cmd.operands[0]), `\.(py|pl|rb|js|php|lua)$`, ""))
+	script in {lower(t) | some t in attack_tools}
+	not attack_only_loopback(cmd)
+	msg := sprintf("`%s %s` scans, brute-forces or attacks another system; the user has to approve it, and only for systems they own or may test.", [cmd.name, cmd.operands[0]])
 }
 
 # attack_only_loopback(cmd): every host it names is this machine.

@@ -489,6 +489,33 @@ database_hosts(words, opts) := {url_host(v) |
 	regex.match(`^(postgres(ql)?|mysql|mariadb|mongodb(\+srv)?|rediss?)://`, a)
 }
 
+# A data warehouse queried into a file here (snowsql -o output_file=,
+# bq query ... > f, bq extract to a local path): the company's data on
+# this machine, as a dump is.
+warehouse_clients := {"snowsql", "bq", "databricks", "clickhouse-client", "trino", "presto", "athena"}
+
+program_group contains [prog, "dump"] if some prog in warehouse_clients
+
+ask contains {"id": "exfil.remote_dump", "msg": msg} if {
+	"dump" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in warehouse_clients
+	warehouse_to_file(cmd)
+	regex.match(`(?i)\bselect\b|\bextract\b|\bexport\b|\bunload\b`, concat(" ", cmd.args))
+	msg := sprintf("`%s` copies a data warehouse's rows into a file on this machine; the user has to approve it. Query counts or samples, or work on a development copy.", [cmd.name])
+}
+
+warehouse_to_file(cmd) if {
+	some a in cmd.args
+	regex.match(`(?i)^output_file=`, a)
+}
+
+warehouse_to_file(cmd) if {
+	some r in cmd.redirects
+	r.op in {">", ">>", ">|", "&>"}
+	not r.path in {"/dev/null", "/dev/stderr", "/dev/stdout"}
+}
+
 # --- steganography -------------------------------------------------------
 
 # Tools whose function is hiding data inside another file (T1001.002):
