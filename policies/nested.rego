@@ -12,6 +12,7 @@ package agentjail
 #   syntax        "" words run as they are, "sh" one line for a shell,
 #                 "cmd" or "powershell" a Windows shell's line
 #   from          the operand (from 1, after the subcommand) it starts at
+#   single        the operand at from alone is the command
 #   after_dashes  the words after `--`
 #   after         the rest after one of these operands (salt cmd.run)
 #   options       options whose value is the command line
@@ -84,6 +85,15 @@ program_role contains [prog, {
 program_role contains [prog, {"text": ["w", "x", "R", "l", "t", "u", "f", "g", "X", "N"], "nested": {"remote": true, "syntax": "sh", "from": 1}}] if some prog in {"pdsh", "clush"}
 
 program_role contains [prog, {"text": ["h", "hosts", "H", "host", "l", "user", "p", "par", "o", "outdir", "e", "errdir", "t", "timeout", "O", "option", "x", "extra-args", "X", "extra-arg"], "nested": {"remote": true, "syntax": "sh", "from": 1}}] if some prog in {"pssh", "parallel-ssh"}
+
+# Chef's knife ssh QUERY COMMAND runs COMMAND on every node the search
+# finds; Fabric's fab -H HOSTS -- COMMAND on each host.
+program_role contains ["knife", {"subcommands": {"ssh": {
+	"text": ["x", "ssh-user", "P", "ssh-password", "p", "ssh-port", "i", "ssh-identity-file", "G", "ssh-gateway", "a", "attribute", "C", "concurrency", "c", "config", "u", "user", "k", "key", "s", "server-url", "E", "environment"],
+	"nested": {"remote": true, "syntax": "sh", "from": 2, "single": true},
+}}}]
+
+program_role contains ["fab", {"text": ["H", "hosts", "R", "roles", "i", "identity", "u", "user", "S", "ssh-config", "f", "fabfile"], "nested": {"remote": true, "syntax": "sh", "after_dashes": true}}]
 
 # Cloud control planes that run a command on an instance.
 program_role contains ["aws", {"subcommands": {

@@ -30,6 +30,10 @@ type NestedRoles struct {
 	// From is the operand, counted from 1 after the subcommand, where the
 	// command starts (docker exec CTR CMD: 2); 0 for none.
 	From int `json:"from"`
+	// Single is set when the operand at From is the whole command and
+	// the outer program's options may follow it (knife ssh QUERY CMD -x
+	// USER).
+	Single bool `json:"single"`
 	// AfterDashes is set when the words after `--` are the command.
 	AfterDashes bool `json:"after_dashes"`
 	// After are operands after which the rest is the command (salt
@@ -154,7 +158,11 @@ scan:
 			}
 			if n.From > 0 && operandN == n.From {
 				end = i
-				lines = append(lines, nestedLine{roles: n, words: args[i:], text: joinTexts(args[i:]), syntax: n.Syntax})
+				line := args[i:]
+				if n.Single {
+					line = args[i : i+1]
+				}
+				lines = append(lines, nestedLine{roles: n, words: line, text: joinTexts(line), syntax: n.Syntax})
 				break scan
 			}
 			if !a.dynamic && i+1 < len(args) && (contains(n.After, t) || (fold && containsFold(n.After, t))) {
