@@ -259,16 +259,20 @@ ask contains {"id": "macos.quarantine_removed", "msg": msg} if {
 	msg := sprintf("`%s` lets %s run without Gatekeeper's check of downloaded software; the user has to approve it.", [full_text(cmd), shown(p)])
 }
 
+# xattr's letters cluster (-rd, -rc): -d deletes the mark, -w replaces
+# it (an empty or forged value passes Gatekeeper as well), -c clears
+# every attribute.
 lifts_quarantine(cmd) if {
 	cmd.name == "xattr"
 	"com.apple.quarantine" in cmd.args
-	"d" in cmd.flags
+	some f in cmd.flags
+	regex.match(`^[a-z]*[dw][a-z]*$`, f)
 }
 
 lifts_quarantine(cmd) if {
 	cmd.name == "xattr"
 	some f in cmd.flags
-	f in {"c", "cr", "rc"}
+	regex.match(`^[a-z]*c[a-z]*$`, f)
 }
 
 lifts_quarantine(cmd) if {
