@@ -49,6 +49,18 @@ ask contains {"id": "priv.sudo", "msg": msg} if {
 
 runs_as_root(cmd) if cmd.name == "run0"
 
+# A shell in privileged mode (-p) keeps the rights of the set-user-ID
+# program that started it instead of dropping them: the spelling of a
+# setuid escape (`find . -exec /bin/sh -p \;`), never of everyday work.
+# fish's -p is its profiler, so it is not listed.
+ask contains {"id": "priv.privileged_shell", "msg": msg} if {
+	"shell" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"sh", "bash", "dash", "ksh", "mksh", "zsh", "ash"}
+	"p" in cmd.flags
+	msg := sprintf("`%s` starts a shell that keeps a set-user-ID program's rights (often root); the user has to approve it.", [full_text(cmd)])
+}
+
 runs_as_root(cmd) if {
 	cmd.name in {"usermod", "gpasswd"}
 	some a in cmd.args
