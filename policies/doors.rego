@@ -648,6 +648,42 @@ attack_only_loopback(cmd) if {
 	}
 }
 
+# Exploit payloads sent by a plain HTTP client (T1190): a request that
+# carries a Log4Shell lookup, a Shellshock function, an encoded path
+# traversal or an injection probe attacks the server it reaches, whatever
+# tool sends it. "url" rows are looked for only in the URL, where such
+# text has no everyday use; "any" rows in every word but a file given
+# with @. Aimed at this machine they test one's own service.
+exploit_payloads := [
+	{"re": `(?i)\$\{\s*(jndi\s*:|\$\{\s*(lower|upper|env|sys|date|::-)[^}]*\})`, "in": "any", "what": "a Log4Shell lookup (${jndi:…})"},
+	{"re": `\(\)\s*\{\s*:?\s*;?\s*\}\s*;`, "in": "any", "what": "a Shellshock function definition"},
+	{"re": `(?i)(%2e%2e|\.%2e|%2e\.)(/|%2f|%5c|\\)|(\.\./){3,}|(\.\.%2f){2,}|(\.\.%5c|\.\.\\){2,}`, "in": "url", "what": "a path traversal"},
+	{"re": `(?i)/etc/(passwd|shadow)|/proc/self/environ|win\.ini|php://(input|filter)|expect://`, "in": "url", "what": "a request for the server's own system files"},
+	{"re": `(?i)union(\s|\+|%20|/\*\*/)+(all(\s|\+|%20)+)?select(\s|\+|%20)|('|%27)(\s|\+|%20)*(or|and)(\s|\+|%20)+('|%27)?\d+('|%27)?(\s|\+|%20)*=(\s|\+|%20)*('|%27)?\d|\bwaitfor(\s|\+|%20)+delay\b`, "in": "url", "what": "an SQL injection probe"},
+	{"re": `(?i)(<|%3c)script(>|%3e)|\bonerror(\s|%20)*=|javascript:alert`, "in": "url", "what": "a cross-site scripting probe"},
+	{"re": `\{\{\s*7\s*\*\s*7\s*\}\}|\$\{\s*7\s*\*\s*7\s*\}|<%=\s*7\s*\*\s*7\s*%>`, "in": "any", "what": "a template injection probe"},
+]
+
+ask contains {"id": "network.exploit_payload", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in downloaders
+	some a in cmd.args
+	not startswith(a, "@")
+	some row in exploit_payloads
+	payload_place(row, a)
+	regex.match(row.re, a)
+	not attack_only_loopback(cmd)
+	msg := sprintf("`%s` sends %s to a server: an attack on it; the user has to approve it, and only for systems they own or may test.", [cmd.name, row.what])
+}
+
+payload_place(row, _) if row["in"] == "any"
+
+payload_place(row, a) if {
+	row["in"] == "url"
+	regex.match(`^(?i)(https?://|[a-z0-9.-]+\.[a-z]{2,}(:[0-9]+)?/|[0-9]+(\.[0-9]+){3}(:[0-9]+)?/)`, a)
+}
+
 # attack_host(a): the host a word names; a bare number is a port.
 attack_host(a) := lower(regex.replace(a, `^([a-z]+://)?([^/@]+@)?(\[[^\]]+\]|[^/:?#\[]+).*$`, "$3")) if {
 	not startswith(a, "-")
