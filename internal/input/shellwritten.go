@@ -28,6 +28,12 @@ func shellWritten(t *written.Table, cmds []shell.Command, env Env) []written.Fil
 		if t.Kind(p, env.Home) == nil || len(out) >= maxShellWritten {
 			return
 		}
+		if appending && missing(p, env.ReadFile) && t.Structured(p, env.Home) {
+			// The agent may append to a file it sees where the daemon
+			// does not: the text is judged as the file's tail.
+			out = append(out, t.JudgeFragment(p, added, env.Home)...)
+			return
+		}
 		content := added
 		if appending {
 			content = current(p, env) + added

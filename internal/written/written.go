@@ -304,6 +304,38 @@ func (t *Table) JudgeContent(p, content, home string, read agentconfig.ReadFunc)
 	return t.Judge("Write", map[string]any{"content": content}, []string{p}, p, home, read)
 }
 
+// JudgeFragment reports what text adds when it is appended to p, a file
+// of a structured format (json, yaml, toml) the daemon does not see: the
+// agent may see the file where the daemon does not, so the text is read
+// as a piece cut from the file's end, its keys matched by their tail
+// (`      - run: CMD` appended to a workflow). Other formats are read
+// whole, so their text needs no such care (JudgeContent).
+func (t *Table) JudgeFragment(p, text, home string) []File {
+	if t == nil {
+		return nil
+	}
+	row := t.Kind(p, home)
+	if row == nil {
+		return nil
+	}
+	frag := *row
+	frag.fragment = true
+	res := []byte(text)
+	if row.Format == "json" {
+		res = closeJSON(res)
+	}
+	f := File{Path: p, Kind: row.Kind, Contained: row.Contained, Rules: row.Rules, Asks: row.Asks}
+	frag.compare(&f, []byte{}, res)
+	return []File{f}
+}
+
+// Structured reports whether p's kind is read by its keys (json, yaml,
+// toml), where a piece of the file needs JudgeFragment.
+func (t *Table) Structured(p, home string) bool {
+	row := t.Kind(p, home)
+	return row != nil && (row.Format == "json" || row.Format == "yaml" || row.Format == "toml")
+}
+
 // compare fills f with what res has that cur has not.
 func (r *Row) compare(f *File, cur, res []byte) {
 	if cur == nil && r.Auto {
