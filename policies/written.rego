@@ -90,6 +90,9 @@ written_files_pack := [
 		{"key": "tool/setuptools/cmdclass/*", "label": "autorun"}, {"key": "build-system/backend-path", "label": "autorun"},
 		{"key": "tool/pdm/scripts/post_install", "label": "autorun"}, {"key": "tool/pdm/scripts/pre_install", "label": "autorun"},
 	]},
+	# Python runs each line of a .pth file that starts with import at
+	# every start of the environment; a project's own .venv included.
+	{"kind": "python_pth", "match": `(^|/)(site|dist)-packages/[^/]*\.pth$`, "format": "lines", "lines": `^(import[ \t].*)$`, "interpreter": "python3 -c"},
 	{"kind": "python_code", "match": `(^|/)(setup|conftest|noxfile|tasks|fabfile|dodo)\.py$`, "format": "code", "interpreter": "python3 -c"},
 	{"kind": "ruby_code", "match": `(^|/)(Rakefile|Gemfile|Guardfile|Vagrantfile|[^/]+\.gemspec|[^/]+\.rake)$`, "format": "code", "interpreter": "ruby -e"},
 	{"kind": "node_code", "match": `(^|/)((jest|vitest|vite|webpack|rollup|babel|eslint|next|nuxt|svelte|astro|playwright|cypress|karma|tailwind|postcss|metro|tsup|esbuild)\.config|gulpfile|Gruntfile|\.eslintrc|\.mocharc|\.prettierrc|\.babelrc|\.pnpmfile)\.(c|m)?[jt]s$`, "format": "code", "interpreter": "node -e"},

@@ -67,7 +67,8 @@ type Row struct {
 	// its first group is the command.
 	Lines string `json:"lines"`
 	// Interpreter runs a code file's text given as its next word (code
-	// format): "python3 -c", "node -e".
+	// format): "python3 -c", "node -e". In the lines format each line
+	// found is code it runs on its own (a .pth file's import lines).
 	Interpreter string `json:"interpreter"`
 	// Watch are key paths (with a value pattern) whose appearance the
 	// policies judge: a new postinstall, runOn folderOpen, privileged. In
@@ -398,6 +399,11 @@ func (r *Row) compare(f *File, cur, res []byte) {
 	}
 	if r.Format == "code" && len(f.Commands) > 0 {
 		f.Commands = []string{r.Interpreter + " " + quote(strings.Join(f.Commands, "\n"))}
+	}
+	if r.Format == "lines" && r.Interpreter != "" {
+		for i, c := range f.Commands {
+			f.Commands[i] = r.Interpreter + " " + quote(c)
+		}
 	}
 	for _, c := range f.Commands {
 		f.Shell = append(f.Shell, r.shellSyntax(c))

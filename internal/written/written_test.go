@@ -156,6 +156,8 @@ func TestKinds(t *testing.T) {
 		{"a changelog is no guide", "/home/dev/p/CHANGELOG.md", ""},
 		{"a launcher", "/home/dev/Desktop/Report.pdf.desktop", "desktop_entry"},
 		{"a backup of a manifest", "/home/dev/p/package.json.bak", ""},
+		{"a .pth in a project's venv", "/home/dev/p/.venv/lib/python3.12/site-packages/x.pth", "python_pth"},
+		{"a .pth outside site-packages", "/home/dev/p/data/x.pth", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -167,6 +169,21 @@ func TestKinds(t *testing.T) {
 				t.Errorf("Kind(%s) = %q, want %q", tt.path, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPthImportLines: each import line of a .pth is Python run on its
+// own; path lines run nothing.
+func TestPthImportLines(t *testing.T) {
+	table := packTable(t)
+	p := "/home/dev/p/.venv/lib/python3.12/site-packages/x.pth"
+	files := table.JudgeContent(p, "/home/dev/p/src\nimport os; os.system('id')\nimport\tsys\n", "/home/dev", nil)
+	if len(files) != 1 {
+		t.Fatalf("got %d files, want 1", len(files))
+	}
+	want := []string{`python3 -c "import os; os.system('id')"`, `python3 -c $'import\tsys'`}
+	if !slices.Equal(files[0].Commands, want) {
+		t.Errorf("commands = %q, want %q", files[0].Commands, want)
 	}
 }
 
