@@ -25,6 +25,24 @@ well_known_packages_pack := {
 		"pyopenssl", "pycryptodome", "bcrypt", "passlib", "tornado", "twisted", "scrapy", "nltk", "spacy",
 		"xgboost", "lightgbm", "mysqlclient", "pymysql", "asyncpg", "alembic", "marshmallow", "arrow",
 		"pendulum", "loguru", "tenacity", "pexpect", "psutil", "pyserial", "pygments", "sphinx", "mkdocs",
+		"jellyfish", "tqdm", "six", "lxml", "toml", "tomli", "tomlkit", "rapidfuzz", "fuzzywuzzy",
+		"python-levenshtein", "levenshtein", "tabulate", "termcolor", "pyparsing", "decorator", "wrapt", "idna",
+		"chardet", "filelock", "platformdirs", "distlib", "pyasn1", "rsa", "google-auth",
+		"google-api-python-client", "azure-identity", "azure-storage-blob", "msal", "kubernetes", "ansible",
+		"fabric", "invoke", "pytz", "tzdata", "regex", "joblib", "threadpoolctl", "statsmodels", "openpyxl",
+		"xlrd", "xlsxwriter", "reportlab", "pypdf", "pymupdf", "python-multipart", "starlette", "jsonschema",
+		"mypy", "ruff", "pre-commit", "hypothesis", "faker", "freezegun", "responses", "httpcore", "anyio",
+		"sniffio", "websockets", "websocket-client", "boto", "s3fs", "fsspec", "dask", "numba", "shapely",
+		"geopandas", "pyproj", "folium", "streamlit", "gradio", "dash", "bokeh", "altair", "sentencepiece",
+		"safetensors", "onnx", "onnxruntime", "langchain-core", "llama-index", "tiktoken", "pyinstaller",
+		"cython", "pybind11", "cffi", "pycparser", "greenlet", "gevent", "eventlet", "uwsgi", "supervisor",
+		"pyzmq", "msgpack", "cachetools", "diskcache", "boltons", "more-itertools", "toolz", "sortedcontainers",
+		"bidict", "pydantic-settings", "typer", "docopt", "fire", "prompt-toolkit", "questionary", "tldextract",
+		"validators", "email-validator", "phonenumbers", "babel", "markdown", "mistune", "docutils",
+		"ruamel-yaml", "colorlog", "structlog", "sentry-sdk", "prometheus-client", "opentelemetry-api",
+		"discord-py", "python-telegram-bot", "tweepy", "slack-sdk", "pygame", "kivy", "pyqt5", "pyside6",
+		"wxpython", "pyautogui", "pynput", "keyboard", "pywin32", "pycurl", "beautifulsoup", "bs4", "html5lib",
+		"webdriver-manager", "playwright", "mechanize",
 	},
 	"npm": {
 		"react", "preact", "react-dom", "express", "lodash", "lodash-es", "axios", "chalk", "commander",
@@ -40,11 +58,29 @@ well_known_packages_pack := {
 		"classnames", "clsx", "semver", "minimist", "glob", "rimraf", "mkdirp", "fs-extra", "chokidar",
 		"concurrently", "husky", "lint-staged", "nanoid", "date-fns", "immer", "zustand", "swr", "ws",
 		"colors", "color", "ora", "execa", "coffee-script", "event-stream", "ua-parser-js", "node-ipc",
+		"vite", "nx", "lerna", "turbo", "pnpm", "yarn", "npm", "esm", "tslib", "core-js", "regenerator-runtime",
+		"babel-core", "webpack-cli", "webpack-dev-server", "ts-loader", "css-loader", "style-loader",
+		"html-webpack-plugin", "dotenv-expand", "jquery", "bootstrap", "d3", "three", "chart.js", "leaflet",
+		"socket.io-client", "form-data", "qs", "mime", "mime-types", "cookie", "cookies", "cookie-parser",
+		"express-session", "passport", "multer", "nodemailer", "bull", "bullmq", "kafkajs", "amqplib",
+		"aws-sdk", "firebase", "stripe", "twilio", "openai", "discord.js", "telegraf", "electron-builder",
+		"pm2", "forever", "serve", "http-server", "live-server", "ts-jest", "supertest", "sinon", "nock",
+		"cypress", "storybook", "react-scripts", "gatsby", "remix", "astro", "solid-js", "lit", "alpinejs",
+		"marked", "markdown-it", "highlight.js", "prismjs", "handlebars", "ejs", "pug", "mustache",
 	},
 	"crates": {
 		"serde", "serde_json", "tokio", "rand", "clap", "anyhow", "thiserror", "reqwest", "regex", "chrono",
 		"log", "env_logger", "tracing", "futures", "hyper", "axum", "actix-web", "rayon", "itertools",
 		"once_cell", "lazy_static", "bytes", "uuid", "syn", "quote", "proc-macro2", "libc", "sqlx", "diesel",
+		"rust_decimal", "serde_yaml", "serde_derive", "toml", "hex", "base64", "sha2", "sha1", "md5", "hmac",
+		"aes", "ring", "rustls", "openssl", "native-tls", "tokio-util", "tower", "tower-http", "tonic", "prost",
+		"warp", "rocket", "tracing-subscriber", "crossbeam", "parking_lot", "dashmap", "indexmap", "hashbrown",
+		"smallvec", "arrayvec", "bitflags", "num-traits", "num_cpus", "walkdir", "tempfile", "dirs", "glob",
+		"url", "http", "mime", "time", "humantime", "semver", "nom", "pest", "bincode", "postcard", "ron",
+		"csv", "zip", "flate2", "tar", "image", "criterion", "proptest", "mockall", "assert_cmd", "predicates",
+		"structopt", "colored", "indicatif", "console", "dialoguer", "crossterm", "ratatui", "wasm-bindgen",
+		"js-sys", "web-sys", "cc", "bindgen", "pyo3", "napi", "redis", "mongodb", "rusqlite", "sea-orm",
+		"async-trait", "pin-project", "futures-util",
 	},
 	"rubygems": {
 		"rails", "rake", "bundler", "rspec", "nokogiri", "devise", "puma", "sidekiq", "rubocop", "pry",
@@ -54,8 +90,17 @@ well_known_packages_pack := {
 
 well_known_packages := {reg: names |
 	some reg, base in well_known_packages_pack
-	names := base | {n | some n in data.agentjail.well_known_packages_extra[reg]}
+	names := {canonical_package(reg, n) | some n in base | {n | some n in data.agentjail.well_known_packages_extra[reg]}}
 }
+
+# canonical_package is a name as its registry compares names: PyPI
+# lower-cases and takes runs of -_. as one dash; crates.io takes - and _
+# as the same letter (cargo add rust-decimal adds rust_decimal).
+canonical_package("pypi", n) := regex.replace(lower(n), `[-_.]+`, "-")
+
+canonical_package("crates", n) := replace(lower(n), "-", "_")
+
+canonical_package(reg, n) := n if not reg in {"pypi", "crates"}
 
 # package_registries: the registry an installer's names come from.
 package_registries := {
@@ -92,14 +137,14 @@ registry_name(reg, spec) := name if {
 	regex.match(`^[A-Za-z0-9][A-Za-z0-9._-]*([\[=<>!~;@ ].*)?$`, spec)
 	bare := regex.replace(spec, `[\[=<>!~;@ ].*$`, "")
 	not regex.match(`\.(txt|whl|zip|gz|tgz|cfg|toml|in)$`, bare)
-	name := regex.replace(lower(bare), `[-_.]+`, "-")
+	name := canonical_package(reg, bare)
 }
 
 registry_name(reg, spec) := name if {
 	reg != "pypi"
 	regex.match(`^@?[a-z0-9][a-z0-9._/-]*(@[^/]*)?$`, spec)
 	not contains(trim_prefix(spec, "@"), "/")
-	name := regex.replace(spec, `^(@?[^@]+)@.*$`, "$1")
+	name := canonical_package(reg, regex.replace(spec, `^(@?[^@]+)@.*$`, "$1"))
 }
 
 # one_edit(a, b): a becomes b by one substitution, one insertion or
