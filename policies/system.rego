@@ -822,6 +822,36 @@ ask contains {"id": "system.masquerade", "msg": msg} if {
 	msg := "This spells a bidirectional control character (U+202E and kin) into a name, which shows the name backwards so a program passes for a document; the user has to approve it."
 }
 
+# A file staged in a temp folder or Downloads copied into a place where
+# it passes for another program: a project's tool shims (what `npm run`
+# and the venv's scripts start: node_modules/.bin/tsc, .venv/bin/pytest)
+# or a well-known vendor's folder of Application Support, where an
+# updater of that name is expected (T1036.005, T1554).
+staged_file := `^(/tmp|/var/tmp|/dev/shm|/private/tmp|/private/var/tmp)/|^~/Downloads/`
+
+passes_for_program := `(^|/)node_modules/\.bin/[^/]+$|(^|/)\.?venv/bin/[^/]+$|^~/Library/Application Support/(Google|Microsoft|Apple|Adobe|Mozilla|Zoom|zoom\.us|Slack|Dropbox|JetBrains|Docker|Spotify|Discord|1Password)/`
+
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	input.agentjail.writes[0]
+	some cmd in commands
+	cmd.name in {"cp", "mv", "install", "ln", "rsync", "ditto", "gcp", "gmv"}
+	some src in cmd.paths
+	regex.match(staged_file, pretty(src))
+	some dst in cmd.writes
+	dst != src
+	regex.match(passes_for_program, pretty(dst))
+	msg := sprintf("`%s` puts a file from %s where it passes for another program (%s); the user has to approve it.", [full_text(cmd), pretty(src), pretty(dst)])
+}
+
+ask contains {"id": "system.masquerade", "msg": msg} if {
+	"download" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in downloaders
+	some dst in cmd.writes
+	regex.match(passes_for_program, pretty(dst))
+	msg := sprintf("`%s` saves a download where it passes for another program (%s); the user has to approve it.", [cmd.name, pretty(dst)])
+}
+
 # A program run from a temp folder under a system process's name.
 ask contains {"id": "system.masquerade", "msg": msg} if {
 	regex.match(`/(tmp|var/tmp|dev/shm|private/tmp)/`, input.agentjail.command)
