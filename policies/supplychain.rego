@@ -181,6 +181,26 @@ dropped_one(long, short) if {
 	substring(long, 1, -1) == short
 }
 
+# A download source swapped for a bare public address in place (sed -i
+# 's|https://github.com/acme/app/releases|http://198.51.100.3/dl|'): every
+# later install or update of the project then fetches from a host with
+# no name to check (T1195.002). The s command's delimiter is any
+# character; the pattern names a host, the replacement an address.
+ask contains {"id": "supplychain.source_redirect", "msg": msg} if {
+	"interpreter" in input.agentjail.kinds
+	some cmd in commands
+	cmd.name in {"sed", "gsed", "perl"}
+	some a in cmd.args
+	regex.match(`^s[^a-zA-Z0-9\s\\]`, a)
+	parts := split(a, substring(a, 1, 1))
+	count(parts) >= 3
+	regex.match(`(?i)[a-z0-9-]+\.[a-z]{2,}`, parts[1])
+	not regex.match(`(?:[0-9]{1,3}\.){3}[0-9]{1,3}`, parts[1])
+	regex.match(`(?i)^(https?|ftp)://`, parts[2])
+	public_ip_in(parts[2])
+	msg := sprintf("`%s` points a download at a bare address (%s) in place of a named host: what the project installs or updates would then come from there; the user has to approve it.", [cmd.name, parts[2]])
+}
+
 # npm's ignore-scripts switched back off: the install scripts of every
 # dependency run again, which is what the setting was there to stop.
 ask contains {"id": "supplychain.install_scripts_on", "msg": msg} if {
