@@ -212,6 +212,14 @@ schedules(cmd) if {
 	regex.match(`(?i)\b(make|set|delete|duplicate|move)\b`, a) # not a listing: get the name of every login item
 }
 
+# The same in JXA (osascript -l JavaScript): System Events' loginItems
+# grown by push or make.
+schedules(cmd) if {
+	cmd.name == "osascript"
+	some a in cmd.args
+	regex.match(`(?i)loginItems\s*\.\s*(push|make)\s*\(|\.LoginItem\s*\(|new\s*:\s*["']loginItem["']`, a)
+}
+
 schedules(cmd) if {
 	cmd.name == "defaults"
 	some a in cmd.args
