@@ -467,6 +467,19 @@ ask contains {"id": "remote.password_login", "msg": msg} if {
 	msg := sprintf("`%s` logs in to another machine with a password given on the line; the user has to approve it.", [cmd.name])
 }
 
+# A remote-login URL with the password in it (open
+# 'vnc://admin:hunter2@host', xdg-open smb://user:pw@server/share): the
+# desktop's handler logs in with it, whatever program hands it over.
+ask contains {"id": "remote.password_login", "msg": msg} if {
+	input.agentjail.tool_kind == "shell"
+	regex.match(`(?i)(vnc|rdp|ssh|sftp|telnet|smb|cifs|afp)://[^/@\s:]+:[^/@\s]+@`, input.agentjail.command)
+	some cmd in commands
+	some a in cmd.args
+	regex.match(`(?i)^(vnc|rdp|ssh|sftp|telnet|smb|cifs|afp)://[^/@\s:]+:[^/@\s]+@`, a)
+	not attack_only_loopback(cmd)
+	msg := sprintf("`%s` logs in to another machine with a password written in the address; the user has to approve it.", [cmd.name])
+}
+
 gives_password(cmd, opts) if {
 	some v in option_values(cmd, {o | some o in opts})
 	v != ""
