@@ -192,7 +192,9 @@ ask contains {"id": "supplychain.source_redirect", "msg": msg} if {
 	cmd.name in {"sed", "gsed", "perl"}
 	some a in cmd.args
 	regex.match(`^s[^a-zA-Z0-9\s\\]`, a)
-	parts := split(a, substring(a, 1, 1))
+	delim := substring(a, 1, 1)
+	# An escaped delimiter (s/https:\/\/host/…/) is a letter of its part.
+	parts := [replace(part, "\u0000", delim) | some part in split(replace(a, concat("", ["\\", delim]), "\u0000"), delim)]
 	count(parts) >= 3
 	regex.match(`(?i)[a-z0-9-]+\.[a-z]{2,}`, parts[1])
 	not regex.match(`(?:[0-9]{1,3}\.){3}[0-9]{1,3}`, parts[1])
