@@ -59,8 +59,10 @@ func TestFastPathAgrees(t *testing.T) {
 			// A glob over a folder other processes change (rm -rf /tmp/*,
 			// /proc/*/environ) is expanded on the real file system by each
 			// decision, which may change the rules that fire: decide both
-			// again before calling a difference a disagreement.
-			for try := 0; try < 3 && gerr == nil && werr == nil && !sameDecision(got, want); try++ {
+			// again before calling a difference a disagreement. Under a
+			// loaded machine (the end-to-end tests starting agents beside
+			// it) three tries were seen to fall short.
+			for try := 0; try < 10 && gerr == nil && werr == nil && !sameDecision(got, want); try++ {
 				want, werr = ref.Decide(ctx, req)
 				got, gerr = fast.Decide(ctx, req)
 			}
